@@ -1,0 +1,138 @@
+"""Shared checks for the public boundary of dpboost (one message template everywhere).
+
+Every public entry point validates its arguments with these helpers, so a user sees the
+same sentence whatever went wrong::
+
+    The 'kappa' parameter of PrivateHalfspaceClassifier must be a float in (0, 1). Got 1.5 instead.
+
+``TypeError`` is raised for the wrong kind of value, ``ValueError`` for a value out of range
+(NaN is out of every range).  Internal functions do not re-validate.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+__all__ = ["check_scalar", "check_choice", "check_random_state", "check_finite_rows", "interval"]
+
+
+def interval(low: float | None, high: float | None, closed: str = "neither") -> str:
+    """Render an interval such as ``(0, 1]`` for error messages.
+
+    ``closed`` is one of ``"neither"``, ``"left"``, ``"right"``, ``"both"``.
+    """
+    left = "[" if closed in ("left", "both") else "("
+    right = "]" if closed in ("right", "both") else ")"
+    lo = "-inf" if low is None else f"{low:g}"
+    hi = "inf" if high is None else f"{high:g}"
+    return f"{left}{lo}, {hi}{right}"
+
+
+def _message(name: str, owner: str, expected: str, value: object) -> str:
+    return f"The {name!r} parameter of {owner} must be {expected}. Got {value!r} instead."
+
+
+def check_scalar(
+    value: object,
+    name: str,
+    owner: str,
+    *,
+    kind: str = "float",
+    low: float | None = None,
+    high: float | None = None,
+    closed: str = "neither",
+) -> float | int:
+    """Check one scalar parameter and return it as a Python ``float`` or ``int``.
+
+    Parameters
+    ----------
+    value : object
+        The value to check.
+    name, owner : str
+        Parameter name and the class or function it belongs to (used in the message).
+    kind : {"float", "int"}
+        ``"float"`` accepts any real number (bools excluded); ``"int"`` accepts integers only.
+    low, high : float or None
+        Bounds of the admissible interval (``None`` = unbounded).
+    closed : {"neither", "left", "right", "both"}
+        Which bounds belong to the interval.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number (or not an integer when ``kind="int"``).
+    ValueError
+        If ``value`` is NaN or outside the interval.
+
+    Examples
+    --------
+    >>> check_scalar(0.5, "kappa", "f", low=0, high=1)
+    0.5
+    >>> check_scalar(1.5, "kappa", "PrivateHalfspaceClassifier", low=0, high=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'kappa' parameter of PrivateHalfspaceClassifier must be a float in (0, 1). Got 1.5 instead.
+    """
+    where = interval(low, high, closed)
+    if kind == "int":
+        expected = f"an int in {where}"
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(_message(name, owner, expected, value))
+        out: float | int = int(value)
+    else:
+        expected = f"a float in {where}"
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(_message(name, owner, expected, value))
+        out = float(value)
+        if math.isnan(out):
+            raise ValueError(_message(name, owner, expected, value))
+    lo_ok = low is None or (out >= low if closed in ("left", "both") else out > low)
+    hi_ok = high is None or (out <= high if closed in ("right", "both") else out < high)
+    if not (lo_ok and hi_ok):
+        raise ValueError(_message(name, owner, expected, value))
+    return out
+
+
+def check_choice(value: object, name: str, owner: str, choices: tuple[str, ...]) -> str:
+    """Check that ``value`` is one of the strings in ``choices`` and return it."""
+    expected = "one of " + ", ".join(repr(c) for c in choices)
+    if not isinstance(value, str):
+        raise TypeError(_message(name, owner, expected, value))
+    if value not in choices:
+        raise ValueError(_message(name, owner, expected, value))
+    return value
+
+
+def check_random_state(random_state: object, name: str = "random_state", owner: str = "dpboost"):
+    """Turn ``None``, an int or a ``numpy.random.Generator`` into a Generator.
+
+    ``None`` gives fresh OS entropy (what privacy needs); an int seeds a new Generator, which is
+    for reproducibility only: a seeded run's noise is predictable by whoever knows the seed.
+    The global NumPy RNG is never used.
+    """
+    if random_state is None:
+        return np.random.default_rng()
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        if int(random_state) < 0:
+            raise ValueError(_message(name, owner, "None, a non-negative int or a numpy Generator",
+                                      random_state))
+        return np.random.default_rng(int(random_state))
+    raise TypeError(_message(name, owner, "None, a non-negative int or a numpy Generator",
+                             random_state))
+
+
+def check_finite_rows(X: np.ndarray, name: str = "X") -> None:
+    """Raise ``ValueError`` naming the first row of a 2-D array that holds NaN or inf."""
+    finite = np.isfinite(X)
+    if not finite.all():
+        bad = np.flatnonzero(~finite.all(axis=1))
+        row = int(bad[0]) if bad.size else 0
+        raise ValueError(
+            f"Input {name} contains NaN or infinity (first bad row: {row}); "
+            "remove or impute those rows before training."
+        )

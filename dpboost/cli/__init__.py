@@ -1,0 +1,94 @@
+"""The ``dpboost`` command line: a thin dispatcher over one module per subcommand.
+
+Each subcommand lives in ``dpboost/cli/<name>.py`` and exposes
+
+* ``add_parser(subparsers) -> argparse.ArgumentParser`` that registers it, and
+* ``run(args) -> int`` that does the work and returns the exit code.
+
+Errors a user can cause (bad arguments, unreadable files, invalid values, an exhausted
+budget) end as **one line on stderr and exit code 2**, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+
+from accounting.exceptions import BudgetExceededError, ConvergenceError, UnsupportedEventError
+
+#: Subcommands in the order ``dpboost --help`` lists them.
+SUBCOMMANDS = ("demo", "train", "predict", "privacy", "budget", "audit", "curves", "online")
+
+#: What counts as a user error: reported in one line, exit code 2.
+USER_ERRORS = (
+    ValueError,
+    TypeError,
+    OSError,
+    BudgetExceededError,
+    ConvergenceError,
+    UnsupportedEventError,
+    json.JSONDecodeError,
+    UnicodeDecodeError,
+    KeyError,
+)
+
+
+class UsageError(Exception):
+    """Raised by :class:`OneLineParser` instead of printing usage and exiting."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose errors become one line on stderr (exit code 2)."""
+
+    def error(self, message: str):  # noqa: D401 - argparse API
+        raise UsageError(f"{self.prog}: error: {message}")
+
+
+def build_parser() -> OneLineParser:
+    parser = OneLineParser(
+        prog="dpboost",
+        description="Differentially private boosting and online boosting.",
+    )
+    from dpboost import __version__
+
+    parser.add_argument("--version", action="version", version=f"dpboost {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND",
+                                       parser_class=OneLineParser)
+    subparsers.required = True
+    for name in SUBCOMMANDS:
+        try:
+            module = importlib.import_module(f"dpboost.cli.{name}")
+        except ModuleNotFoundError as exc:  # a subcommand not built yet
+            if exc.name != f"dpboost.cli.{name}":
+                raise
+            continue
+        module.add_parser(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``dpboost`` console script and of ``python -m dpboost``."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return int(args.func(args) or 0)
+    except UsageError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except USER_ERRORS as exc:
+        command = getattr(locals().get("args"), "command", None)
+        prefix = f"dpboost {command}" if command else "dpboost"
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        if isinstance(exc, KeyError):
+            message = f"missing key {message}"
+        print(f"{prefix}: error: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("dpboost: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
