@@ -1,0 +1,502 @@
+"""Data for dpboost: synthetic large-margin distributions, label noise, and file loaders.
+
+* :func:`make_margin_data` draws a sample from a tau-good distribution on the unit ball
+  (Section 5.1 of Bun, Carmosino & Sorrell 2020): every point has ``|u . x| >= margin`` for a
+  hidden random unit vector ``u`` and is labelled ``sign(u . x)``.  Two kinds are offered:
+  ``"symmetric"`` (uniform on the ball outside the margin slab) and ``"skewed"`` (a
+  distribution on which the single centroid ``E[y x]`` stays at about 20% error for any
+  sample size, while boosting can reach a few percent).
+* :func:`add_label_noise` applies random classification noise (Angluin & Laird 1987).
+* :func:`load_csv`, :func:`load_libsvm` and :func:`load_dataset` read local files into a dense
+  float64 matrix and the labels as found in the file.  Nothing is ever downloaded.
+
+References
+----------
+Bun, M., Carmosino, M. L. and Sorrell, J. (2020). Efficient, noise-tolerant, and private learning
+via boosting. COLT 2020. Section 5.1 (tau-good distributions, random classification noise).
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import os
+from pathlib import Path
+
+import numpy as np
+from scipy import stats
+
+from dpboost._validation import check_choice, check_finite_rows, check_random_state, check_scalar
+
+__all__ = ["make_margin_data", "add_label_noise", "load_csv", "load_libsvm", "load_dataset"]
+
+#: Share of the sample that the centroid misclassifies on ``kind="skewed"`` data.
+SKEWED_MINORITY = 0.2
+
+
+# --------------------------------------------------------------------------------------------
+# synthetic data
+# --------------------------------------------------------------------------------------------
+def _random_unit(d: int, rng: np.random.Generator) -> np.ndarray:
+    u = rng.standard_normal(d)
+    return u / np.linalg.norm(u)
+
+
+def _orthogonal_directions(n: int, basis: np.ndarray, d: int,
+                           rng: np.random.Generator) -> np.ndarray:
+    """n uniformly random unit vectors orthogonal to the orthonormal rows of ``basis``."""
+    g = rng.standard_normal((n, d))
+    g -= (g @ basis.T) @ basis
+    norms = np.linalg.norm(g, axis=1, keepdims=True)
+    norms[norms == 0.0] = 1.0
+    return g / norms
+
+
+def _symmetric(n: int, d: int, margin: float, u: np.ndarray,
+               rng: np.random.Generator) -> np.ndarray:
+    """Uniform on the unit ball conditioned on ``|u . x| >= margin`` (sampled exactly)."""
+    # For x uniform on the d-ball, (u . x)^2 ~ Beta(1/2, (d + 1)/2); truncate it to
+    # [margin^2, 1] by inverse survival (accurate in the far tail), then draw the rest of x
+    # uniformly in the (d-1)-ball of radius sqrt(1 - a^2) orthogonal to u.
+    beta = stats.beta(0.5, (d + 1) / 2.0)
+    tail = beta.sf(margin**2)
+    if not tail > 0.0:  # margin so large that the tail underflows: put mass at |a| = margin
+        a2 = np.full(n, margin**2)
+    else:
+        a2 = beta.isf(rng.uniform(0.0, 1.0, n) * tail)
+        a2 = np.clip(a2, margin**2, 1.0)
+    a = np.sqrt(a2) * rng.choice((-1.0, 1.0), size=n)
+    X = a[:, None] * u[None, :]
+    if d > 1:
+        radius = np.sqrt(np.maximum(1.0 - a2, 0.0)) * rng.uniform(0.0, 1.0, n) ** (1.0 / (d - 1))
+        X += radius[:, None] * _orthogonal_directions(n, u[None, :], d, rng)
+    return X
+
+
+def _skewed(n: int, d: int, margin: float, u: np.ndarray,
+            rng: np.random.Generator) -> np.ndarray:
+    """A tau-good distribution on which the centroid errs on the 20% minority (see docs)."""
+    e = _orthogonal_directions(1, u[None, :], d, rng)[0]
+    sign = rng.choice((-1.0, 1.0), size=n)                      # the label sign(u . x)
+    a = rng.uniform(margin, min(2.0 * margin, 1.0), n)          # |u . x| in [tau, 2 tau]
+    minority = rng.uniform(0.0, 1.0, n) < SKEWED_MINORITY
+    rest = np.sqrt(np.maximum(1.0 - a**2, 0.0))
+    spread = 0.3 * rest * rng.uniform(0.0, 1.0, n) if d > 2 else np.zeros(n)
+    b = np.sqrt(np.maximum(rest**2 - spread**2, 0.0)) * rng.uniform(0.9, 1.0, n)
+    b = np.where(minority, -b, b)                               # minority leans the other way
+    X = (sign * a)[:, None] * u[None, :] + (sign * b)[:, None] * e[None, :]
+    if d > 2:
+        X += spread[:, None] * _orthogonal_directions(n, np.vstack([u, e]), d, rng)
+    return X
+
+
+def make_margin_data(
+    n: int,
+    d: int,
+    margin: float,
+    noise_rate: float = 0.0,
+    random_state: int | np.random.Generator | None = None,
+    *,
+    kind: str = "symmetric",
+    return_direction: bool = False,
+):
+    """Draw ``n`` labelled points from a ``margin``-good distribution on the unit ball.
+
+    A hidden unit vector ``u`` is drawn uniformly from the sphere; every point satisfies
+    ``||x||_2 <= 1`` and ``|u . x| >= margin``, and its clean label is ``sign(u . x)``.
+    With ``noise_rate > 0`` each label is then flipped independently with that probability
+    (random classification noise), so the sample is no longer separable.
+
+    Parameters
+    ----------
+    n : int
+        Number of points (>= 1).
+    d : int
+        Dimension (>= 1; >= 2 for ``kind="skewed"``).
+    margin : float
+        The margin tau in (0, 1] (in (0, 0.25] for ``kind="skewed"``).
+    noise_rate : float, default=0.0
+        Probability in [0, 0.5] of flipping each label.
+    random_state : int, numpy.random.Generator or None
+        Source of randomness (None: fresh OS entropy).
+    kind : {"symmetric", "skewed"}
+        ``"symmetric"``: uniform on the unit ball conditioned on ``|u . x| >= margin`` (the
+        squared projection is drawn from a truncated Beta(1/2, (d+1)/2), the rest uniformly in
+        the orthogonal ball), labels balanced.  A single private centroid ``E[y x]`` already
+        points close to ``u`` here.
+
+        ``"skewed"``: every point lies near the margin, ``|u . x| = a`` uniform in
+        ``[margin, 2 margin]``, and carries a large component ``b ~ 0.9 sqrt(1 - a^2)``
+        along a second hidden direction ``e`` orthogonal to ``u``, plus a small spread
+        (at most 30% of the remaining radius) in the other directions.  80% of the points
+        (the majority) have ``y (e . x) = +b``, 20% (the minority) have ``y (e . x) = -b``.
+        The centroid is then ``E[y x] ~ 1.5 margin u + 0.6 b e``, which misclassifies the
+        whole minority whenever ``margin <= 0.25``: about 20% error for every ``n``.  After
+        one round a boosting algorithm puts its weight on the minority, whose centroid leans
+        along ``-e``, and the combination recovers ``u``.
+    return_direction : bool, default=False
+        Also return the hidden direction ``u`` (for tests and demonstrations).
+
+    Returns
+    -------
+    X : ndarray of shape (n, d), float64
+    y : ndarray of shape (n,), values in {-1, +1} (int64)
+    u : ndarray of shape (d,), only when ``return_direction=True``
+
+    References
+    ----------
+    Bun, Carmosino & Sorrell (2020), Section 5.1: a distribution D on B_d(1) is tau-good for u
+    when ``|u . x| >= tau`` on its support; random classification noise at rate eta.
+
+    Examples
+    --------
+    >>> X, y, u = make_margin_data(200, 5, 0.1, random_state=0, return_direction=True)
+    >>> bool(np.all(np.abs(X @ u) >= 0.1) and np.all(np.linalg.norm(X, axis=1) <= 1 + 1e-12))
+    True
+    >>> bool(np.all(y == np.sign(X @ u)))
+    True
+    """
+    owner = "make_margin_data"
+    n = check_scalar(n, "n", owner, kind="int", low=1, closed="left")
+    d = check_scalar(d, "d", owner, kind="int", low=1, closed="left")
+    margin = check_scalar(margin, "margin", owner, low=0.0, high=1.0, closed="right")
+    noise_rate = check_scalar(noise_rate, "noise_rate", owner, low=0.0, high=0.5, closed="both")
+    kind = check_choice(kind, "kind", owner, ("symmetric", "skewed"))
+    if kind == "skewed" and d < 2:
+        raise ValueError(f"The 'd' parameter of {owner} must be an int in [2, inf) when "
+                         f"kind='skewed'. Got {d!r} instead.")
+    if kind == "skewed" and margin > 0.25:
+        raise ValueError(f"The 'margin' parameter of {owner} must be a float in (0, 0.25] when "
+                         f"kind='skewed' (larger margins leave the centroid accurate). "
+                         f"Got {margin!r} instead.")
+    rng = check_random_state(random_state, "random_state", owner)
+    data_rng, noise_rng = rng.spawn(2)
+    u = _random_unit(d, data_rng)
+    X = (_symmetric if kind == "symmetric" else _skewed)(n, d, margin, u, data_rng)
+    # enforce both guarantees exactly despite rounding: |u.x| >= margin, then ||x|| <= 1 by
+    # shrinking only the part orthogonal to u
+    a = X @ u
+    V = X - a[:, None] * u[None, :]
+    a = np.where(a >= 0.0, np.maximum(a, margin), np.minimum(a, -margin))
+    a = np.clip(a, -1.0, 1.0)
+    v_norm = np.linalg.norm(V, axis=1)
+    room = np.sqrt(np.maximum(1.0 - a**2, 0.0)) * (1.0 - 1e-12)
+    shrink = np.where(v_norm > room, room / np.where(v_norm > 0, v_norm, 1.0), 1.0)
+    X = a[:, None] * u[None, :] + shrink[:, None] * V
+    y = np.where(X @ u >= 0.0, 1, -1).astype(np.int64)
+    if noise_rate > 0.0:
+        y = add_label_noise(y, noise_rate, random_state=noise_rng)
+    return (X, y, u) if return_direction else (X, y)
+
+
+def add_label_noise(y, rate: float, random_state: int | np.random.Generator | None = None):
+    """Flip each label in {-1, +1} independently with probability ``rate``.
+
+    Random classification noise (Angluin & Laird 1987), the noise model under which the
+    halfspace learner of Bun, Carmosino & Sorrell (2020, Theorem 24 and Section 5) still
+    generalises at rates O(alpha tau).  The flips do not depend on the data, so a private
+    learner run on the noisy sample keeps its privacy guarantee.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,), values in {-1, +1}
+    rate : float in [0, 0.5]
+    random_state : int, numpy.random.Generator or None
+
+    Returns
+    -------
+    ndarray of shape (n,), same dtype as ``y`` (a new array; ``y`` is not modified).
+
+    References
+    ----------
+    Angluin, D. and Laird, P. (1987). Learning from noisy examples. Machine Learning 2(4).
+    Bun, Carmosino & Sorrell (2020), Section 5.1.
+
+    Examples
+    --------
+    >>> add_label_noise(np.array([1, -1, 1]), 0.0, random_state=0)
+    array([ 1, -1,  1])
+    """
+    owner = "add_label_noise"
+    rate = check_scalar(rate, "rate", owner, low=0.0, high=0.5, closed="both")
+    rng = check_random_state(random_state, "random_state", owner)
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"The 'y' parameter of {owner} must be a 1-d array. "
+                         f"Got shape {y.shape} instead.")
+    if not np.isin(y, (-1, 1)).all():
+        raise ValueError(f"The 'y' parameter of {owner} must hold labels in {{-1, +1}}. "
+                         f"Got values {np.unique(y)[:5].tolist()} instead.")
+    flip = rng.uniform(0.0, 1.0, y.shape[0]) < rate
+    return np.where(flip, -y, y).astype(y.dtype, copy=False)
+
+
+# --------------------------------------------------------------------------------------------
+# loaders
+# --------------------------------------------------------------------------------------------
+def _is_gzip(path: Path) -> bool:
+    with open(path, "rb") as handle:
+        return handle.read(2) == b"\x1f\x8b"
+
+
+def _read_text(path: Path) -> str:
+    if _is_gzip(path):
+        with gzip.open(path, "rt", encoding="utf-8", newline="") as handle:
+            return handle.read()
+    with open(path, encoding="utf-8", newline="") as handle:
+        return handle.read()
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _infer_header(first: list[str], second: list[str] | None) -> bool:
+    """A first row is a header if one of its cells is not a number where row 2 has a number,
+    or (single-row files) if none of its cells is a number."""
+    if second is None:
+        return not any(_is_number(cell) for cell in first)
+    return any(not _is_number(a) and _is_number(b) for a, b in zip(first, second))
+
+
+def _label_index(label, names: list[str] | None, width: int, path: Path) -> int:
+    if label is None:
+        return width - 1
+    if isinstance(label, (bool, np.bool_)):
+        raise TypeError(f"The 'label' parameter of load_csv must be a column name or an int "
+                        f"index. Got {label!r} instead.")
+    if isinstance(label, (int, np.integer)):
+        if not -width <= int(label) < width:
+            raise ValueError(f"The 'label' parameter of load_csv must be a column index in "
+                             f"[{-width}, {width}) for {path} ({width} columns). "
+                             f"Got {label!r} instead.")
+        return int(label) % width
+    if isinstance(label, str):
+        if names is None:
+            if label.lstrip("-").isdigit():  # "0" from a command line means index 0
+                return _label_index(int(label), names, width, path)
+            raise ValueError(f"Label column {label!r} was given by name but {path} has no "
+                             "header row; pass the column index instead.")
+        if label not in names:
+            if label.lstrip("-").isdigit():
+                return _label_index(int(label), names, width, path)
+            raise ValueError(f"Label column {label!r} not found in {path}; columns are "
+                             f"{names}.")
+        return names.index(label)
+    raise TypeError(f"The 'label' parameter of load_csv must be a column name or an int index. "
+                    f"Got {label!r} instead.")
+
+
+def _parse_labels(cells: list[str]) -> np.ndarray:
+    try:
+        values = np.array(cells, dtype=np.float64)
+    except ValueError:
+        return np.array(cells, dtype=str)
+    if np.all(np.isfinite(values)) and np.all(values == np.round(values)):
+        return values.astype(np.int64)
+    return values
+
+
+def load_csv(path: str | os.PathLike, label: str | int | None = None, *,
+             header: bool | str = "infer", delimiter: str = ","):
+    """Read a CSV file (optionally gzip-compressed) into a dense float64 matrix and labels.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A ``.csv`` file, or a gzip-compressed one (detected from its first bytes).
+    label : str, int or None, default=None
+        The label column: a name from the header row, or an int index (negative counts from
+        the end).  None means the last column.  A digit string such as ``"0"`` that is not a
+        header name is taken as an index (handy from the command line).
+    header : bool or "infer", default="infer"
+        Whether the first row holds column names.  ``"infer"``: yes if a cell of the first row
+        is not a number where the second row has a number.
+    delimiter : str, default=","
+
+    Returns
+    -------
+    X : ndarray of shape (n, d), float64
+        Every column except the label.
+    y : ndarray of shape (n,)
+        The labels as found in the file: int64 if all are integers, float64 if numbers,
+        str otherwise.  Mapping them to {-1, +1} is the caller's job.
+
+    Raises
+    ------
+    ValueError
+        Empty file or no data rows; a row whose length differs from the first row's (the
+        message names the line); a non-numeric or empty cell outside the label column (the
+        message names the column and line); NaN or infinity (names the first bad row).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "toy.csv"
+    >>> _ = p.write_text("a,b,y\\n0.1,0.2,1\\n0.3,0.4,-1\\n")
+    >>> X, y = load_csv(p, label="y")
+    >>> X.shape, y.tolist()
+    ((2, 2), [1, -1])
+    """
+    path = Path(path)
+    if header not in (True, False, "infer"):
+        raise ValueError(f"The 'header' parameter of load_csv must be True, False or 'infer'. "
+                         f"Got {header!r} instead.")
+    text = _read_text(path)
+    numbered = [(line_no, row) for line_no, row in
+                enumerate(csv.reader(io.StringIO(text), delimiter=delimiter), start=1)
+                if any(cell.strip() for cell in row)]
+    if not numbered:
+        raise ValueError(f"{path} is empty: no rows to read.")
+    numbered = [(line_no, [cell.strip() for cell in row]) for line_no, row in numbered]
+    width = len(numbered[0][1])
+    for line_no, row in numbered:
+        if len(row) != width:
+            raise ValueError(f"{path}, line {line_no}: expected {width} fields (as in the "
+                             f"first row), found {len(row)}.")
+    if header == "infer":
+        header = _infer_header(numbered[0][1], numbered[1][1] if len(numbered) > 1 else None)
+    names = numbered[0][1] if header else None
+    rows = numbered[1:] if header else numbered
+    if not rows:
+        raise ValueError(f"{path} has a header row but no data rows.")
+    if width < 2:
+        raise ValueError(f"{path} has a single column; need at least one feature and a label.")
+    j_label = _label_index(label, names, width, path)
+    lines = [line_no for line_no, _ in rows]
+    columns = list(zip(*(row for _, row in rows)))
+    features = []
+    for j, col in enumerate(columns):
+        if j == j_label:
+            continue
+        try:
+            features.append(np.array(col, dtype=np.float64))
+        except ValueError:
+            bad = next(i for i, cell in enumerate(col) if not _is_number(cell))
+            what = f"column {names[j]!r} (index {j})" if names else f"column {j}"
+            cell = col[bad]
+            kind = "is empty" if cell == "" else f"holds the non-numeric value {cell!r}"
+            raise ValueError(f"{path}: {what} {kind} at line {lines[bad]}; only the label "
+                             "column may hold strings. Encode categories as numbers first."
+                             ) from None
+    X = np.column_stack(features) if features else np.empty((len(rows), 0))
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    _check_finite(X, path, lines)
+    if any(cell == "" for cell in columns[j_label]):
+        bad = next(i for i, cell in enumerate(columns[j_label]) if cell == "")
+        raise ValueError(f"{path}: the label column is empty at line {lines[bad]}.")
+    y = _parse_labels(list(columns[j_label]))
+    if y.dtype == np.float64 and not np.all(np.isfinite(y)):
+        bad = int(np.flatnonzero(~np.isfinite(y))[0])
+        raise ValueError(f"{path}: label is NaN or infinity in row {bad} (line {lines[bad]}).")
+    return X, y
+
+
+def _check_finite(X: np.ndarray, path: Path, lines: list[int] | None = None) -> None:
+    try:
+        check_finite_rows(X, name=str(path))
+    except ValueError:
+        bad = int(np.flatnonzero(~np.isfinite(X).all(axis=1))[0])
+        where = f"row {bad}" + (f" (line {lines[bad]})" if lines is not None else "")
+        raise ValueError(f"{path} contains NaN or infinity (first bad row: {where}); remove "
+                         "or impute those rows first.") from None
+
+
+def load_libsvm(path: str | os.PathLike, n_features: int | None = None):
+    """Read a LIBSVM / svmlight file into a dense float64 matrix and its raw labels.
+
+    Uses :func:`sklearn.datasets.load_svmlight_file` (which also reads ``.gz``/``.bz2`` by
+    extension) and densifies the result.
+
+    Parameters
+    ----------
+    path : str or path-like
+    n_features : int or None
+        Number of columns (None: the largest feature index in the file).  Pass it when a test
+        file may not use the last features of the training file.
+
+    Returns
+    -------
+    X : ndarray of shape (n, n_features), float64
+    y : ndarray of shape (n,), float64 (the labels as written in the file)
+
+    Raises
+    ------
+    ValueError
+        Empty or malformed file, NaN or infinity (names the first bad row).
+    """
+    from sklearn.datasets import load_svmlight_file
+
+    path = Path(path)
+    if n_features is not None:
+        n_features = check_scalar(n_features, "n_features", "load_libsvm", kind="int", low=1,
+                                  closed="left")
+    if not path.is_file():
+        raise FileNotFoundError(f"No such file: {path}")
+    if not _read_text(path).strip():
+        raise ValueError(f"{path} is empty: no rows to read.")
+    try:
+        X, y = load_svmlight_file(str(path), n_features=n_features, dtype=np.float64)
+    except ValueError as exc:
+        raise ValueError(f"{path} is not a valid LIBSVM file: {exc}") from None
+    X = np.asarray(X.toarray(), dtype=np.float64)
+    if X.shape[0] == 0:
+        raise ValueError(f"{path} is empty: no rows to read.")
+    _check_finite(X, path)
+    if not np.all(np.isfinite(y)):
+        bad = int(np.flatnonzero(~np.isfinite(y))[0])
+        raise ValueError(f"{path}: label is NaN or infinity in row {bad}.")
+    return X, np.asarray(y, dtype=np.float64)
+
+
+_CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".tsv.gz")
+_LIBSVM_SUFFIXES = (".svm", ".libsvm", ".svmlight", ".svm.gz", ".libsvm.gz", ".svmlight.gz")
+
+
+def _looks_like_libsvm(path: Path) -> bool:
+    text = _read_text(path)
+    for line in text.splitlines():
+        tokens = line.split("#", 1)[0].split()
+        if tokens:
+            if "," in line:
+                return False
+            return all(":" in t for t in tokens[1:]) and _is_number(tokens[0])
+    return False
+
+
+def load_dataset(path: str | os.PathLike, label: str | int | None = None, *,
+                 n_features: int | None = None):
+    """Load a local CSV or LIBSVM file, choosing the reader by extension, then by content.
+
+    ``.csv``/``.csv.gz`` (``.tsv`` with tabs) go to :func:`load_csv`; ``.svm``, ``.libsvm``,
+    ``.svmlight`` (optionally ``.gz``) go to :func:`load_libsvm`.  Any other name is read as
+    LIBSVM if its first non-blank line looks like ``label idx:value ...``, else as CSV.
+
+    Parameters
+    ----------
+    path : str or path-like
+    label : str, int or None
+        CSV label column (see :func:`load_csv`); ignored for LIBSVM files.
+    n_features : int or None
+        LIBSVM number of features (see :func:`load_libsvm`); ignored for CSV files.
+
+    Returns
+    -------
+    X : ndarray of shape (n, d), float64
+    y : ndarray of shape (n,), labels as found in the file
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"No such file: {path}")
+    name = path.name.lower()
+    if name.endswith(_CSV_SUFFIXES):
+        delimiter = "\t" if ".tsv" in name else ","
+        return load_csv(path, label=label, delimiter=delimiter)
+    if name.endswith(_LIBSVM_SUFFIXES) or _looks_like_libsvm(path):
+        return load_libsvm(path, n_features=n_features)
+    return load_csv(path, label=label)
