@@ -29,7 +29,8 @@ from scipy import stats
 
 from dpboost._validation import check_choice, check_finite_rows, check_random_state, check_scalar
 
-__all__ = ["make_margin_data", "add_label_noise", "load_csv", "load_libsvm", "load_dataset"]
+__all__ = ["make_margin_data", "add_label_noise", "load_csv", "load_libsvm", "load_dataset",
+           "load_features"]
 
 #: Share of the sample that the centroid misclassifies on ``kind="skewed"`` data.
 SKEWED_MINORITY = 0.2
@@ -343,6 +344,10 @@ def load_csv(path: str | os.PathLike, label: str | int | None = None, *,
     >>> X.shape, y.tolist()
     ((2, 2), [1, -1])
     """
+    return _load_csv(path, label, header=header, delimiter=delimiter, with_label=True)
+
+
+def _load_csv(path, label, *, header, delimiter, with_label):
     path = Path(path)
     if header not in (True, False, "infer"):
         raise ValueError(f"The 'header' parameter of load_csv must be True, False or 'infer'. "
@@ -365,9 +370,9 @@ def load_csv(path: str | os.PathLike, label: str | int | None = None, *,
     rows = numbered[1:] if header else numbered
     if not rows:
         raise ValueError(f"{path} has a header row but no data rows.")
-    if width < 2:
+    if with_label and width < 2:
         raise ValueError(f"{path} has a single column; need at least one feature and a label.")
-    j_label = _label_index(label, names, width, path)
+    j_label = _label_index(label, names, width, path) if with_label else -1
     lines = [line_no for line_no, _ in rows]
     columns = list(zip(*(row for _, row in rows)))
     features = []
@@ -387,6 +392,8 @@ def load_csv(path: str | os.PathLike, label: str | int | None = None, *,
     X = np.column_stack(features) if features else np.empty((len(rows), 0))
     X = np.ascontiguousarray(X, dtype=np.float64)
     _check_finite(X, path, lines)
+    if not with_label:
+        return X, None
     if any(cell == "" for cell in columns[j_label]):
         bad = next(i for i, cell in enumerate(columns[j_label]) if cell == "")
         raise ValueError(f"{path}: the label column is empty at line {lines[bad]}.")
@@ -500,3 +507,35 @@ def load_dataset(path: str | os.PathLike, label: str | int | None = None, *,
     if name.endswith(_LIBSVM_SUFFIXES) or _looks_like_libsvm(path):
         return load_libsvm(path, n_features=n_features)
     return load_csv(path, label=label)
+
+
+def load_features(path: str | os.PathLike, label: str | int | None = None, *,
+                  n_features: int | None = None) -> np.ndarray:
+    """Load only the feature matrix of a local CSV or LIBSVM file (for prediction).
+
+    A CSV file is read without a label column unless ``label`` names one, which is then
+    dropped; a LIBSVM file's labels are always dropped.  The reader is chosen as in
+    :func:`load_dataset`.
+
+    Parameters
+    ----------
+    path : str or path-like
+    label : str, int or None
+        CSV column to drop (None: every column is a feature).
+    n_features : int or None
+        LIBSVM number of features (e.g. the model's ``n_features_in_``).
+
+    Returns
+    -------
+    X : ndarray of shape (n, d), float64
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"No such file: {path}")
+    name = path.name.lower()
+    if not name.endswith(_CSV_SUFFIXES) and (name.endswith(_LIBSVM_SUFFIXES)
+                                             or _looks_like_libsvm(path)):
+        return load_libsvm(path, n_features=n_features)[0]
+    delimiter = "\t" if ".tsv" in name else ","
+    return _load_csv(path, label, header="infer", delimiter=delimiter,
+                     with_label=label is not None)[0]

@@ -278,3 +278,15 @@ def test_load_dataset_sniffs_content(tmp_path):
     X, y = load_dataset(path)
     np.testing.assert_array_equal(X, [[0.5, 0, 1], [0, 0.25, 0]])
     assert y.tolist() == [1.0, -1.0]
+
+
+def test_load_features_with_and_without_label(tmp_path):
+    from dpboost.data import load_features
+
+    path = _write(tmp_path, "p.csv", "a,b\n1,2\n3,4\n")
+    np.testing.assert_array_equal(load_features(path), [[1, 2], [3, 4]])
+    path = _write(tmp_path, "q.csv", "a,b,y\n1,2,yes\n3,4,no\n")
+    np.testing.assert_array_equal(load_features(path, label="y"), [[1, 2], [3, 4]])
+    path = _write(tmp_path, "r.svm", "1 1:0.5\n-1 3:1\n")
+    np.testing.assert_array_equal(load_features(path, n_features=4),
+                                  [[0.5, 0, 0, 0], [0, 0, 1, 0]])
