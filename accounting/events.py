@@ -1,0 +1,202 @@
+"""Privacy events: frozen, hashable value objects whose meaning never changes.
+
+An event says *what* a mechanism did; an accountant decides what that costs. The neighbouring
+relation is **replace-one** (two datasets of the same size differing in one row), as in Bun,
+Carmosino & Sorrell (2020). A Gaussian mechanism with L2 sensitivity ``Delta`` (under that
+relation) and standard deviation ``sigma`` is ``GaussianEvent(noise_multiplier=sigma / Delta)``.
+
+Every event round-trips through JSON: ``event_from_dict(json.loads(json.dumps(ev.to_dict())))
+== ev``. Infinite floats are written as the string ``"inf"`` so the JSON stays standard.
+
+Examples
+--------
+>>> ev = SelfComposedEvent(GaussianEvent(noise_multiplier=42.25), count=100)
+>>> event_from_dict(ev.to_dict()) == ev
+True
+>>> GaussianEvent(noise_multiplier=-1)
+Traceback (most recent call last):
+...
+ValueError: The 'noise_multiplier' parameter of GaussianEvent must be a float in (0, inf]. Got -1 instead.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from accounting._validation import check_int, check_real
+
+__all__ = [
+    "DPEvent",
+    "GaussianEvent",
+    "ZCDPEvent",
+    "PureDPEvent",
+    "SelfComposedEvent",
+    "ComposedEvent",
+    "NoOpEvent",
+    "NonPrivateEvent",
+    "event_from_dict",
+]
+
+
+def _encode(x: float) -> float | str:
+    return "inf" if x == math.inf else x
+
+
+def _decode(x: Any) -> Any:
+    return math.inf if x == "inf" else x
+
+
+class DPEvent:
+    """Base class of every privacy event."""
+
+    def to_dict(self) -> dict:
+        """A JSON-serialisable dict with a ``"type"`` key; inverse of :func:`event_from_dict`."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class GaussianEvent(DPEvent):
+    """A Gaussian mechanism; ``noise_multiplier`` is sigma divided by the L2 sensitivity.
+
+    It is ``1/(2 z^2)``-zCDP (Bun & Steinke 2016, Prop. 1.6) and ``1/z``-GDP (Dong, Roth & Su
+    2019, Thm 2.7). ``noise_multiplier=inf`` is a mechanism that releases nothing (rho = 0).
+    """
+
+    noise_multiplier: float
+
+    def __post_init__(self) -> None:
+        z = check_real(self.noise_multiplier, "noise_multiplier", "GaussianEvent",
+                       low=0, high=math.inf, closed="right")
+        object.__setattr__(self, "noise_multiplier", z)
+
+    def to_dict(self) -> dict:
+        return {"type": "GaussianEvent", "noise_multiplier": _encode(self.noise_multiplier)}
+
+
+@dataclass(frozen=True)
+class ZCDPEvent(DPEvent):
+    """A mechanism known only to be ``rho``-zCDP (Bun & Steinke 2016, Def. 1.1)."""
+
+    rho: float
+
+    def __post_init__(self) -> None:
+        rho = check_real(self.rho, "rho", "ZCDPEvent", low=0, closed="left")
+        object.__setattr__(self, "rho", rho)
+
+    def to_dict(self) -> dict:
+        return {"type": "ZCDPEvent", "rho": self.rho}
+
+
+@dataclass(frozen=True)
+class PureDPEvent(DPEvent):
+    """An ``epsilon``-DP mechanism; it is ``epsilon^2/2``-zCDP (Bun & Steinke 2016, Prop. 1.4)."""
+
+    epsilon: float
+
+    def __post_init__(self) -> None:
+        eps = check_real(self.epsilon, "epsilon", "PureDPEvent", low=0, closed="left")
+        object.__setattr__(self, "epsilon", eps)
+
+    def to_dict(self) -> dict:
+        return {"type": "PureDPEvent", "epsilon": self.epsilon}
+
+
+@dataclass(frozen=True)
+class SelfComposedEvent(DPEvent):
+    """``count`` adaptive repetitions of ``event``."""
+
+    event: DPEvent
+    count: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.event, DPEvent):
+            raise TypeError("The 'event' parameter of SelfComposedEvent must be a DPEvent. "
+                            f"Got {self.event!r} instead.")
+        check_int(self.count, "count", "SelfComposedEvent", low=0)
+        object.__setattr__(self, "count", int(self.count))
+
+    def to_dict(self) -> dict:
+        return {"type": "SelfComposedEvent", "event": self.event.to_dict(), "count": self.count}
+
+
+@dataclass(frozen=True)
+class ComposedEvent(DPEvent):
+    """The adaptive composition of ``events`` (stored as a tuple, so the event is hashable)."""
+
+    events: tuple
+
+    def __post_init__(self) -> None:
+        if isinstance(self.events, (str, bytes, DPEvent)) or not hasattr(self.events, "__iter__"):
+            raise TypeError("The 'events' parameter of ComposedEvent must be a sequence of "
+                            f"DPEvent. Got {self.events!r} instead.")
+        events = tuple(self.events)
+        for ev in events:
+            if not isinstance(ev, DPEvent):
+                raise TypeError("The 'events' parameter of ComposedEvent must be a sequence of "
+                                f"DPEvent. Got {ev!r} instead.")
+        object.__setattr__(self, "events", events)
+
+    def to_dict(self) -> dict:
+        return {"type": "ComposedEvent", "events": [ev.to_dict() for ev in self.events]}
+
+
+@dataclass(frozen=True)
+class NoOpEvent(DPEvent):
+    """A step that touches no private data (costs nothing)."""
+
+    def to_dict(self) -> dict:
+        return {"type": "NoOpEvent"}
+
+
+@dataclass(frozen=True)
+class NonPrivateEvent(DPEvent):
+    """A step that releases private data without protection (infinite cost)."""
+
+    def to_dict(self) -> dict:
+        return {"type": "NonPrivateEvent"}
+
+
+_FIELDS = {
+    "GaussianEvent": (GaussianEvent, ("noise_multiplier",)),
+    "ZCDPEvent": (ZCDPEvent, ("rho",)),
+    "PureDPEvent": (PureDPEvent, ("epsilon",)),
+    "SelfComposedEvent": (SelfComposedEvent, ("event", "count")),
+    "ComposedEvent": (ComposedEvent, ("events",)),
+    "NoOpEvent": (NoOpEvent, ()),
+    "NonPrivateEvent": (NonPrivateEvent, ()),
+}
+
+
+def event_from_dict(data: dict) -> DPEvent:
+    """Rebuild an event from :meth:`DPEvent.to_dict` output.
+
+    Raises
+    ------
+    ValueError
+        If the dict has an unknown ``"type"`` or lacks a key (the message names it).
+    """
+    if not isinstance(data, dict):
+        raise TypeError(f"An event dict must be a dict. Got {data!r} instead.")
+    kind = data.get("type")
+    if kind not in _FIELDS:
+        raise ValueError(f"Unknown event type {kind!r}; expected one of "
+                         + ", ".join(repr(k) for k in _FIELDS) + ".")
+    cls, fields = _FIELDS[kind]
+    kwargs = {}
+    for name in fields:
+        if name not in data:
+            raise ValueError(f"The event dict of type {kind!r} is missing the key {name!r}.")
+        value = data[name]
+        if name == "event":
+            value = event_from_dict(value)
+        elif name == "events":
+            if not isinstance(value, list):
+                raise ValueError(f"The key 'events' of a ComposedEvent dict must be a list. "
+                                 f"Got {value!r} instead.")
+            value = tuple(event_from_dict(v) for v in value)
+        else:
+            value = _decode(value)
+        kwargs[name] = value
+    return cls(**kwargs)

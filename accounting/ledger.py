@@ -1,0 +1,268 @@
+"""A persistent privacy budget for one dataset, safe under concurrent processes and crashes.
+
+The ledger is a JSON file holding the target ``(epsilon, delta)`` and the history of spends
+(timestamp, label, event). Its total is the ``"best"`` conversion of the composition of every
+spend (exact whenever all spends are Gaussian). A spend
+
+1. takes an exclusive ``fcntl.flock`` on the sidecar file ``<path>.lock``,
+2. re-reads the ledger and re-checks the budget (so two processes can never overspend together),
+3. writes the new ledger to a temporary file in the same folder, fsyncs it, ``os.replace``-s it
+   over the ledger and fsyncs the folder.
+
+A process killed at any point leaves either the old or the new ledger, never a torn one, so each
+spend is counted at most once. Use :meth:`BudgetLedger.check` before touching any data and
+:meth:`BudgetLedger.spend` to record (diffprivlib's "check before, record after").
+
+Examples
+--------
+>>> import tempfile, os
+>>> from accounting.events import GaussianEvent, SelfComposedEvent
+>>> folder = tempfile.mkdtemp()
+>>> ledger = BudgetLedger(os.path.join(folder, "adult.json"), target_epsilon=2.0, target_delta=1e-6)
+>>> round(ledger.spend(SelfComposedEvent(GaussianEvent(42.25), 100), label="run 1"), 6)
+0.999918
+>>> ledger.check(SelfComposedEvent(GaussianEvent(10.0), 100))
+Traceback (most recent call last):
+...
+accounting.exceptions.BudgetExceededError: Privacy budget exceeded: spent eps=0.999918, requested eps=4.89, total would be eps=5.04 > limit eps=2 at delta=1e-06.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import fcntl
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from accounting._validation import check_real
+from accounting.events import ComposedEvent, DPEvent, event_from_dict
+from accounting.exceptions import BudgetExceededError
+from accounting.zcdp import ZCDPAccountant
+
+__all__ = ["BudgetLedger", "Spend"]
+
+_FORMAT = "dpboost-budget-ledger"
+_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Spend:
+    """One recorded spend."""
+
+    timestamp: str
+    label: str
+    event: DPEvent
+
+    def to_dict(self) -> dict:
+        return {"timestamp": self.timestamp, "label": self.label, "event": self.event.to_dict()}
+
+
+def _epsilon(events: list[DPEvent], delta: float) -> float:
+    if not events:
+        return 0.0
+    return ZCDPAccountant().compose(ComposedEvent(tuple(events))).get_epsilon(delta, "best")
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory fds
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+class BudgetLedger:
+    """A JSON privacy budget ``(target_epsilon, target_delta)`` with an append-only history.
+
+    Parameters
+    ----------
+    path : path-like
+        The ledger file. Created if missing; if it exists its targets must match.
+    target_epsilon : float in (0, inf)
+    target_delta : float in (0, 1)
+
+    Raises
+    ------
+    ValueError
+        If ``path`` holds a ledger with different targets, or is not a ledger.
+
+    References
+    ----------
+    Bun, Carmosino & Sorrell (2020), Lemma 14 (composition); Balle & Wang (2018), Thm 8.
+    """
+
+    def __init__(self, path: str | os.PathLike, target_epsilon: float, target_delta: float):
+        self._path = Path(path)
+        eps = check_real(target_epsilon, "target_epsilon", "BudgetLedger", low=0)
+        delta = check_real(target_delta, "target_delta", "BudgetLedger", low=0, high=1)
+        with self._locked():
+            if self._path.exists():
+                data = self._read()
+                if (data["target_epsilon"], data["target_delta"]) != (eps, delta):
+                    raise ValueError(
+                        f"The ledger {str(self._path)!r} already exists with target "
+                        f"eps={data['target_epsilon']!r}, delta={data['target_delta']!r}; "
+                        f"it cannot be re-created with eps={eps!r}, delta={delta!r} "
+                        "(use BudgetLedger.open to load it).")
+            else:
+                _atomic_write(self._path, self._dumps(eps, delta, []))
+        self._target_epsilon = eps
+        self._target_delta = delta
+
+    @classmethod
+    def open(cls, path: str | os.PathLike) -> "BudgetLedger":
+        """Load an existing ledger (``FileNotFoundError`` if there is none)."""
+        self = cls.__new__(cls)
+        self._path = Path(path)
+        if not self._path.exists():
+            raise FileNotFoundError(f"No budget ledger at {str(self._path)!r}; create one with "
+                                    "BudgetLedger(path, target_epsilon, target_delta).")
+        data = self._read()
+        self._target_epsilon = data["target_epsilon"]
+        self._target_delta = data["target_delta"]
+        return self
+
+    # -- file handling
+    @contextlib.contextmanager
+    def _locked(self):
+        lock_path = self._path.with_name(self._path.name + ".lock")
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock; so does the death of the process
+
+    def _read(self) -> dict:
+        try:
+            data = json.loads(self._path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{str(self._path)!r} is not a budget ledger (invalid JSON: "
+                             f"{exc.msg} at line {exc.lineno}).") from None
+        if not isinstance(data, dict) or data.get("format") != _FORMAT:
+            raise ValueError(f"{str(self._path)!r} is not a budget ledger "
+                             f"(no 'format': {_FORMAT!r} entry).")
+        for key in ("target_epsilon", "target_delta", "spends"):
+            if key not in data:
+                raise ValueError(f"The budget ledger {str(self._path)!r} is missing the key "
+                                 f"{key!r}.")
+        data["spends"] = [Spend(timestamp=s["timestamp"], label=s["label"],
+                                event=event_from_dict(s["event"])) for s in data["spends"]]
+        return data
+
+    @staticmethod
+    def _dumps(eps: float, delta: float, spends: list[Spend]) -> str:
+        payload = {"format": _FORMAT, "version": _VERSION, "target_epsilon": eps,
+                   "target_delta": delta, "spends": [s.to_dict() for s in spends]}
+        return json.dumps(payload, indent=1, allow_nan=False) + "\n"
+
+    # -- public API
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    @property
+    def target_epsilon(self) -> float:
+        return self._target_epsilon
+
+    @property
+    def target_delta(self) -> float:
+        return self._target_delta
+
+    @property
+    def history(self) -> tuple[Spend, ...]:
+        """Every spend so far (read from disk), oldest first."""
+        return tuple(self._read()["spends"])
+
+    @property
+    def event(self) -> ComposedEvent:
+        """The composition of every spend so far."""
+        return ComposedEvent(tuple(s.event for s in self.history))
+
+    @property
+    def spent_epsilon(self) -> float:
+        """Epsilon spent so far at ``target_delta`` ("best" method)."""
+        return _epsilon([s.event for s in self.history], self._target_delta)
+
+    @property
+    def remaining_epsilon(self) -> float:
+        """``target_epsilon - spent_epsilon`` (not additive: for information only)."""
+        return max(self._target_epsilon - self.spent_epsilon, 0.0)
+
+    def _check(self, spent_events: list[DPEvent], event: DPEvent) -> float:
+        if not isinstance(event, DPEvent):
+            raise TypeError("The 'event' parameter of BudgetLedger must be a DPEvent. "
+                            f"Got {event!r} instead.")
+        delta = self._target_delta
+        total = _epsilon(spent_events + [event], delta)
+        if not total <= self._target_epsilon:
+            spent = _epsilon(spent_events, delta)
+            requested = _epsilon([event], delta)
+            raise BudgetExceededError(
+                f"Privacy budget exceeded: spent eps={spent:.6g}, requested eps={requested:.3g}, "
+                f"total would be eps={total:.3g} > limit eps={self._target_epsilon:g} "
+                f"at delta={delta:g}.",
+                spent=spent, requested=requested, limit=self._target_epsilon)
+        return total
+
+    def check(self, event: DPEvent) -> float:
+        """Raise :class:`BudgetExceededError` if ``event`` does not fit; else return the total.
+
+        Call it before touching any data. It does not reserve anything: :meth:`spend` checks
+        again under the lock.
+        """
+        return self._check([s.event for s in self.history], event)
+
+    def spend(self, event: DPEvent, label: str = "") -> float:
+        """Record ``event`` atomically under an exclusive lock; return the new total epsilon.
+
+        Raises
+        ------
+        BudgetExceededError
+            If the spend would pass the budget (nothing is written).
+        """
+        if not isinstance(label, str):
+            raise TypeError(f"The 'label' parameter of BudgetLedger.spend must be a str. "
+                            f"Got {label!r} instead.")
+        with self._locked():
+            data = self._read()
+            spends = data["spends"]
+            total = self._check([s.event for s in spends], event)
+            stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="microseconds")
+            spends.append(Spend(timestamp=stamp, label=label, event=event))
+            for stale in self._path.parent.glob(f".{self._path.name}.*.tmp"):
+                with contextlib.suppress(OSError):  # left by a writer that was killed
+                    stale.unlink()
+            _atomic_write(self._path, self._dumps(data["target_epsilon"], data["target_delta"],
+                                                  spends))
+        return total
+
+    def __repr__(self) -> str:
+        return (f"BudgetLedger({str(self._path)!r}, target_epsilon={self._target_epsilon!r}, "
+                f"target_delta={self._target_delta!r})")
+
+
