@@ -1,0 +1,161 @@
+"""Bregman projection onto the kappa-dense measures: capped scaling (Lemma 9), in log space.
+
+A measure on ``n`` points is ``mu in [0, 1]^n``; it is kappa-dense when ``sum(mu) = kappa * n``.
+Barak, Hardt & Kale (2009) show that the KL (Bregman) projection of ``mu~`` with
+``|mu~| < kappa n`` onto the kappa-dense measures is the *capped scaling*
+``mu(i) = min(1, c * mu~(i))`` with the smallest ``c >= 1`` giving density ``kappa``.
+
+Algorithm (expected and worst-case O(n), no full sort)
+------------------------------------------------------
+Work with ``a = log mu~`` and ``s = log c``.  The total ``g(s) = sum_i min(1, exp(a_i + s))`` is
+continuous, non-decreasing, and strictly increasing until every point is capped, so the
+equation ``g(s) = kappa n`` has exactly one root ``s*``.  A point is capped at ``s*`` iff
+``a_i >= -s*``.  We locate ``s*`` by partitioning around pivots, as in quickselect:
+
+* keep the undecided log-weights ``U``, the number ``k`` of points known to be capped and the
+  log of the total ``S`` of ``exp(a_i)`` over points known to be uncapped;
+* take the median ``p`` of ``U`` (``np.partition``, linear time) and evaluate ``g(-p)``, i.e. the
+  total if exactly the points with ``a_i >= p`` were capped;
+* if ``g(-p) >= kappa n`` then ``s* <= -p``, so every point with ``a_i <= p`` is uncapped: add it
+  to ``S`` and keep ``U > p``; otherwise ``s* > -p`` and every point with ``a_i >= p`` is capped:
+  add it to ``k`` and keep ``U < p``.
+
+Each step at least halves ``U`` and costs ``O(|U|)``, so the total is ``O(n)``.  At the end
+``exp(s*) * S + k = kappa n`` gives ``s* = log(kappa n - k) - log S`` (note ``k < kappa n``, since
+``g`` exceeds ``k`` at every evaluated pivot).  Every exponential taken is of a non-positive
+number, so cumulative losses of any size (a million rounds) neither overflow nor leave an
+all-zero measure: the largest uncapped weight is always represented relative to ``S``.
+
+References
+----------
+M. Bun, M. L. Carmosino, J. Sorrell. "Efficient, Noise-Tolerant, and Private Learning via
+Boosting." COLT 2020. Definition 7, Lemma 9.
+B. Barak, M. Hardt, S. Kale. "The uniform hardcore lemma via approximate Bregman projections."
+SODA 2009.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from dpboost._validation import check_scalar
+
+__all__ = ["capped_scaling", "capped_scaling_log_scale"]
+
+
+def _logsumexp(a: np.ndarray) -> float:
+    if a.size == 0:
+        return -math.inf
+    m = float(a.max())
+    return m + math.log(float(np.exp(a - m).sum()))
+
+
+_EXP_FLOOR = -708.0  # exp(-708) ~ 3e-308 is still a normal double; anything lower counts as 0
+
+
+def _pivot_search(U: np.ndarray, target: float, log_S: float) -> tuple[int, float]:
+    """Partition search over the undecided log-weights ``U`` (see the module docstring).
+
+    Returns ``(k, log_S)``: the number of capped points among ``U`` and the log of the total
+    ``exp`` mass of the uncapped points (including the ``log_S`` passed in).
+    """
+    k = 0
+    while U.size:
+        m = U.size // 2
+        p = float(np.partition(U, m)[m])
+        below = U < p
+        n_at_or_above = U.size - int(np.count_nonzero(below))
+        g = k + n_at_or_above + float(np.exp(U[below] - p).sum())
+        if log_S > -math.inf:
+            g += math.exp(log_S - p)
+        if g >= target:
+            keep = U > p
+            log_S = float(np.logaddexp(log_S, _logsumexp(U[~keep])))
+            U = U[keep]
+        else:
+            k += n_at_or_above
+            U = U[below]
+    return k, log_S
+
+
+def _project(a: np.ndarray, kappa: float) -> tuple[np.ndarray, float]:
+    """Capped scaling of ``exp(a)`` to density ``kappa`` (0 < kappa < 1); returns ``(mu, s)``.
+
+    One ``np.partition`` finds ``r``, the log-weight of descending rank ``ceil(kappa n)``: fewer
+    than ``kappa n`` points are capped, so ``r`` and everything below it are uncapped.  Their
+    mass is summed relative to ``r`` (one exponential pass, no overflow, and the sum is at least
+    1 so it never underflows); only the fewer than ``kappa n`` points above ``r`` go through the
+    pivot search.
+    """
+    n = a.size
+    target = kappa * n
+    j = min(n, max(1, math.ceil(target)))
+    idx = n - j
+    r = float(np.partition(a, idx)[idx])
+    # Work relative to r (d = a - r) so that no large magnitudes cancel later.
+    d = a - r
+    upper = d > 0.0
+    w = np.exp(np.clip(d, _EXP_FLOOR, 0.0))
+    w[upper] = 0.0
+    d_upper = d[upper]
+    k, log_S = _pivot_search(d_upper, target, math.log(float(w.sum())))
+    s_rel = math.log(target - k) - log_S
+    # d = 0 (the point r) is uncapped, so s_rel <= 0 up to rounding: clamp so that mu <= 1.
+    w *= math.exp(min(s_rel, 0.0))
+    w[upper] = np.exp(np.minimum(d_upper + s_rel, 0.0))
+    return w, s_rel - r
+
+
+def capped_scaling_log_scale(log_weights: np.ndarray, kappa: float) -> float:
+    """Return ``s = log c`` such that ``sum(min(1, exp(log_weights + s))) = kappa * n``.
+
+    No validation (internal); ``0 < kappa < 1`` and finite ``log_weights`` are assumed.
+    See the module docstring for the algorithm.
+    """
+    return _project(np.asarray(log_weights, dtype=np.float64).ravel(), kappa)[1]
+
+
+def capped_scaling(log_weights: np.ndarray, kappa: float) -> np.ndarray:
+    """Project ``mu~ = exp(log_weights)`` onto the kappa-dense measures by capped scaling.
+
+    Parameters
+    ----------
+    log_weights : array-like of shape (n,)
+        ``log mu~(i)``; finite.  Lemma 9 assumes ``sum(mu~) <= kappa n`` (then ``c >= 1``);
+        for a larger total the same formula scales down to density exactly ``kappa``.
+    kappa : float in (0, 1]
+        Target density.
+
+    Returns
+    -------
+    mu : ndarray of shape (n,)
+        ``mu(i) = min(1, c * mu~(i))`` with ``sum(mu) = kappa * n`` (to rounding) and ``mu <= 1``.
+
+    References
+    ----------
+    Bun, Carmosino & Sorrell (COLT 2020), Lemma 9 (after Barak, Hardt & Kale 2009).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> mu = capped_scaling(np.log([0.5, 0.1, 0.1, 0.1]), 0.5)
+    >>> np.round(mu, 6).tolist(), round(float(mu.sum()), 12)
+    ([1.0, 0.333333, 0.333333, 0.333333], 2.0)
+    """
+    kappa = check_scalar(kappa, "kappa", "capped_scaling", low=0, high=1, closed="right")
+    a = np.asarray(log_weights, dtype=np.float64)
+    if a.ndim != 1 or a.size == 0:
+        raise ValueError(
+            "The 'log_weights' parameter of capped_scaling must be a non-empty 1-D array. "
+            f"Got shape {a.shape} instead."
+        )
+    if not np.isfinite(a).all():
+        raise ValueError(
+            "The 'log_weights' parameter of capped_scaling must be finite. "
+            f"Got a non-finite value at index {int(np.flatnonzero(~np.isfinite(a))[0])} instead."
+        )
+    if kappa == 1.0:
+        return np.ones_like(a)
+    return _project(a, kappa)[0]
