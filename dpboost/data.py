@@ -30,7 +30,7 @@ from scipy import stats
 from dpboost._validation import check_choice, check_finite_rows, check_random_state, check_scalar
 
 __all__ = ["make_margin_data", "add_label_noise", "load_csv", "load_libsvm", "load_dataset",
-           "load_features"]
+           "load_features", "detect_format"]
 
 #: Share of the sample that the centroid misclassifies on ``kind="skewed"`` data.
 SKEWED_MINORITY = 0.2
@@ -498,15 +498,23 @@ def load_dataset(path: str | os.PathLike, label: str | int | None = None, *,
     y : ndarray of shape (n,), labels as found in the file
     """
     path = Path(path)
+    if detect_format(path) == "libsvm":
+        return load_libsvm(path, n_features=n_features)
+    delimiter = "\t" if ".tsv" in path.name.lower() else ","
+    return load_csv(path, label=label, delimiter=delimiter)
+
+
+def detect_format(path: str | os.PathLike) -> str:
+    """``"csv"`` or ``"libsvm"``: by extension (see :func:`load_dataset`), else by content."""
+    path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"No such file: {path}")
     name = path.name.lower()
     if name.endswith(_CSV_SUFFIXES):
-        delimiter = "\t" if ".tsv" in name else ","
-        return load_csv(path, label=label, delimiter=delimiter)
+        return "csv"
     if name.endswith(_LIBSVM_SUFFIXES) or _looks_like_libsvm(path):
-        return load_libsvm(path, n_features=n_features)
-    return load_csv(path, label=label)
+        return "libsvm"
+    return "csv"
 
 
 def load_features(path: str | os.PathLike, label: str | int | None = None, *,
@@ -530,12 +538,8 @@ def load_features(path: str | os.PathLike, label: str | int | None = None, *,
     X : ndarray of shape (n, d), float64
     """
     path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"No such file: {path}")
-    name = path.name.lower()
-    if not name.endswith(_CSV_SUFFIXES) and (name.endswith(_LIBSVM_SUFFIXES)
-                                             or _looks_like_libsvm(path)):
+    if detect_format(path) == "libsvm":
         return load_libsvm(path, n_features=n_features)[0]
-    delimiter = "\t" if ".tsv" in name else ","
+    delimiter = "\t" if ".tsv" in path.name.lower() else ","
     return _load_csv(path, label, header="infer", delimiter=delimiter,
                      with_label=label is not None)[0]

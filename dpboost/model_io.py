@@ -1,0 +1,226 @@
+"""Save and load a fitted private halfspace as JSON: the weights, classes and privacy report only.
+
+The file holds exactly what is safe to publish after a private fit: the weight vector ``w``
+(the output of the differentially private mechanism), the two class labels (public: passed
+as ``classes=`` or named on the command line), and the privacy report (a function of public
+parameters and the sample size).  Never diagnostics or training accuracy, which are
+computed from the data without privacy.
+
+Layout (format version 1)::
+
+    {"format": "dpboost-halfspace", "format_version": 1, "dpboost_version": "0.1.0",
+     "n_features": d, "coef": [...], "intercept": 0.0, "classes": [neg, pos],
+     "privacy_report": {...} | null}
+
+References
+----------
+Bun, Carmosino & Sorrell (2020), Theorem 24: the halfspace learner's output is a single
+weight vector; post-processing it (saving, predicting) keeps its (epsilon, delta) guarantee.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+
+from dpboost import __version__
+from dpboost._io import atomic_write_text
+from dpboost.exceptions import ModelFileError
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "HalfspaceModel", "save_model", "load_model",
+           "model_to_dict", "model_from_dict"]
+
+FORMAT = "dpboost-halfspace"
+FORMAT_VERSION = 1
+_KEYS = ("format", "format_version", "dpboost_version", "n_features", "coef", "intercept",
+         "classes", "privacy_report")
+
+
+def _jsonable(value):
+    """numpy scalars/arrays to Python; non-finite floats to the strings 'inf', '-inf', 'nan'."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_jsonable(v) for v in (value.tolist() if isinstance(value, np.ndarray)
+                                       else value)]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def _unjson(value):
+    if isinstance(value, dict):
+        return {k: _unjson(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unjson(v) for v in value]
+    if value in ("inf", "-inf", "nan"):
+        return float(value)
+    return value
+
+
+class HalfspaceModel:
+    """A loaded halfspace predictor: ``predict(X) = classes_[1] if X @ coef_ + intercept_ > 0
+    else classes_[0]``.
+
+    Holds only ``coef_``, ``intercept_``, ``classes_``, ``n_features_in_`` and
+    ``privacy_report_`` (None for a non-private model).  Made by :func:`load_model`.
+    """
+
+    def __init__(self, coef, intercept: float, classes, privacy_report: dict | None,
+                 *, dpboost_version: str = __version__) -> None:
+        self.coef_ = np.asarray(coef, dtype=np.float64)
+        self.intercept_ = float(intercept)
+        self.classes_ = np.asarray(classes)
+        self.n_features_in_ = int(self.coef_.shape[0])
+        self.privacy_report_ = privacy_report
+        self.dpboost_version = dpboost_version
+
+    def _check_X(self, X) -> np.ndarray:
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2:
+            raise ValueError(f"X must be a 2-d array. Got shape {X.shape} instead.")
+        if X.shape[1] != self.n_features_in_:
+            raise ModelFileError(f"The model expects {self.n_features_in_} features; the data "
+                                 f"has {X.shape[1]}.")
+        if not np.all(np.isfinite(X)):
+            bad = int(np.flatnonzero(~np.isfinite(X).all(axis=1))[0])
+            raise ValueError(f"Input X contains NaN or infinity (first bad row: {bad}).")
+        return X
+
+    def decision_function(self, X) -> np.ndarray:
+        """Signed score ``X @ coef_ + intercept_``; positive means ``classes_[1]``."""
+        return self._check_X(X) @ self.coef_ + self.intercept_
+
+    def predict(self, X) -> np.ndarray:
+        """Class labels: ``classes_[1]`` where the score is > 0, else ``classes_[0]``."""
+        return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
+
+    def score(self, X, y) -> float:
+        """Accuracy on ``(X, y)`` (computed without privacy: do not publish it for training
+        data)."""
+        return float(np.mean(self.predict(X) == np.asarray(y)))
+
+    def __repr__(self) -> str:
+        private = "private" if self.privacy_report_ is not None else "non-private"
+        return f"HalfspaceModel(n_features={self.n_features_in_}, classes={self.classes_.tolist()}, {private})"
+
+
+def model_to_dict(estimator) -> dict:
+    """The JSON-ready content of a fitted halfspace estimator (w, classes, privacy report).
+
+    Raises ``ValueError`` if the estimator is not fitted or its weights are not finite.
+    """
+    coef = getattr(estimator, "coef_", None)
+    classes = getattr(estimator, "classes_", None)
+    if coef is None or classes is None:
+        raise ValueError(f"{type(estimator).__name__} is not fitted: call fit before "
+                         "save_model.")
+    coef = np.asarray(coef, dtype=np.float64).ravel()
+    if not np.all(np.isfinite(coef)):
+        raise ValueError("The model's weights contain NaN or infinity; refusing to save.")
+    classes = np.asarray(classes)
+    if classes.shape != (2,):
+        raise ValueError(f"Expected two classes, got {classes.tolist()!r}.")
+    report = getattr(estimator, "privacy_report_", None)
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "dpboost_version": __version__,
+        "n_features": int(coef.shape[0]),
+        "coef": _jsonable(coef),
+        "intercept": float(getattr(estimator, "intercept_", 0.0)),
+        "classes": _jsonable(classes),
+        "privacy_report": None if report is None else _jsonable(dict(report)),
+    }
+
+
+def model_from_dict(content: object, source: str = "model") -> HalfspaceModel:
+    """Rebuild a :class:`HalfspaceModel` from :func:`model_to_dict` output; ModelFileError if
+    anything is missing, of another format version, or inconsistent."""
+    if not isinstance(content, dict):
+        raise ModelFileError(f"{source} is not a dpboost model file (top level is not an "
+                             "object).")
+    if content.get("format") != FORMAT:
+        raise ModelFileError(f"{source} is not a dpboost model file (format "
+                             f"{content.get('format')!r}, expected {FORMAT!r}).")
+    if content.get("format_version") != FORMAT_VERSION:
+        raise ModelFileError(f"{source} has model format version "
+                             f"{content.get('format_version')!r} (written by dpboost "
+                             f"{content.get('dpboost_version')!r}); this dpboost {__version__} "
+                             f"reads version {FORMAT_VERSION} only.")
+    missing = [k for k in _KEYS if k not in content]
+    if missing:
+        raise ModelFileError(f"{source} is missing the key(s) {', '.join(missing)}.")
+    try:
+        coef = np.asarray(content["coef"], dtype=np.float64)
+        intercept = float(content["intercept"])
+    except (TypeError, ValueError):
+        raise ModelFileError(f"{source}: 'coef' and 'intercept' must be numbers.") from None
+    if coef.ndim != 1 or coef.shape[0] != content["n_features"] or not np.all(np.isfinite(coef)):
+        raise ModelFileError(f"{source}: 'coef' must hold n_features = "
+                             f"{content['n_features']!r} finite numbers.")
+    classes = content["classes"]
+    if not isinstance(classes, list) or len(classes) != 2:
+        raise ModelFileError(f"{source}: 'classes' must be a list of two labels.")
+    report = content["privacy_report"]
+    if report is not None and not isinstance(report, dict):
+        raise ModelFileError(f"{source}: 'privacy_report' must be an object or null.")
+    return HalfspaceModel(coef, intercept, classes, None if report is None else _unjson(report),
+                          dpboost_version=str(content["dpboost_version"]))
+
+
+def save_model(estimator, path: str | os.PathLike) -> None:
+    """Write a fitted halfspace classifier to ``path`` as JSON, atomically.
+
+    Only the weights, the classes and the privacy report are written (see the module
+    docstring); diagnostics and training accuracy never are.
+
+    Parameters
+    ----------
+    estimator : fitted PrivateHalfspaceClassifier (or any estimator with ``coef_`` and
+        ``classes_``; a non-private one is saved with ``privacy_report: null``)
+    path : str or path-like
+
+    References
+    ----------
+    Bun, Carmosino & Sorrell (2020), Theorem 24 (the released output is the weight vector).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> m = HalfspaceModel([1.0, -2.0], 0.0, [-1, 1], None)
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "m.json"
+    >>> save_model(m, p)
+    >>> load_model(p).predict([[1.0, 0.0], [0.0, 1.0]]).tolist()
+    [1, -1]
+    """
+    text = json.dumps(model_to_dict(estimator), indent=2, allow_nan=False) + "\n"
+    atomic_write_text(path, text)
+
+
+def load_model(path: str | os.PathLike) -> HalfspaceModel:
+    """Read a model written by :func:`save_model`.
+
+    Raises
+    ------
+    ModelFileError
+        Truncated or non-JSON file, another format or format version, missing keys.
+    OSError
+        The file cannot be read.
+    """
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    try:
+        content = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ModelFileError(f"{path} is not a complete JSON model file (truncated or "
+                             f"corrupt: {exc.msg} at line {exc.lineno}).") from None
+    return model_from_dict(content, source=str(path))
