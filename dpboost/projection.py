@@ -80,14 +80,49 @@ def _pivot_search(U: np.ndarray, target: float, log_S: float) -> tuple[int, floa
     return k, log_S
 
 
+def _linear_pivot_search(U: np.ndarray, target: float, k: int, S: float) -> tuple[int, float]:
+    """The partition search on plain weights ``U = exp(d)`` (no exponentials; see module doc)."""
+    while U.size:
+        m = U.size // 2
+        p = float(np.partition(U, m)[m])
+        below = U < p
+        n_at_or_above = U.size - int(np.count_nonzero(below))
+        sum_below = float(U[below].sum())
+        if k + n_at_or_above + (S + sum_below) / p >= target:
+            keep = U > p
+            S += float(U[~keep].sum())
+            U = U[keep]
+        else:
+            k += n_at_or_above
+            U = U[below]
+    return k, S
+
+
+def _project_log(d: np.ndarray, upper: np.ndarray, target: float) -> tuple[np.ndarray, float]:
+    """Fallback for extreme spreads: the whole search in log space (see module docstring)."""
+    w = np.exp(np.maximum(np.minimum(d, 0.0), _EXP_FLOOR))
+    w[upper] = 0.0
+    d_upper = d[upper]
+    k, log_S = _pivot_search(d_upper, target, math.log(float(w.sum())))
+    s_rel = math.log(target - k) - log_S
+    # d = 0 (the point r) is uncapped, so s_rel <= 0 up to rounding: clamp so that mu <= 1.
+    w *= math.exp(min(s_rel, 0.0))
+    w[upper] = np.exp(np.minimum(d_upper + s_rel, 0.0))
+    return w, s_rel
+
+
 def _project(a: np.ndarray, kappa: float) -> tuple[np.ndarray, float]:
     """Capped scaling of ``exp(a)`` to density ``kappa`` (0 < kappa < 1); returns ``(mu, s)``.
 
     One ``np.partition`` finds ``r``, the log-weight of descending rank ``ceil(kappa n)``: fewer
-    than ``kappa n`` points are capped, so ``r`` and everything below it are uncapped.  Their
-    mass is summed relative to ``r`` (one exponential pass, no overflow, and the sum is at least
-    1 so it never underflows); only the fewer than ``kappa n`` points above ``r`` go through the
-    pivot search.
+    than ``kappa n`` points are capped, so ``r`` and everything below it are uncapped, and with
+    ``d = a - r`` the answer is ``mu = min(1, exp(d + s_rel))`` with ``s_rel <= 0``.  Since the
+    uncapped mass relative to ``r`` is between 1 and ``n`` and ``kappa n - k >= f``, the
+    fractional gap ``f = kappa n - ceil(kappa n) + 1``, we have ``s_rel >= log f - log n``: every
+    point with ``d >= D = log n - log f`` is capped for sure.  So one exponential pass
+    ``E = exp(clip(d, -708, D))`` never overflows, the sum of the uncapped ``E`` is at least 1
+    (no underflow), and the search over the remaining ``0 < d < D`` needs only sums and counts.
+    If ``D`` were beyond the exponent range the search runs in log space instead.
     """
     n = a.size
     target = kappa * n
@@ -97,15 +132,22 @@ def _project(a: np.ndarray, kappa: float) -> tuple[np.ndarray, float]:
     # Work relative to r (d = a - r) so that no large magnitudes cancel later.
     d = a - r
     upper = d > 0.0
-    w = np.exp(np.clip(d, _EXP_FLOOR, 0.0))
-    w[upper] = 0.0
-    d_upper = d[upper]
-    k, log_S = _pivot_search(d_upper, target, math.log(float(w.sum())))
-    s_rel = math.log(target - k) - log_S
-    # d = 0 (the point r) is uncapped, so s_rel <= 0 up to rounding: clamp so that mu <= 1.
-    w *= math.exp(min(s_rel, 0.0))
-    w[upper] = np.exp(np.minimum(d_upper + s_rel, 0.0))
-    return w, s_rel - r
+    f = target - (j - 1)
+    D = math.log(n) - math.log(f) + 1.0
+    if not D < 700.0:
+        mu, s_rel = _project_log(d, upper, target)
+        return mu, s_rel - r
+    sure = d >= D
+    k0 = int(np.count_nonzero(sure))
+    np.clip(d, _EXP_FLOOR, D, out=d)
+    E = np.exp(d, out=d)
+    U = E[upper & ~sure]
+    S_low = float(np.sum(E, where=~upper))
+    k, S = _linear_pivot_search(U, target, k0, S_low)
+    c = (target - k) / S
+    np.multiply(E, c, out=E)
+    np.minimum(E, 1.0, out=E)
+    return E, math.log(c) - r
 
 
 def capped_scaling_log_scale(log_weights: np.ndarray, kappa: float) -> float:

@@ -91,3 +91,18 @@ def test_one_dominant_point_far_above_the_rest():
 def test_bad_input(a, kappa, exc):
     with pytest.raises(exc):
         capped_scaling(np.array(a, dtype=float), kappa)
+
+
+@given(st.lists(st.floats(-50.0, 0.0), min_size=2, max_size=60), st.floats(0.05, 0.95))
+def test_log_space_fallback_matches_reference(losses, kappa):
+    from dpboost.projection import _project_log
+
+    a = math.log(kappa) + np.array(losses)
+    n = a.size
+    j = min(n, max(1, math.ceil(kappa * n)))
+    r = float(np.sort(a)[n - j])
+    d = a - r
+    mu, _ = _project_log(d, d > 0, kappa * n)
+    _check_measure(mu, kappa)
+    np.testing.assert_allclose(mu, reference_capped_scaling(np.exp(a), kappa), rtol=1e-9,
+                               atol=1e-12)
