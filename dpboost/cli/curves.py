@@ -1,0 +1,130 @@
+"""``dpboost curves``: measure n*(tau, eps, alpha, eta) on a grid and plot it against the theory.
+
+Example::
+
+    dpboost curves --out docs                       # the default grid (star design), all cores
+    dpboost curves --out /tmp/c --margins 0.1,0.2 --epsilons 1,4 --accuracies 0.1 --trials 3
+
+The CSV (``OUT/curves.csv``) is appended cell by cell, so an interrupted run resumes where it
+stopped when started again with the same arguments.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from pathlib import Path
+
+from dpboost.experiments import (
+    Cell,
+    CurveSettings,
+    center_cell,
+    fit_slopes,
+    make_grid,
+    plot_all,
+    read_results,
+    run_grid,
+    training_diagnostics,
+)
+
+#: Default grid (star around tau=0.1, eps=1, alpha=0.1); noise rates are absolute.
+DEFAULT_MARGINS = "0.07,0.1,0.14,0.2"
+DEFAULT_EPSILONS = "0.5,1,2,4,8"
+DEFAULT_ACCURACIES = "0.05,0.07,0.1,0.14"
+#: 0, Claim 2's alpha*tau/32 at the centre (0.1*0.1/32), then growing rates.
+DEFAULT_NOISE_RATES = "0,0.0003125,0.003,0.01,0.03,0.1"
+
+
+def _floats(text: str, name: str) -> list[float]:
+    try:
+        values = [float(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise ValueError(f"--{name} must be a comma-separated list of numbers. "
+                         f"Got {text!r} instead.") from None
+    if not values or any(not math.isfinite(v) for v in values):
+        raise ValueError(f"--{name} must be a non-empty list of finite numbers. "
+                         f"Got {text!r} instead.")
+    return values
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser(
+        "curves", help="measure the sample complexity n* on a grid and plot it",
+        description="For each cell (tau, eps, alpha, eta) find the smallest n at which the "
+                    "private halfspace learner has clean test error <= alpha in at least "
+                    "(1 - beta) of the trials; write OUT/curves.csv and PNG figures.")
+    p.add_argument("--out", default="out/curves", help="output folder (default out/curves)")
+    p.add_argument("--margins", default=DEFAULT_MARGINS, help="tau values (<= 0.25 for skewed)")
+    p.add_argument("--epsilons", default=DEFAULT_EPSILONS)
+    p.add_argument("--accuracies", default=DEFAULT_ACCURACIES)
+    p.add_argument("--noise-rates", default=DEFAULT_NOISE_RATES,
+                   help="label-noise rates eta (absolute; Claim 2's rate is alpha*tau/32)")
+    p.add_argument("--design", choices=("star", "full"), default="star",
+                   help="star: centre plus one axis at a time (default); full: product grid")
+    p.add_argument("--trials", type=int, default=5)
+    p.add_argument("--beta", type=float, default=0.2, help="failure probability (default 0.2)")
+    p.add_argument("--delta", type=float, default=1e-6)
+    p.add_argument("--dimension", type=int, default=10)
+    p.add_argument("--n-start", type=int, default=64)
+    p.add_argument("--n-max", type=int, default=2**17)
+    p.add_argument("--n-test", type=int, default=2000)
+    p.add_argument("--resolution", type=float, default=2**0.25,
+                   help="bisection stops when hi/lo <= this ratio")
+    p.add_argument("--kind", choices=("skewed", "symmetric"), default="skewed")
+    p.add_argument("--mode", choices=("practical", "theory"), default="practical")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--no-plots", action="store_true")
+    p.add_argument("--diagnostics", action="store_true",
+                   help="also plot Theorem 24's per-round diagnostics at the centre cell's n*")
+    p.set_defaults(func=run)
+    return p
+
+
+def run(args) -> int:
+    settings = CurveSettings(
+        delta=args.delta, failure_probability=args.beta, n_trials=args.trials,
+        n_test=args.n_test, dimension=args.dimension, n_start=args.n_start, n_max=args.n_max,
+        resolution=args.resolution, kind=args.kind, mode=args.mode, seed=args.seed).validate()
+    if args.jobs is not None and args.jobs < 1:
+        raise ValueError(f"--jobs must be an int >= 1. Got {args.jobs!r} instead.")
+    cells = make_grid(_floats(args.margins, "margins"), _floats(args.epsilons, "epsilons"),
+                      _floats(args.accuracies, "accuracies"),
+                      _floats(args.noise_rates, "noise-rates"), design=args.design)
+    for c in cells:  # validate the cells before any work
+        Cell(c.margin, c.epsilon, c.accuracy, c.noise_rate)
+        if not (0 < c.margin <= (0.25 if args.kind == "skewed" else 1.0)):
+            raise ValueError(f"--margins must lie in (0, {0.25 if args.kind == 'skewed' else 1}] "
+                             f"for --kind {args.kind}. Got {c.margin!r} instead.")
+        if not (0 < c.accuracy < 1) or not (c.epsilon > 0) or not (0 <= c.noise_rate <= 0.5):
+            raise ValueError("--accuracies must be in (0, 1), --epsilons > 0 and --noise-rates "
+                             f"in [0, 0.5]. Got cell {c} instead.")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    csv_path = out / "curves.csv"
+    start = time.monotonic()
+    rows = run_grid(cells, settings, csv_path, n_jobs=args.jobs, progress=not args.no_progress)
+    wall = time.monotonic() - start
+    print(f"{len(rows)} cells in {csv_path} ({wall:.0f} s wall this run, {len(cells)} in grid)")
+    rows = read_results(csv_path)
+    fits = fit_slopes(rows)
+    if fits:
+        print(f"{'axis':<10}{'slope':>8}{'95% CI':>20}{'theory':>8}{'points':>8}")
+        for axis, f in fits.items():
+            print(f"{axis:<10}{f.slope:>8.2f}{f'[{f.low:.2f}, {f.high:.2f}]':>20}"
+                  f"{f.theory:>8g}{f.n_points:>8d}")
+    if not args.no_plots:
+        diag = None
+        if args.diagnostics:
+            finite = [r for r in rows if r["noise_rate"] == 0 and math.isfinite(r["n_star"])]
+            if finite:
+                center = center_cell(rows)
+                row = next(r for r in finite if (r["margin"], r["epsilon"], r["accuracy"])
+                           == (center.margin, center.epsilon, center.accuracy))
+                diag = training_diagnostics(center, int(row["n_star"]), settings)
+        for path in plot_all(rows, settings, out, diagnostics=diag):
+            print(f"wrote {path}")
+    sys.stdout.flush()
+    return 0
