@@ -188,7 +188,8 @@ class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         """Predicted labels: ``classes_[1]`` where the decision function is positive."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        scores = self.decision_function(X)
+        return self.classes_[(scores > 0).astype(int)]
 
     def staged_decision_function(self, X) -> Iterator[np.ndarray]:
         """Yield, after each round ``t``, the decision function of the running-mean halfspace.
