@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import logsumexp
 
 from dpboost._validation import check_scalar
 
@@ -119,10 +118,15 @@ class Hedge:
         self.cumulative_losses_ = np.zeros(self.n_experts)
         self.cumulative_loss_ = 0.0
         self.n_rounds_ = 0
+        self._weights: np.ndarray | None = None
 
     def weights(self) -> np.ndarray:
         """The current distribution ``w_t`` over experts (sums to 1)."""
-        return np.exp(self.log_weights_ - logsumexp(self.log_weights_))
+        if self._weights is None:
+            # log_weights_ has maximum 0, so the sum lies in [1, d]: no overflow or 0/0.
+            w = np.exp(self.log_weights_)
+            self._weights = w / w.sum()
+        return self._weights.copy()
 
     def predict(self) -> np.ndarray:
         """The learner's decision for this round: the distribution :meth:`weights`."""
@@ -153,14 +157,16 @@ class Hedge:
             The expected loss paid this round.
         """
         v = np.asarray(losses, dtype=float)
-        if v.shape != (self.n_experts,) or not np.all((v >= 0) & (v <= 1)):
+        if v.shape != (self.n_experts,) or not (v.min() >= 0 and v.max() <= 1):
             raise ValueError(
                 f"The 'losses' parameter of Hedge.update must be an array of shape "
                 f"({self.n_experts},) with values in [0, 1]. Got {losses!r} instead."
             )
-        paid = float(self.weights() @ v)
-        self.log_weights_ = self.log_weights_ - self.learning_rate * v
-        self.log_weights_ -= self.log_weights_.max()
+        self.weights()
+        paid = float(self._weights @ v)
+        log_w = self.log_weights_ - self.learning_rate * v
+        self.log_weights_ = log_w - log_w.max()
+        self._weights = None
         self.cumulative_losses_ += v
         self.cumulative_loss_ += paid
         self.n_rounds_ += 1

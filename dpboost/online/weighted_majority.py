@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import logsumexp
 
 from dpboost._validation import check_scalar
 from dpboost.online.base import OnlineClassifier
@@ -97,7 +96,7 @@ class WeightedMajority(OnlineClassifier):
 
     def _advice(self, x) -> np.ndarray:
         a = np.asarray(x, dtype=float)
-        if a.shape != (self.n_experts,) or not np.all(np.abs(a) == 1):
+        if a.shape != (self.n_experts,) or not np.array_equal(np.abs(a), np.ones(self.n_experts)):
             raise ValueError(
                 f"The 'x' parameter of WeightedMajority must be an advice vector of shape "
                 f"({self.n_experts},) with entries in {{-1, +1}}. Got {x!r} instead."
@@ -106,7 +105,8 @@ class WeightedMajority(OnlineClassifier):
 
     def weights(self) -> np.ndarray:
         """The normalised expert weights."""
-        return np.exp(self.log_weights_ - logsumexp(self.log_weights_))
+        w = np.exp(self.log_weights_)        # max log-weight is 0: the sum lies in [1, d]
+        return w / w.sum()
 
     def predict_one(self, x) -> float:
         """The weighted vote of the advice, in ``[-1, 1]`` (its sign is the prediction)."""
