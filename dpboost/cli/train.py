@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import warnings
 
@@ -40,8 +41,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--norm-bound", type=float, default=1.0,
                         help="rows with a larger L2 norm are clipped to it (default 1)")
     parser.add_argument("--classes", default=None, metavar="NEG,POS",
-                        help="the two labels, negative first; without it the labels are read "
-                             "from the data (a privacy leak, warned about)")
+                        help="the two labels, negative first (e.g. --classes -1,1 or "
+                             "--classes=no,yes); without it the labels are read from the data "
+                             "(a privacy leak, warned about)")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed for reproducibility only (a seeded run's noise is "
                              "predictable by whoever knows the seed)")
@@ -50,6 +52,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="print the privacy report and the (non-private) training "
                              "accuracy as JSON")
     parser.set_defaults(func=run)
+    if hasattr(parser, "_negative_number_matcher"):
+        # let "--classes -1,1" through as a value (argparse would take "-1,1" for an option)
+        parser._negative_number_matcher = re.compile(r"^-\d*\.?\d+(,[^,]*)?$")
     return parser
 
 

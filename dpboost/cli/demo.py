@@ -1,0 +1,182 @@
+"""``dpboost demo``: private boosting on synthetic margin data and breast-cancer data, no download.
+
+Three datasets, each split into training and test parts:
+
+* **margin, symmetric**: ``make_margin_data(n, 20, 0.1)`` (uniform on the unit ball outside
+  the margin slab), on which a single centroid is already accurate;
+* **margin, skewed**: ``make_margin_data(n, 20, 0.1, kind="skewed")``, on which the centroid
+  stays at about 20% error and boosting is needed;
+* **breast cancer**: scikit-learn's bundled Wisconsin data (569 rows, 30 features).
+  Preprocessing: standardised with the mean and standard deviation of the *training split*,
+  divided by the public constant ``sqrt(d) / 2`` and clipped row by row to the unit ball.  The
+  standardisation constants are computed from the training data without noise, so they are
+  **outside the privacy guarantee** (the guarantee covers the weights given the
+  preprocessing).  A purely public map (``log1p``, a constant feature, row normalisation)
+  was tried and rejected: a homogeneous halfspace needs centred features, and on the
+  uncentred data even non-private logistic regression fell to about 66% test accuracy.
+
+On each, :class:`~dpboost.estimator.PrivateHalfspaceClassifier` (epsilon = 1, delta = 1e-6) is
+compared with the non-private centering boost
+(:class:`~dpboost.estimator.BoostedHalfspaceClassifier`) and scikit-learn's
+``LogisticRegression``.  A PNG shows test accuracy against rounds
+(``staged_decision_function``) and epsilon after ``t`` rounds at the calibrated noise.
+
+References
+----------
+Bun, Carmosino & Sorrell (COLT 2020), Algorithm 5, Theorem 24 (the private halfspace learner)
+and Section 5.1 (margin distributions).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["add_parser", "run", "run_demo"]
+
+EPSILON, DELTA = 1.0, 1e-6
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "demo",
+        help="private boosting on synthetic and breast-cancer data (no download, < 60 s)",
+        description="Train PrivateHalfspaceClassifier (epsilon=1, delta=1e-6) beside non-private "
+                    "baselines on synthetic margin data and scikit-learn's breast-cancer data; "
+                    "print accuracies and the privacy report; write a PNG.",
+    )
+    parser.add_argument("--out-dir", default=".", metavar="DIR",
+                        help="folder for dpboost-demo.png (default: current directory)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed for data splits and noise (reproducibility only)")
+    parser.add_argument("--n", type=int, default=50_000,
+                        help="synthetic sample size (train + test; default 50000)")
+    parser.add_argument("--n-rounds", type=int, default=None,
+                        help="boosting rounds T (default: the estimator's default, 300)")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def _split(X, y, rng, test_fraction):
+    order = rng.permutation(len(y))
+    n_test = max(1, int(round(test_fraction * len(y))))
+    test, train = order[:n_test], order[n_test:]
+    return X[train], X[test], y[train], y[test]
+
+
+def _datasets(n: int, seed: int):
+    from sklearn.datasets import load_breast_cancer
+
+    from dpboost.data import make_margin_data
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for kind in ("symmetric", "skewed"):
+        X, y = make_margin_data(n, 20, 0.1, kind=kind, random_state=rng.spawn(1)[0])
+        out.append((f"margin data, {kind} (d=20, tau=0.1)", *_split(X, y, rng, 0.2), [-1, 1]))
+    X, y = load_breast_cancer(return_X_y=True)
+    Xtr, Xte, ytr, yte = _split(X, y, rng, 0.25)
+    mean, std = Xtr.mean(axis=0), Xtr.std(axis=0)  # NON-private preprocessing (see docstring)
+    scale = math.sqrt(X.shape[1]) / 2.0            # public constant
+
+    def prep(A):
+        A = (A - mean) / std / scale
+        norms = np.linalg.norm(A, axis=1, keepdims=True)
+        return A / np.maximum(norms, 1.0)
+
+    out.append(("breast cancer (d=30, standardised*)", prep(Xtr), prep(Xte), ytr, yte, [0, 1]))
+    return out
+
+
+def _epsilon_curve(noise_multiplier: float, n_rounds: int, delta: float):
+    from accounting import GaussianEvent, SelfComposedEvent, ZCDPAccountant
+
+    rounds = np.unique(np.linspace(1, n_rounds, min(n_rounds, 120)).round().astype(int))
+    eps = [ZCDPAccountant().compose(SelfComposedEvent(GaussianEvent(noise_multiplier),
+                                                      count=int(t))).get_epsilon(delta)
+           for t in rounds]
+    return {"rounds": rounds.tolist(), "epsilon": eps, "delta": delta, "target": EPSILON}
+
+
+def run_demo(out_dir: str | Path = ".", seed: int = 0, n: int = 50_000,
+             n_rounds: int | None = None, echo=print) -> dict:
+    """Run the demo, write ``dpboost-demo.png`` into ``out_dir``, return the results."""
+    from sklearn.linear_model import LogisticRegression
+
+    from dpboost.estimator import BoostedHalfspaceClassifier, PrivateHalfspaceClassifier
+    from dpboost.plotting import plot_learning_curves, staged_accuracy
+
+    if n < 50:
+        raise ValueError(f"--n must be at least 50. Got {n} instead.")
+    out_dir = Path(out_dir)
+    if not out_dir.is_dir():
+        raise FileNotFoundError(f"--out-dir {out_dir} is not an existing folder.")
+    start = time.perf_counter()
+    results, panels, report = [], [], None
+    extra = {} if n_rounds is None else {"n_rounds": n_rounds}
+    for i, (name, Xtr, Xte, ytr, yte, classes) in enumerate(_datasets(n, seed)):
+        private = PrivateHalfspaceClassifier(EPSILON, DELTA, classes=classes,
+                                             random_state=seed + i, **extra).fit(Xtr, ytr)
+        boosted = BoostedHalfspaceClassifier(classes=classes, **extra).fit(Xtr, ytr)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            logreg = LogisticRegression(max_iter=2000).fit(Xtr, ytr)
+        row = {"dataset": name, "n_train": len(ytr), "n_test": len(yte),
+               "private": private.score(Xte, yte), "boosted": boosted.score(Xte, yte),
+               "logistic": logreg.score(Xte, yte),
+               "epsilon": private.privacy_report_["epsilon"]["best"],
+               "sigma": private.privacy_report_["sigma"]}
+        results.append(row)
+        report = private.privacy_report_
+        panels.append({
+            "title": f"{name}, n_train={len(ytr):,}",
+            "curves": {"private boost (eps=1)": staged_accuracy(private, Xte, yte),
+                       "non-private boost": staged_accuracy(boosted, Xte, yte)},
+            "baselines": {"logistic regression (non-private)": row["logistic"]},
+        })
+    eps_curve = _epsilon_curve(report["noise_multiplier"], report["n_rounds"], DELTA)
+    png = out_dir / "dpboost-demo.png"
+    plot_learning_curves(panels, eps_curve, png,
+                         title=f"dpboost demo: epsilon={EPSILON:g}, delta={DELTA:g}, seed={seed}")
+    elapsed = time.perf_counter() - start
+
+    eps = report["epsilon"]
+    echo(f"Private model: PrivateHalfspaceClassifier, target (epsilon, delta) = "
+         f"({EPSILON:g}, {DELTA:g}), T = {report['n_rounds']}, kappa = {report['kappa']:g}, "
+         f"learning_rate = {report['learning_rate']:g}, norm_bound = {report['norm_bound']:g}")
+    echo(f"Privacy report: noise_multiplier = {report['noise_multiplier']:.4f} (same for every "
+         f"dataset: it depends on T, epsilon, delta only), rho = {report['rho']:.3e} zCDP, "
+         f"mu = {report['mu']:.4f} GDP")
+    echo("  epsilon at delta = 1e-06: " + ", ".join(
+        f"{k} {v:.4f}" for k, v in eps.items() if v is not None))
+    echo("  noise std per coordinate per round, sigma = noise_multiplier * 2 / (kappa n): "
+         + ", ".join(f"{r['dataset'].split(' (')[0]} {r['sigma']:.3g}" for r in results))
+    echo("")
+    echo(f"{'dataset':<40s} {'n_train':>7s} {'private (eps=1)':>16s} {'boost (non-priv)':>17s} "
+         f"{'logreg (non-priv)':>18s}")
+    for r in results:
+        echo(f"{r['dataset']:<40s} {r['n_train']:>7d} {r['private']:>16.4f} {r['boosted']:>17.4f} "
+             f"{r['logistic']:>18.4f}")
+    echo("")
+    echo("Test accuracies on held-out splits. * breast cancer: standardised with training-split "
+         "statistics (non-private preprocessing, outside the guarantee), divided by sqrt(30)/2, "
+         "rows clipped to the unit ball. Seeded run: reproducible, not private against whoever "
+         "knows the seed.")
+    echo(f"wrote {png} ({elapsed:.1f} s)")
+    return {"results": results, "privacy_report": report, "png": str(png),
+            "epsilon_curve": eps_curve, "seconds": elapsed}
+
+
+def run(args) -> int:
+    # One BLAS thread: on a busy 2-core machine two threads were measured several times
+    # slower (FIELD-NOTES); threadpoolctl ships with scikit-learn.
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1):
+        run_demo(args.out_dir, seed=args.seed, n=args.n, n_rounds=args.n_rounds)
+    return 0
