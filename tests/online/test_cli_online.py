@@ -1,0 +1,100 @@
+"""``dpboost online`` end to end on small LIBSVM and CSV files."""
+
+import json
+
+import numpy as np
+import pytest
+
+from dpboost.cli import main
+from dpboost.cli.online import ALGORITHMS, binary_labels
+
+
+@pytest.fixture()
+def libsvm_file(tmp_path):
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, size=(300, 4))
+    y = np.where(X[:, 0] - 0.5 * X[:, 2] > 0, 1, -1)
+    lines = [f"{'+1' if t > 0 else '-1'} " + " ".join(f"{j + 1}:{v:.4f}" for j, v in
+                                                      enumerate(x) if abs(v) > 0.1)
+             for x, t in zip(X, y)]
+    path = tmp_path / "toy.svm"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.fixture()
+def csv_file(tmp_path):
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-1, 1, size=(200, 3))
+    labels = np.where(X[:, 1] > 0, "yes", "no")
+    path = tmp_path / "toy.csv"
+    rows = ["a,target,b,c"] + [f"{x[0]:.3f},{t},{x[1]:.3f},{x[2]:.3f}" for x, t in
+                               zip(X, labels)]
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_json_output(libsvm_file, capsys, algorithm):
+    code = main(["online", str(libsvm_file), "--algorithm", algorithm, "--n-learners", "4",
+                 "--seed", "3", "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"pv_loss", "test_error", "n_train", "n_test", "seconds"}
+    assert (out["n_train"], out["n_test"]) == (240, 60)
+    assert 0 <= out["pv_loss"] <= 1 and 0 <= out["test_error"] <= 1
+    if algorithm != "agnostic":  # Algorithm 1 needs many learners; 4 is far too few
+        assert out["test_error"] <= 0.25
+
+
+def test_deterministic_with_seed(libsvm_file, capsys):
+    args = ["online", str(libsvm_file), "--algorithm", "adaboost-ol-s", "--n-learners", "3",
+            "--json"]
+    main(args + ["--seed", "7"])
+    first = json.loads(capsys.readouterr().out)
+    main(args + ["--seed", "7"])
+    second = json.loads(capsys.readouterr().out)
+    assert first["pv_loss"] == second["pv_loss"] and first["test_error"] == second["test_error"]
+
+
+def test_csv_with_string_labels_and_text_output(csv_file, capsys):
+    code = main(["online", str(csv_file), "--label", "target", "--algorithm", "bbm",
+                 "--n-learners", "5", "--test-fraction", "0.25", "--metric", "log_loss"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "no -> -1, yes -> +1" in out
+    assert "progressive-validation log_loss loss (train, n=150)" in out
+    assert "test 0-1 error (held out, n=50)" in out
+
+
+@pytest.mark.parametrize("extra,match", [
+    (["--gamma", "1.5"], "gamma"),
+    (["--n-learners", "0"], "n_learners"),
+    (["--test-fraction", "1"], "test_fraction"),
+    (["--algorithm", "xgboost"], "invalid choice"),
+    (["--label", "nope"], "nope"),
+])
+def test_bad_arguments_give_one_line_and_exit_2(csv_file, capsys, extra, match):
+    args = ["online", str(csv_file)]
+    if "--label" not in extra:
+        args += ["--label", "target"]
+    code = main(args + extra)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and match in err and "Traceback" not in err
+
+
+def test_three_classes_and_missing_file(tmp_path, capsys):
+    path = tmp_path / "three.csv"
+    path.write_text("x,y\n1,a\n2,b\n3,c\n")
+    assert main(["online", str(path), "--label", "y"]) == 2
+    assert "exactly two classes" in capsys.readouterr().err
+    assert main(["online", str(tmp_path / "missing.svm")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_binary_labels():
+    y, classes = binary_labels(np.array([2, 1, 2]))
+    assert y.tolist() == [1.0, -1.0, 1.0] and classes == [1, 2]
+    with pytest.raises(ValueError, match="two classes"):
+        binary_labels(np.array([1, 1]))
