@@ -98,7 +98,7 @@ def plot_learning_curves(
             if epsilon_curve.get("target") is not None:
                 ax.axhline(epsilon_curve["target"], ls="--", color="gray", lw=1.0,
                            label="target epsilon")
-            ax.set_title("privacy spent (calibrated noise, exact GDP accountant)")
+            ax.set_title("privacy spent after t rounds (calibrated noise)")
             ax.set_xlabel("round t")
             ax.set_ylabel("epsilon")
             ax.grid(alpha=0.3)

@@ -215,3 +215,15 @@ def test_python_m_dpboost_demo_subprocess(tmp_path):
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "dpboost-demo.png").stat().st_size > 10_000
     assert "logreg (non-priv)" in result.stdout
+
+
+def test_staged_accuracy_ends_at_score():
+    from dpboost.plotting import staged_accuracy
+
+    X, y = make_margin_data(800, 6, 0.1, random_state=5, kind="skewed")
+    clf = estimator.BoostedHalfspaceClassifier(n_rounds=25, classes=[-1, 1]).fit(X, y)
+    acc = staged_accuracy(clf, X, y)
+    assert acc.shape == (25,)
+    assert acc[-1] == pytest.approx(clf.score(X, y))
+    # skewed data: the first round is the centroid, which errs on the 20% minority
+    assert acc[0] < 0.85 and acc[-1] > 0.95
