@@ -88,7 +88,15 @@ class LittlestoneOracle:
                 plus, minus = mask & pos, mask & ~pos
                 if plus == 0 or minus == 0:
                     continue
-                value = 1 + min(self.ldim(plus), self.ldim(minus))
+                small, large = sorted((plus, minus), key=int.bit_count)
+                # 1 + min(Ldim(small), Ldim(large)) <= 1 + floor(log2 |small|): skip hopeless
+                # splits, and the larger side when the smaller one already cannot win.
+                if small.bit_count().bit_length() <= best:
+                    continue
+                value = 1 + self.ldim(small)
+                if value <= best:
+                    continue
+                value = min(value, 1 + self.ldim(large))
                 if value > best:
                     best = value
                     if best == cap:
