@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 #: Largest epsilon the exact solver searches for; beyond it ``gdp_epsilon`` raises ValueError.
-MAX_EPSILON = 1e7
+MAX_EPSILON = 1e12
 
 _SQRT2 = math.sqrt(2.0)
 _TWO_OVER_SQRTPI = 2.0 / math.sqrt(math.pi)
@@ -184,7 +184,11 @@ def cks_delta(rho: float, epsilon: float) -> float:
     u_lo = min(u_hi, 1.0)
     while h(u_lo) >= 0.0 and u_lo > 1e-300:
         u_lo *= 0.5
-    u = optimize.brentq(h, u_lo, u_hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+    if h(u_lo) >= 0.0:  # minimiser below 1e-300: alpha -> 1, where the bound is trivial
+        u = u_lo
+    else:
+        u = optimize.brentq(h, u_lo, u_hi, xtol=1e-300, rtol=4 * np.finfo(float).eps,
+                            maxiter=500)
     log_alpha = math.log1p(u)
     log_d = u * ((1.0 + u) * rho - epsilon + math.log(u) - log_alpha) - log_alpha
     return math.exp(min(log_d, 0.0))
@@ -310,11 +314,12 @@ def gdp_epsilon(mu: float, delta: float) -> float:
 
     # the Lemma-15-type value mu^2/2 + mu sqrt(2 log(1/delta)) is an upper bound on epsilon
     hi = 0.5 * mu * mu + mu * math.sqrt(-2.0 * target)
-    while f(hi) > 0.0:
-        hi *= 2.0
-        if hi > MAX_EPSILON:
+    while f(min(hi, MAX_EPSILON)) > 0.0:
+        if hi >= MAX_EPSILON:
             raise ValueError(f"The exact epsilon of a {mu!r}-GDP mechanism at delta={delta!r} "
                              f"exceeds {MAX_EPSILON:g}, which gdp_epsilon does not support.")
+        hi *= 2.0
+    hi = min(hi, MAX_EPSILON)
     lo = hi
     while f(lo) <= 0.0:
         lo *= 0.5
