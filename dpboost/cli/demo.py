@@ -80,7 +80,7 @@ def _datasets(n: int, seed: int):
 
     rng = np.random.default_rng(seed)
     out = []
-    for kind, size in (("symmetric", n), ("skewed", n), ("skewed", SMALL_N)):
+    for kind, size in (("symmetric", n), ("skewed", n), ("skewed", min(n, SMALL_N))):
         X, y = make_margin_data(size, 20, 0.1, kind=kind, random_state=rng.spawn(1)[0])
         out.append((f"margin data, {kind} (d=20, tau=0.1)", *_split(X, y, rng, 0.2), [-1, 1]))
     X, y = load_breast_cancer(return_X_y=True)

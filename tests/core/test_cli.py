@@ -192,7 +192,7 @@ def test_train_bad_budget_one_line(data, capsys, tmp_path):
 
 
 def test_demo_small_in_process(tmp_path, capsys):
-    code = main(["demo", "--out-dir", str(tmp_path), "--n", "1500", "--n-rounds", "15",
+    code = main(["demo", "--out-dir", str(tmp_path), "--n", "500", "--n-rounds", "8",
                  "--seed", "1"])
     out = capsys.readouterr().out
     assert code == 0
@@ -209,8 +209,8 @@ def test_demo_small_in_process(tmp_path, capsys):
 def test_python_m_dpboost_demo_subprocess(tmp_path):
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     result = subprocess.run(
-        [sys.executable, "-m", "dpboost", "demo", "--out-dir", str(tmp_path), "--n", "2000",
-         "--n-rounds", "20"],
+        [sys.executable, "-m", "dpboost", "demo", "--out-dir", str(tmp_path), "--n", "500",
+         "--n-rounds", "5"],
         capture_output=True, text=True, timeout=120, env=env)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "dpboost-demo.png").stat().st_size > 10_000
