@@ -40,8 +40,8 @@ from dpboost.weak_learners import CenteringHalfspace, GaussianCenteringHalfspace
 
 __all__ = ["PrivateHalfspaceClassifier", "BoostedHalfspaceClassifier", "clip_rows"]
 
-#: Practical-mode defaults (chosen by the experiment reported in the class docstring).
-DEFAULT_N_ROUNDS = 300
+#: Practical-mode defaults of PrivateHalfspaceClassifier (experiment in its docstring).
+DEFAULT_N_ROUNDS = 100
 DEFAULT_KAPPA = 0.25
 DEFAULT_LEARNING_RATE = 5.0
 
@@ -229,7 +229,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         ``beta`` (theory mode only; enters ``sigma_util``).
     n_rounds, kappa, learning_rate : optional
         **Practical mode** (``margin=None``): ``T``, the density ``kappa`` and ``lambda``.
-        Defaults ``T = 300``, ``kappa = 0.25``, ``lambda = 5`` (see Notes).
+        Defaults ``T = 100``, ``kappa = 0.25``, ``lambda = 5`` (see Notes).
     norm_bound : float > 0, default 1.0
         ``R``.  Rows with ``||x|| > R`` are clipped row by row to norm ``R``; the noise is
         calibrated to ``R``, never to the data.
@@ -284,10 +284,17 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     outside the guarantee unless its constants are public.  Floating-point arithmetic is assumed
     exact in the analysis (as usual for Gaussian-mechanism implementations).
 
-    Practical defaults ``T = 300``, ``kappa = 0.25``, ``lambda = 5`` were picked by a small grid
-    at ``epsilon = 1, delta = 1e-6`` on synthetic margin data and on scikit-learn's
-    breast-cancer data (standardised, rows clipped to norm 1); they agree with the field notes
-    on UCI Adult.
+    Practical defaults ``T = 100``, ``kappa = 0.25``, ``lambda = 5`` were picked by a grid
+    (``T`` in {100, 200, 300, 1000}, ``kappa`` in {0.1, 0.2, 0.25, 0.3, 0.5}, ``lambda`` in
+    {1, 5, 20}; 4-8 seeds; ``delta = 1e-6``) on scikit-learn's breast-cancer data (400 train /
+    169 test, standardised then rows clipped to norm 1) and on symmetric and skewed synthetic
+    margin data (``tau = 0.1``, ``d = 20``, ``n = 2000``).  Mean test accuracy at
+    ``epsilon = 1``: breast cancer 0.949 (``T = 100``) vs 0.935 (``T = 300``), non-private
+    logistic regression 0.977; margin data >= 0.9997 for both.  At ``epsilon = 0.25`` breast
+    cancer gives 0.876 (``T = 100``) vs 0.737 (``T = 300``).  ``kappa = 0.1`` loses 4-17 points
+    on breast cancer; ``kappa = 0.5`` collapses to the centroid's 0.797 on skewed data;
+    ``lambda`` in [1, 20] changes little.  With more data (UCI Adult, field notes) ``T`` near 300
+    does as well; in general more rounds help only when the per-round noise is small.
 
     References
     ----------
