@@ -61,7 +61,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--n", type=int, default=50_000,
                         help="synthetic sample size (train + test; default 50000)")
     parser.add_argument("--n-rounds", type=int, default=None,
-                        help="boosting rounds T (default: the estimator's default, 300)")
+                        help="boosting rounds T (default: the estimator's default)")
     parser.set_defaults(func=run)
     return parser
 

@@ -127,7 +127,7 @@ def run(args) -> int:
         print(json.dumps({"model": str(args.out), "privacy_report": report,
                           "non_private": {"training_accuracy": accuracy}}, indent=2))
     else:
-        print(f"wrote {args.out}: {X.shape[1]} features, classes {list(estimator.classes_)}")
+        print(f"wrote {args.out}: {X.shape[1]} features, classes {np.asarray(estimator.classes_).tolist()}")
         print(f"privacy: {_summary(report)}")
         print(f"non-private: training accuracy {accuracy:.4f} (computed on the training data "
               "without noise; not covered by the guarantee)")
