@@ -42,17 +42,16 @@ def check_real(
     ``high=math.inf`` with ``closed`` in ``{"right", "both"}`` admits infinity; NaN is never
     admitted.
     """
-    expected = f"a float in {_interval(low, high, closed)}"
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(_message(name, owner, expected, value))
+        raise TypeError(_message(name, owner, f"a float in {_interval(low, high, closed)}",
+                                 value))
     out = float(value)
-    if math.isnan(out):
-        raise ValueError(_message(name, owner, expected, value))
     lo_ok = low is None or (out >= low if closed in ("left", "both") else out > low)
     hi_ok = (out < math.inf) if high is None else (
         out <= high if closed in ("right", "both") else out < high)
-    if not (lo_ok and hi_ok):
-        raise ValueError(_message(name, owner, expected, value))
+    if not (lo_ok and hi_ok) or math.isnan(out):
+        raise ValueError(_message(name, owner, f"a float in {_interval(low, high, closed)}",
+                                  value))
     return out
 
 

@@ -29,6 +29,7 @@ accounting.exceptions.BudgetExceededError: Privacy budget exceeded: spent eps=0.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import datetime
 import fcntl
@@ -62,9 +63,13 @@ class Spend:
 
 
 def _epsilon(events: list[DPEvent], delta: float) -> float:
+    """"best" epsilon of the composition (order does not matter: rho and mu^2 add up)."""
     if not events:
         return 0.0
-    return ZCDPAccountant().compose(ComposedEvent(tuple(events))).get_epsilon(delta, "best")
+    acc = ZCDPAccountant()
+    for event, count in collections.Counter(events).items():  # events are hashable
+        acc.compose(event, count=count)
+    return acc.get_epsilon(delta, "best")
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -176,9 +181,11 @@ class BudgetLedger:
 
     @staticmethod
     def _dumps(eps: float, delta: float, spends: list[Spend]) -> str:
-        payload = {"format": _FORMAT, "version": _VERSION, "target_epsilon": eps,
-                   "target_delta": delta, "spends": [s.to_dict() for s in spends]}
-        return json.dumps(payload, indent=1, allow_nan=False) + "\n"
+        # one spend per line: readable, and json's fast C encoder (indent would disable it)
+        head = json.dumps({"format": _FORMAT, "version": _VERSION, "target_epsilon": eps,
+                           "target_delta": delta}, allow_nan=False)
+        lines = ",\n ".join(json.dumps(s.to_dict(), allow_nan=False) for s in spends)
+        return head[:-1] + ', "spends": [\n ' + lines + "\n]}\n"
 
     # -- public API
     @property
