@@ -264,8 +264,10 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         ``sensitivity``, ``n_rounds``, ``kappa``, ``learning_rate``, ``norm_bound``,
         ``n_samples``, ``sigma_util`` (theory mode: Algorithm 5's utility noise level
         ``tau/(8 c sqrt(log(3T/beta)))``, ``c = sqrt(2)``; else None),
-        ``utility_guarantee_applies`` (theory mode: ``sigma <= sigma_util`` with the Algorithm 5
-        settings; else None), ``accounting_method``, ``mode``, ``labels_inferred_from_data``.
+        ``sigma_at_most_sigma_util`` (theory mode; else None), ``utility_guarantee_applies``
+        (theory mode: ``sigma <= sigma_util`` and the Algorithm 5 settings not overridden; else
+        None), ``sensitivity_rule``, ``accounting_method``, ``mode``,
+        ``labels_inferred_from_data``.
     diagnostics_ : dict
         Only with ``diagnostics=True``; labelled non-private: fraction of training points with
         ``y H(x) <= gamma`` (``gamma = tau/8`` in theory mode, 0 otherwise) beside Theorem 24's
@@ -282,7 +284,10 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     quantities) are covered by the guarantee; ``classes_`` is covered only when ``classes=`` is
     given; ``diagnostics_`` is not covered.  Scaling data into the ball is a preprocessing choice
     outside the guarantee unless its constants are public.  Floating-point arithmetic is assumed
-    exact in the analysis (as usual for Gaussian-mechanism implementations).
+    exact in the analysis (as usual for Gaussian-mechanism implementations); float32 input is
+    kept in float32 (mat-vecs in float32, losses accumulated in float64), which enlarges the
+    rounding error the analysis ignores: prefer float64 when the guarantee matters most.
+    BLAS is limited to one thread during boosting (the mat-vecs are memory-bound).
 
     Practical defaults ``T = 100``, ``kappa = 0.25``, ``lambda = 5`` were picked by a grid
     (``T`` in {100, 200, 300, 1000}, ``kappa`` in {0.1, 0.2, 0.25, 0.3, 0.5}, ``lambda`` in
@@ -432,6 +437,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             "norm_bound": s["R"],
             "n_samples": n,
             "sigma_util": s_util,
+            "sigma_at_most_sigma_util": None if s_util is None else bool(sigma <= s_util),
             "utility_guarantee_applies": applies,
             "accounting_method": cal.method,
             "mode": s["mode"],

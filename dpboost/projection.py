@@ -5,26 +5,30 @@ Barak, Hardt & Kale (2009) show that the KL (Bregman) projection of ``mu~`` with
 ``|mu~| < kappa n`` onto the kappa-dense measures is the *capped scaling*
 ``mu(i) = min(1, c * mu~(i))`` with the smallest ``c >= 1`` giving density ``kappa``.
 
-Algorithm (expected and worst-case O(n), no full sort)
-------------------------------------------------------
+Algorithm (O(n), no full sort)
+------------------------------
 Work with ``a = log mu~`` and ``s = log c``.  The total ``g(s) = sum_i min(1, exp(a_i + s))`` is
 continuous, non-decreasing, and strictly increasing until every point is capped, so the
-equation ``g(s) = kappa n`` has exactly one root ``s*``.  A point is capped at ``s*`` iff
-``a_i >= -s*``.  We locate ``s*`` by partitioning around pivots, as in quickselect:
+equation ``g(s) = kappa n`` has exactly one root ``s*``; a point is capped iff ``a_i >= -s*``.
 
-* keep the undecided log-weights ``U``, the number ``k`` of points known to be capped and the
-  log of the total ``S`` of ``exp(a_i)`` over points known to be uncapped;
-* take the median ``p`` of ``U`` (``np.partition``, linear time) and evaluate ``g(-p)``, i.e. the
-  total if exactly the points with ``a_i >= p`` were capped;
-* if ``g(-p) >= kappa n`` then ``s* <= -p``, so every point with ``a_i <= p`` is uncapped: add it
-  to ``S`` and keep ``U > p``; otherwise ``s* > -p`` and every point with ``a_i >= p`` is capped:
-  add it to ``k`` and keep ``U < p``.
+1. Fewer than ``kappa n`` points are capped, so the point ``r`` of descending rank
+   ``ceil(kappa n)`` is not: one ``np.partition`` (linear-time introselect) finds it.  Everything
+   is then measured relative to it, ``d = a - r``, so no large magnitudes cancel.
+2. The uncapped mass relative to ``r`` lies in ``[1, n]`` and ``kappa n - k`` is at least the
+   fractional gap ``f = kappa n - ceil(kappa n) + 1``, so ``s* + r >= log f - log n``: points
+   with ``d >= D = log n - log f`` are capped for sure.  A single exponential pass
+   ``E = exp(clip(d, -708, D))`` therefore never overflows, and the uncapped total (which
+   contains ``exp(0)`` for ``r``) never underflows, however large the cumulative losses.
+3. Only the points with ``0 < d < D`` are undecided.  Partition them around their median ``p``
+   and evaluate the total that capping exactly the points with ``E >= p`` would give.  If it
+   reaches ``kappa n``, every point with ``E <= p`` is uncapped (add its mass and keep the
+   upper half); otherwise every point with ``E >= p`` is capped (count it and keep the lower
+   half).  Each step halves the set at linear cost, so the search is ``O(n)`` overall.
+4. ``c = (kappa n - k) / S`` with ``k`` capped points and uncapped mass ``S``; ``mu = min(1, c E)``.
 
-Each step at least halves ``U`` and costs ``O(|U|)``, so the total is ``O(n)``.  At the end
-``exp(s*) * S + k = kappa n`` gives ``s* = log(kappa n - k) - log S`` (note ``k < kappa n``, since
-``g`` exceeds ``k`` at every evaluated pivot).  Every exponential taken is of a non-positive
-number, so cumulative losses of any size (a million rounds) neither overflow nor leave an
-all-zero measure: the largest uncapped weight is always represented relative to ``S``.
+If ``D`` were beyond the exponent range, the same search runs in log space
+(:func:`_project_log`).  Every exponential is taken of a number in ``[-708, D]``, so a million
+rounds of cumulative loss neither produce NaN nor an all-zero measure.
 
 References
 ----------

@@ -111,6 +111,7 @@ def test_theory_mode_settings_and_theorem24_margin():
     assert rep["sigma_util"] == pytest.approx(sigma_util(0.9, p.n_rounds, 0.05))
     assert rep["mode"] == "theory"
     assert rep["utility_guarantee_applies"] is True and rep["sigma"] <= rep["sigma_util"]
+    assert rep["sigma_at_most_sigma_util"] is True
     diag = clf.diagnostics_
     assert diag["non_private"] is True
     assert diag["gamma"] == pytest.approx(0.9 / 8)
