@@ -230,8 +230,9 @@ def trial_errors(cell: Cell, n: int, settings: CurveSettings, pools: list,
 def find_sample_complexity(cell: Cell, settings: CurveSettings) -> dict:
     """Search ``n*`` for one cell; return the CSV row (see :data:`CSV_COLUMNS`).
 
+    The search starts at ``max(n_start, ceil(1/kappa))`` (the estimator needs ``kappa n >= 1``).
     ``censored`` is ``"upper"`` when even ``n_max`` fails (``n_star`` is then ``inf``),
-    ``"lower"`` when ``n_start`` already passes, else ``""``.
+    ``"lower"`` when the first size already passes, else ``""``.
     """
     pools = [_trial_pool(cell, r, settings) for r in range(settings.n_trials)]
     evaluations: dict[int, list[float]] = {}
@@ -241,16 +242,19 @@ def find_sample_complexity(cell: Cell, settings: CurveSettings) -> dict:
         evaluations[n] = errs
         return sum(e <= cell.accuracy for e in errs) >= settings.passes_needed
 
-    n, censored = settings.n_start, ""
+    # the estimator needs kappa * n >= 1: start no lower than 1/kappa
+    kappa = practical_parameters(cell, settings)["kappa"]
+    n_first = max(settings.n_start, int(math.ceil(1.0 / kappa - 1e-9)))
+    n, censored = n_first, ""
     while not passes(n):
         if n >= settings.n_max:
             n, censored = math.inf, "upper"
             break
         n = min(2 * n, settings.n_max)
-    if censored == "" and n == settings.n_start:
+    if censored == "" and n == n_first:
         censored = "lower"
     elif censored == "":
-        lo, hi = max(n // 2, settings.n_start), n
+        lo, hi = max(n // 2, n_first), n
         while hi / lo > settings.resolution:
             mid = int(round(math.sqrt(lo * hi)))
             if mid in (lo, hi):

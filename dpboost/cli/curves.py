@@ -32,6 +32,8 @@ from dpboost.experiments import (
 DEFAULT_MARGINS = "0.07,0.1,0.14,0.2"
 DEFAULT_EPSILONS = "0.5,1,2,4,8"
 DEFAULT_ACCURACIES = "0.05,0.07,0.1,0.14"
+#: Centre of the star design: tau, eps, alpha.
+DEFAULT_CENTER = "0.1,2,0.1"
 #: 0, Claim 2's alpha*tau/32 at the centre (0.1*0.1/32), then growing rates.
 DEFAULT_NOISE_RATES = "0,0.0003125,0.003,0.01,0.03,0.1"
 
@@ -60,6 +62,9 @@ def add_parser(subparsers):
     p.add_argument("--accuracies", default=DEFAULT_ACCURACIES)
     p.add_argument("--noise-rates", default=DEFAULT_NOISE_RATES,
                    help="label-noise rates eta (absolute; Claim 2's rate is alpha*tau/32)")
+    p.add_argument("--center", default=None,
+                   help=f"centre of the star design as tau,eps,alpha (default {DEFAULT_CENTER} "
+                        "when those values are in the lists, else the middle value of each)")
     p.add_argument("--design", choices=("star", "full"), default="star",
                    help="star: centre plus one axis at a time (default); full: product grid")
     p.add_argument("--trials", type=int, default=5)
@@ -90,9 +95,17 @@ def run(args) -> int:
         resolution=args.resolution, kind=args.kind, mode=args.mode, seed=args.seed).validate()
     if args.jobs is not None and args.jobs < 1:
         raise ValueError(f"--jobs must be an int >= 1. Got {args.jobs!r} instead.")
-    cells = make_grid(_floats(args.margins, "margins"), _floats(args.epsilons, "epsilons"),
-                      _floats(args.accuracies, "accuracies"),
-                      _floats(args.noise_rates, "noise-rates"), design=args.design)
+    lists = [_floats(args.margins, "margins"), _floats(args.epsilons, "epsilons"),
+             _floats(args.accuracies, "accuracies")]
+    noise_rates = _floats(args.noise_rates, "noise-rates")
+    center = _floats(args.center or DEFAULT_CENTER, "center")
+    if len(center) != 3:
+        raise ValueError(f"--center must be three numbers tau,eps,alpha. Got {args.center!r} "
+                         "instead.")
+    if args.center is None and not all(c in v for c, v in zip(center, lists)):
+        center = [sorted(v)[len(v) // 2] for v in lists]
+    cells = make_grid(*lists, noise_rates, design=args.design,
+                      center=Cell(*center, min(noise_rates)))
     for c in cells:  # validate the cells before any work
         Cell(c.margin, c.epsilon, c.accuracy, c.noise_rate)
         if not (0 < c.margin <= (0.25 if args.kind == "skewed" else 1.0)):
