@@ -38,7 +38,7 @@ from dpboost.lazy_breg import LazyBregBoost
 from dpboost.theory import algorithm5_parameters, sigma_util
 from dpboost.weak_learners import CenteringHalfspace, GaussianCenteringHalfspace
 
-__all__ = ["PrivateHalfspaceClassifier", "BoostedHalfspaceClassifier", "clip_rows"]
+__all__ = ["BoostedHalfspaceClassifier", "PrivateHalfspaceClassifier", "clip_rows"]
 
 #: Practical-mode defaults of PrivateHalfspaceClassifier (experiment in its docstring).
 DEFAULT_N_ROUNDS = 100

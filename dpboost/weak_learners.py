@@ -19,10 +19,10 @@ import numpy as np
 from dpboost._validation import check_choice, check_scalar
 
 __all__ = [
-    "centering_sum",
-    "HalfspaceHypothesis",
     "CenteringHalfspace",
     "GaussianCenteringHalfspace",
+    "HalfspaceHypothesis",
+    "centering_sum",
 ]
 
 

@@ -197,22 +197,22 @@ def test_nan_row_is_named():
 @pytest.mark.parametrize(
     "kw, exc, match",
     [
-        (dict(eps=0.0), ValueError, "'target_epsilon' parameter of PrivateHalfspaceClassifier"),
-        (dict(delta=1.0), ValueError, "'target_delta'.*float in \\(0, 1\\)"),
-        (dict(delta="x"), TypeError, "'target_delta'"),
-        (dict(kappa=1.5), ValueError, "'kappa' parameter of PrivateHalfspaceClassifier must "
-                                      "be a float in \\(0, 1\\). Got 1.5 instead."),
-        (dict(kappa=0.01), ValueError, "kappa \\* n_samples >= 1"),
-        (dict(n_rounds=0), ValueError, "'n_rounds'"),
-        (dict(n_rounds=2.5), TypeError, "'n_rounds'"),
-        (dict(learning_rate=-1.0), ValueError, "'learning_rate'"),
-        (dict(norm_bound=0.0), ValueError, "'norm_bound'"),
-        (dict(margin=1.5), ValueError, "'margin'"),
-        (dict(accuracy=1.0), ValueError, "'accuracy'"),
-        (dict(accounting="rdp"), ValueError, "'accounting'"),
-        (dict(sensitivity="loose"), ValueError, "'sensitivity'"),
-        (dict(diagnostics="yes"), TypeError, "'diagnostics'"),
-        (dict(random_state="seed"), TypeError, "'random_state'"),
+        ({"eps": 0.0}, ValueError, "'target_epsilon' parameter of PrivateHalfspaceClassifier"),
+        ({"delta": 1.0}, ValueError, "'target_delta'.*float in \\(0, 1\\)"),
+        ({"delta": "x"}, TypeError, "'target_delta'"),
+        ({"kappa": 1.5}, ValueError, ("'kappa' parameter of PrivateHalfspaceClassifier must "
+                                      "be a float in \\(0, 1\\). Got 1.5 instead.")),
+        ({"kappa": 0.01}, ValueError, "kappa \\* n_samples >= 1"),
+        ({"n_rounds": 0}, ValueError, "'n_rounds'"),
+        ({"n_rounds": 2.5}, TypeError, "'n_rounds'"),
+        ({"learning_rate": -1.0}, ValueError, "'learning_rate'"),
+        ({"norm_bound": 0.0}, ValueError, "'norm_bound'"),
+        ({"margin": 1.5}, ValueError, "'margin'"),
+        ({"accuracy": 1.0}, ValueError, "'accuracy'"),
+        ({"accounting": "rdp"}, ValueError, "'accounting'"),
+        ({"sensitivity": "loose"}, ValueError, "'sensitivity'"),
+        ({"diagnostics": "yes"}, TypeError, "'diagnostics'"),
+        ({"random_state": "seed"}, TypeError, "'random_state'"),
     ],
 )
 def test_parameter_errors_use_the_house_template(kw, exc, match):

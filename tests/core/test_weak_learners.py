@@ -56,10 +56,10 @@ def test_sensitivity_sigma_and_events():
 @pytest.mark.parametrize(
     "kwargs, exc",
     [
-        (dict(noise_multiplier=0.0, kappa=0.5), ValueError),
-        (dict(noise_multiplier=1.0, kappa=1.0), ValueError),
-        (dict(noise_multiplier=1.0, kappa=0.5, sensitivity="loose"), ValueError),
-        (dict(noise_multiplier="1", kappa=0.5), TypeError),
+        ({"noise_multiplier": 0.0, "kappa": 0.5}, ValueError),
+        ({"noise_multiplier": 1.0, "kappa": 1.0}, ValueError),
+        ({"noise_multiplier": 1.0, "kappa": 0.5, "sensitivity": "loose"}, ValueError),
+        ({"noise_multiplier": "1", "kappa": 0.5}, TypeError),
     ],
 )
 def test_bad_parameters(kwargs, exc):
