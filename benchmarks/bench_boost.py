@@ -1,4 +1,4 @@
-"""Speed of a private boosting round, of the projection, and of fit in T: ratios measured side by side.
+"""Speed of a boosting round, of the projection and of fit in T: ratios measured side by side.
 
 Usage::
 
@@ -28,10 +28,10 @@ import os
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_var] = "1"
 
-import argparse  # noqa: E402
-import time  # noqa: E402
+import argparse
+import time
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 
 def best_of(fn, repeat: int) -> float:

@@ -29,8 +29,15 @@ from scipy import stats
 
 from dpboost._validation import check_choice, check_finite_rows, check_random_state, check_scalar
 
-__all__ = ["make_margin_data", "add_label_noise", "load_csv", "load_libsvm", "load_dataset",
-           "load_features", "detect_format"]
+__all__ = [
+    "add_label_noise",
+    "detect_format",
+    "load_csv",
+    "load_dataset",
+    "load_features",
+    "load_libsvm",
+    "make_margin_data",
+]
 
 #: Share of the sample that the centroid misclassifies on ``kind="skewed"`` data.
 SKEWED_MINORITY = 0.2

@@ -31,8 +31,15 @@ from dpboost import __version__
 from dpboost._io import atomic_write_text
 from dpboost.exceptions import ModelFileError
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "HalfspaceModel", "save_model", "load_model",
-           "model_to_dict", "model_from_dict"]
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "HalfspaceModel",
+    "load_model",
+    "model_from_dict",
+    "model_to_dict",
+    "save_model",
+]
 
 FORMAT = "dpboost-halfspace"
 FORMAT_VERSION = 1
@@ -110,7 +117,8 @@ class HalfspaceModel:
 
     def __repr__(self) -> str:
         private = "private" if self.privacy_report_ is not None else "non-private"
-        return f"HalfspaceModel(n_features={self.n_features_in_}, classes={self.classes_.tolist()}, {private})"
+        return (f"HalfspaceModel(n_features={self.n_features_in_}, "
+                f"classes={self.classes_.tolist()}, {private})")
 
 
 def model_to_dict(estimator) -> dict:

@@ -20,7 +20,7 @@ import numpy as np
 
 from dpboost._io import atomic_write_bytes
 
-__all__ = ["staged_accuracy", "plot_learning_curves"]
+__all__ = ["plot_learning_curves", "staged_accuracy"]
 
 
 def staged_accuracy(estimator, X, y) -> np.ndarray:

@@ -68,7 +68,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def _split(X, y, rng, test_fraction):
     order = rng.permutation(len(y))
-    n_test = max(1, int(round(test_fraction * len(y))))
+    n_test = max(1, round(test_fraction * len(y)))
     test, train = order[:n_test], order[n_test:]
     return X[train], X[test], y[train], y[test]
 

@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 
-__all__ = ["add_parser", "run", "parse_classes"]
+__all__ = ["add_parser", "parse_classes", "run"]
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -127,7 +127,8 @@ def run(args) -> int:
         print(json.dumps({"model": str(args.out), "privacy_report": report,
                           "non_private": {"training_accuracy": accuracy}}, indent=2))
     else:
-        print(f"wrote {args.out}: {X.shape[1]} features, classes {np.asarray(estimator.classes_).tolist()}")
+        classes = np.asarray(estimator.classes_).tolist()
+        print(f"wrote {args.out}: {X.shape[1]} features, classes {classes}")
         print(f"privacy: {_summary(report)}")
         print(f"non-private: training accuracy {accuracy:.4f} (computed on the training data "
               "without noise; not covered by the guarantee)")

@@ -61,7 +61,7 @@ def test_symmetric_matches_uniform_ball_conditioned_on_margin():
     X, _, u = make_margin_data(4000, d, tau, random_state=3, return_direction=True)
     beta = stats.beta(0.5, (d + 1) / 2)
     lo = beta.cdf(tau**2)
-    truncated = lambda t: (beta.cdf(t) - lo) / (1 - lo)  # noqa: E731
+    truncated = lambda t: (beta.cdf(t) - lo) / (1 - lo)
     assert stats.kstest((X @ u) ** 2, truncated).pvalue > 1e-3
     # the norm of a uniform point of the d-ball has CDF r^d; conditioning on the slab changes
     # it, but the sign of u.x is a fair coin: a binomial check (4000 draws, 5 sd = 158)
@@ -82,8 +82,7 @@ def test_symmetric_centroid_is_accurate_skewed_centroid_is_not():
 
 def test_skewed_is_separable_by_u_after_a_reweighting():
     # the centroid of the misclassified minority plus the overall centroid points near u
-    X, y, u = make_margin_data(5000, 20, 0.1, random_state=1, kind="skewed",
-                               return_direction=True)
+    X, y = make_margin_data(5000, 20, 0.1, random_state=1, kind="skewed")
     w = (y[:, None] * X).mean(axis=0)
     wrong = np.sign(X @ w) != y
     w2 = (y[wrong, None] * X[wrong]).mean(axis=0)
@@ -101,7 +100,7 @@ def test_make_margin_data_is_deterministic_given_seed():
 
 def test_noise_rate_binomial():
     n, rate = 40_000, 0.15
-    X, clean, u = make_margin_data(n, 5, 0.1, random_state=11, return_direction=True)
+    _, clean, u = make_margin_data(n, 5, 0.1, random_state=11, return_direction=True)
     _, noisy, u2 = make_margin_data(n, 5, 0.1, noise_rate=rate, random_state=11,
                                     return_direction=True)
     assert np.array_equal(u, u2)
@@ -213,12 +212,12 @@ def test_csv_header_inference_and_default_label(tmp_path):
         ("a,b,y\n", "y", "no data rows"),
         ("a,b,y\n1,2,1\n3,1\n", "y", "line 3: expected 3 fields"),
         ("a,b,y\n1,2,1\n3,4,5,6\n", "y", "line 3"),
-        ("a,b,y\n1,2,1\n3,red,0\n", "y", r"column 'b' \(index 1\) holds the non-numeric "
-                                          r"value 'red' at line 3"),
+        ("a,b,y\n1,2,1\n3,red,0\n", "y",
+         r"column 'b' \(index 1\) holds the non-numeric value 'red' at line 3"),
         ("1,2,1\n3,red,0\n", 2, "column 1 holds the non-numeric value 'red' at line 2"),
         ("a,b,y\n1,,1\n", "y", "column 'b' .*is empty at line 2"),
-        ("a,b,y\n1,2,1\n1,2,1\n5,nan,1\n", "y", r"NaN or infinity \(first bad row: row 2 "
-                                               r"\(line 4\)"),
+        ("a,b,y\n1,2,1\n1,2,1\n5,nan,1\n", "y",
+         r"NaN or infinity \(first bad row: row 2 \(line 4\)"),
         ("a,b,y\n1,inf,1\n", "y", "first bad row: row 0"),
         ("a,b,y\n1,2,1\n", "z", "'z' not found"),
         ("1,2,1\n", "y", "no header row"),
