@@ -141,7 +141,10 @@ class Hedge:
                 "Hedge.sample_expert needs a random generator: pass rng=np.random.default_rng(...)"
                 " when constructing Hedge."
             )
-        return int(self.rng.choice(self.n_experts, p=self.weights()))
+        self.weights()
+        cdf = np.cumsum(self._weights)
+        i = int(np.searchsorted(cdf, self.rng.random() * cdf[-1], side="right"))
+        return min(i, self.n_experts - 1)
 
     def update(self, losses) -> float:
         """Pay ``<w_t, losses>``, then multiply each weight by ``exp(-eta * loss_i)``.

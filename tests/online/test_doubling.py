@@ -111,3 +111,12 @@ def test_factor_and_validation():
     assert doubling_regret_bound(2.0, 9) == pytest.approx(DOUBLING_FACTOR * 6)
     with pytest.raises(TypeError, match="'make_learner' parameter of DoublingTrick"):
         DoublingTrick(3)
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import dpboost.online.doubling as module
+
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

@@ -264,3 +264,12 @@ def test_inconsistent_labels_raise():
 def test_bad_input_raises_value_error(call):
     with pytest.raises(ValueError, match="parameter of"):
         call()
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import dpboost.online.halving as module
+
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

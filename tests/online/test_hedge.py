@@ -151,6 +151,24 @@ def test_sample_expert_uses_the_given_generator():
     np.testing.assert_allclose(freq, h.weights(), atol=0.056)
 
 
+def test_sampled_predictions_pay_the_expected_loss_on_average():
+    """Against a fixed loss sequence, following a drawn expert costs <w_t, v_t> in expectation;
+    100 seeded runs agree with the exact expected loss within 4 standard errors."""
+    d, T = 5, 200
+    L = np.random.default_rng(11).uniform(size=(T, d))
+    realized = []
+    for seed in range(100):
+        h = Hedge(d, learning_rate=hedge_learning_rate(d, T), rng=np.random.default_rng(seed))
+        total = 0.0
+        for v in L:
+            total += v[h.sample_expert()]
+            h.update(v)
+        realized.append(total)
+    se = np.std(realized, ddof=1) / math.sqrt(len(realized))
+    assert abs(np.mean(realized) - h.cumulative_loss_) <= 4 * se
+    assert np.mean(realized) - L.sum(axis=0).min() <= hedge_regret_bound(d, T) + 4 * se
+
+
 def test_sample_expert_without_rng_raises():
     with pytest.raises(ValueError, match="random generator"):
         Hedge(2, learning_rate=0.1).sample_expert()
@@ -194,3 +212,12 @@ def test_tuned_rate_and_bound_formulas():
     # At the tuned rate, log(d)/eta + eta*T/2 equals the theorem's bound.
     eta = hedge_learning_rate(10, 50)
     assert math.log(10) / eta + eta * 50 / 2 == pytest.approx(hedge_regret_bound(10, 50))
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import dpboost.online.hedge as module
+
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

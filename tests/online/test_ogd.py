@@ -250,3 +250,12 @@ def test_rate_and_bound_formulas():
     # B^2/(2 eta) + eta rho^2 T / 2 at the tuned rate equals B rho sqrt(T).
     assert 9 / (2 * eta) + eta * 4 * 25 / 2 == pytest.approx(
         ogd_regret_bound(radius=3.0, lipschitz=2.0, n_rounds=25))
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import dpboost.online.ogd as module
+
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

@@ -228,3 +228,12 @@ def test_oco_iterates_and_random_choice():
 def test_validation(call, exc):
     with pytest.raises(exc, match="parameter"):
         call()
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import dpboost.online.online_to_batch as module
+
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

@@ -114,3 +114,12 @@ def test_protocol_and_conventions():
         b.learn_one(xi, yi)
     np.testing.assert_array_equal(a.coef_, b.coef_)
     assert set(a.decision_function(X)) <= {-1.0, 1.0}
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import dpboost.online.perceptron as module
+
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

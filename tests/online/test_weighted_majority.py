@@ -147,3 +147,12 @@ def test_bound_formula():
 def test_validation(call, exc):
     with pytest.raises(exc, match="parameter of WeightedMajority"):
         call()
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import dpboost.online.weighted_majority as module
+
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0
