@@ -158,3 +158,24 @@ def test_errors():
     m.learn_one(np.ones(3), 1.0)
     with pytest.raises(ValueError, match="3 features"):
         m.predict_one(np.ones(4))
+
+
+def test_primitives_perceptron_works_as_a_weak_learner():
+    """dpboost.online.perceptron.Perceptron (homogeneous) plugs in through ListBank; with a
+    constant feature appended it computes what PerceptronBank computes with its bias."""
+    from dpboost.online.bbm import OnlineBBM
+    from dpboost.online.perceptron import Perceptron
+
+    X, y = _data(300, 3, seed=9)
+    X1 = np.hstack([X, np.ones((len(y), 1))])
+    generic = OnlineBBM(5, 0.2, weak_learner=Perceptron()).partial_fit(X1, y)
+    rng = np.random.default_rng(10)
+    w = rng.uniform(0.1, 1, size=(len(y), 3))
+    a = ListBank.from_prototype(Perceptron(), 3)
+    b = PerceptronBank(3)
+    for t in range(len(y)):
+        a.learn(X1[t], y[t], w[t])
+        b.learn(X[t], y[t], w[t])
+    for x, x1 in zip(X[:50], X1[:50]):
+        np.testing.assert_array_equal(a.votes(x1), b.votes(x))
+    assert np.mean(generic.predict(X1) == y) > 0.8
