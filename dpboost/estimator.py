@@ -353,12 +353,13 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         """Validate the parameters and resolve (n_rounds, kappa, learning_rate) and the mode."""
         owner = type(self).__name__
         s = {
-            "epsilon": check_scalar(self.target_epsilon, "target_epsilon", owner, low=0),
+            "epsilon": check_scalar(self.target_epsilon, "target_epsilon", owner, low=0,
+                                   high=math.inf),
             "delta": check_scalar(self.target_delta, "target_delta", owner, low=0, high=1),
             "alpha": check_scalar(self.accuracy, "accuracy", owner, low=0, high=1),
             "beta": check_scalar(self.failure_probability, "failure_probability", owner,
                                  low=0, high=1),
-            "R": check_scalar(self.norm_bound, "norm_bound", owner, low=0),
+            "R": check_scalar(self.norm_bound, "norm_bound", owner, low=0, high=math.inf),
             "accounting": check_choice(self.accounting, "accounting", owner,
                                        ("best", "exact", "cks", "paper")),
             "sensitivity": check_choice(self.sensitivity, "sensitivity", owner,
@@ -372,7 +373,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         kappa = None if self.kappa is None else check_scalar(self.kappa, "kappa", owner,
                                                              low=0, high=1)
         lr = (None if self.learning_rate is None else
-              check_scalar(self.learning_rate, "learning_rate", owner, low=0))
+              check_scalar(self.learning_rate, "learning_rate", owner, low=0, high=math.inf))
         if self.margin is not None:
             tau = check_scalar(self.margin, "margin", owner, low=0, high=1, closed="right")
             p = algorithm5_parameters(margin=tau, accuracy=s["alpha"])
@@ -485,8 +486,8 @@ class BoostedHalfspaceClassifier(_BoostedHalfspaceBase):
         owner = type(self).__name__
         T = check_scalar(self.n_rounds, "n_rounds", owner, kind="int", low=1, closed="left")
         kappa = check_scalar(self.kappa, "kappa", owner, low=0, high=1)
-        lr = check_scalar(self.learning_rate, "learning_rate", owner, low=0)
-        R = check_scalar(self.norm_bound, "norm_bound", owner, low=0)
+        lr = check_scalar(self.learning_rate, "learning_rate", owner, low=0, high=math.inf)
+        R = check_scalar(self.norm_bound, "norm_bound", owner, low=0, high=math.inf)
         X, y = self._validate_X_y(X, y)
         self._check_density(kappa, X.shape[0])
         y_pm = self._encode_labels(y, warn=False)
