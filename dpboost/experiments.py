@@ -516,10 +516,13 @@ def training_diagnostics(cell: Cell, n: int, settings: CurveSettings, trial: int
     """Per-round margin and smoothness diagnostics on one real (non-private-to-report) run.
 
     Recomputes, from the released per-round hypotheses and LazyBregBoost's measure, after each
-    round ``t``: the fraction of training points with margin ``y H_t(x) <= gamma`` (Theorem 24
-    promises ``<= kappa`` once ``t >= 16 log(1/kappa)/gamma^2``; ``gamma`` is the measured
-    average advantage over the run), and ``max_i mu_hat_t(i) * kappa * n`` (smoothness,
-    ``<= 1``).  These look at the training data and are **not** differentially private.
+    round ``t``: the fraction of training points with margin ``y H_t(x) <= gamma`` where
+    ``H_t = mean_{s<=t} clip(z_s . x, -1, 1)`` is Theorem 24's aggregated hypothesis (the theorem
+    promises ``<= kappa`` once ``t >= 16 log(1/kappa)/gamma^2`` when every round has advantage
+    ``gamma`` and ``lambda = gamma/4``; here ``gamma`` is the measured mean advantage
+    ``0.5 sum_i mu_hat(i) y_i h_t(x_i)``), ``max_i mu_hat_t(i) * kappa * n`` (smoothness,
+    ``<= 1``), and the clean test error of the estimator's predictor (sign of the mean
+    ``z_t . x``).  These look at the training data and are **not** differentially private.
     """
     from dpboost.lazy_breg import LazyBregBoost
 
@@ -541,7 +544,7 @@ def training_diagnostics(cell: Cell, n: int, settings: CurveSettings, trial: int
         advantage_t.append(float(0.5 * np.sum(mu_hat * y * hv)))
         smooth_t.append(float(mu_hat.max() * params["kappa"] * n))
         running += hv
-        test_running += np.clip(h(X_test), -1.0, 1.0)
+        test_running += X_test @ h.coef  # the estimator's predictor: the mean of the z_t
         margins_t.append(y * running / (t + 1))
         test_error_t.append(float(np.mean(np.where(test_running >= 0, 1, -1) != y_test)))
     gamma = max(float(np.mean(advantage_t)), 1e-12)
@@ -708,39 +711,46 @@ def plot_noise(rows: list[dict], path: Path) -> Path | None:
     return out
 
 
-def plot_diagnostics(diag: dict, path: Path) -> Path:
-    """Margin fraction (vs kappa) and smoothness max mu_hat kappa n (vs 1) against rounds."""
+def plot_diagnostics(diags, path: Path) -> Path:
+    """Margin fraction (vs kappa) and smoothness max mu_hat kappa n (vs 1) against rounds.
+
+    ``diags`` is one :func:`training_diagnostics` result or a list of them (drawn together).
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    diags = [diags] if isinstance(diags, dict) else list(diags)
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.2))
-    t = diag["rounds"]
-    ax1.plot(t, diag["margin_fraction"], label="fraction with margin <= gamma")
-    ax1.plot(t, diag["test_error"], lw=0.8, label="clean test error")
-    ax1.axhline(diag["kappa"], color="C3", ls="--", label=f"kappa = {diag['kappa']:g}")
+    for i, diag in enumerate(diags):
+        t, tag = diag["rounds"], f"n={diag['n']}"
+        ax1.plot(t, diag["margin_fraction"], color=f"C{2 * i}", lw=1.2,
+                 label=f"{tag}: fraction with margin <= gamma={diag['gamma']:.3g}")
+        ax1.plot(t, diag["test_error"], color=f"C{2 * i + 1}", lw=0.8,
+                 label=f"{tag}: clean test error")
+        ax2.plot(t, diag["smoothness"], color=f"C{2 * i}", lw=1, label=f"{tag}")
+    ax1.axhline(diags[0]["kappa"], color="C3", ls="--", label=f"kappa = {diags[0]['kappa']:g}")
     ax1.set_xlabel("round t")
     ax1.set_ylim(0, 1)
-    ax1.set_title(f"Theorem 24 good margin (gamma = mean advantage = {diag['gamma']:.3g})",
-                  fontsize=9)
+    ax1.set_title("Theorem 24 good margin (gamma = measured mean advantage)", fontsize=9)
     ax1.legend(fontsize=7)
-    ax2.plot(t, diag["smoothness"], label="max_i mu_hat(i) kappa n")
     ax2.axhline(1.0, color="C3", ls="--", label="smoothness bound 1")
     ax2.set_xlabel("round t")
+    ax2.set_ylabel("max_i mu_hat(i) kappa n")
     ax2.set_ylim(0, 1.1)
     ax2.set_title("Theorem 24 smoothness", fontsize=9)
     ax2.legend(fontsize=7)
-    c = diag["cell"]
-    fig.suptitle(f"Diagnostics on one run (non-private): tau={c.margin:g} eps={c.epsilon:g} "
-                 f"alpha={c.accuracy:g} n={diag['n']}", fontsize=9)
+    c = diags[0]["cell"]
+    fig.suptitle(f"Diagnostics on real runs (non-private): tau={c.margin:g} eps={c.epsilon:g} "
+                 f"alpha={c.accuracy:g}", fontsize=9)
     out = _save(fig, path)
     plt.close(fig)
     return out
 
 
 def plot_all(rows: list[dict], settings: CurveSettings, out_dir: str | os.PathLike,
-             prefix: str = "curves", diagnostics: dict | None = None) -> list[Path]:
+             prefix: str = "curves", diagnostics=None) -> list[Path]:
     """Write every figure the rows support into ``out_dir``; return their paths."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

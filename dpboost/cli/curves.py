@@ -35,7 +35,7 @@ DEFAULT_ACCURACIES = "0.05,0.07,0.1,0.14"
 #: Centre of the star design: tau, eps, alpha.
 DEFAULT_CENTER = "0.1,2,0.1"
 #: 0, Claim 2's alpha*tau/32 at the centre (0.1*0.1/32), then growing rates.
-DEFAULT_NOISE_RATES = "0,0.0003125,0.003,0.01,0.03,0.1"
+DEFAULT_NOISE_RATES = "0,0.0003125,0.003,0.01,0.03,0.1,0.2,0.3,0.4"
 
 
 def _floats(text: str, name: str) -> list[float]:
@@ -83,7 +83,8 @@ def add_parser(subparsers):
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--no-plots", action="store_true")
     p.add_argument("--diagnostics", action="store_true",
-                   help="also plot Theorem 24's per-round diagnostics at the centre cell's n*")
+                   help="also plot Theorem 24's per-round diagnostics at the centre cell's n* "
+                        "and 16 n*")
     p.set_defaults(func=run)
     return p
 
@@ -136,7 +137,9 @@ def run(args) -> int:
                 center = center_cell(rows)
                 row = next(r for r in finite if (r["margin"], r["epsilon"], r["accuracy"])
                            == (center.margin, center.epsilon, center.accuracy))
-                diag = training_diagnostics(center, int(row["n_star"]), settings)
+                n_star = int(row["n_star"])
+                sizes = sorted({n_star, min(16 * n_star, settings.n_max)})
+                diag = [training_diagnostics(center, n, settings) for n in sizes]
         for path in plot_all(rows, settings, out, diagnostics=diag):
             print(f"wrote {path}")
     sys.stdout.flush()
