@@ -17,7 +17,8 @@ References
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from dpboost.online.base import OnlineClassifier
 
@@ -87,7 +88,7 @@ class DoublingTrick(OnlineClassifier):
 
     @property
     def epoch_(self) -> int:
-        """Epoch of the next round: round ``n_rounds_ + 1`` lies in ``floor(log2(n_rounds_ + 1))``."""
+        """Epoch ``floor(log2(n_rounds_ + 1))`` of the next round, ``n_rounds_ + 1``."""
         return (self.n_rounds_ + 1).bit_length() - 1
 
     @property
@@ -95,7 +96,7 @@ class DoublingTrick(OnlineClassifier):
         epoch = self.epoch_
         if epoch != self._learner_epoch:
             self._learner_epoch = epoch
-            self._learner = self.make_learner(2 ** epoch)
+            self._learner = self.make_learner(2**epoch)
         return self._learner
 
     def _advance(self) -> None:

@@ -25,13 +25,13 @@ References
 from __future__ import annotations
 
 import numbers
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from dpboost.online.base import OnlineClassifier
 
-__all__ = ["Halving", "StandardOptimalAlgorithm", "littlestone_dimension", "LittlestoneOracle"]
+__all__ = ["Halving", "LittlestoneOracle", "StandardOptimalAlgorithm", "littlestone_dimension"]
 
 
 def _as_matrix(hypotheses, owner: str) -> np.ndarray:
@@ -81,7 +81,7 @@ class LittlestoneOracle:
         """Ldim of the sub-class whose rows are the set bits of ``mask`` (-1 if empty)."""
         if mask in self._memo:
             return self._memo[mask]
-        cap = mask.bit_count().bit_length() - 1          # floor(log2 |V|) bounds Ldim (SSBD Example 21.2)
+        cap = mask.bit_count().bit_length() - 1  # floor(log2 |V|) bounds Ldim (SSBD Example 21.2)
         best = 0
         if cap > 0:
             for pos in self._pos:
@@ -142,7 +142,8 @@ class _VersionSpace(OnlineClassifier):
 
     def __init__(self, hypotheses: np.ndarray | Sequence[Callable]) -> None:
         if callable(hypotheses) or (
-            isinstance(hypotheses, Sequence) and len(hypotheses) > 0
+            isinstance(hypotheses, Sequence)
+            and len(hypotheses) > 0
             and all(callable(h) for h in hypotheses)
         ):
             self.hypotheses = list([hypotheses] if callable(hypotheses) else hypotheses)
@@ -158,8 +159,11 @@ class _VersionSpace(OnlineClassifier):
         """Every hypothesis's label of ``x`` (in ``{-1, +1}``)."""
         if self._matrix is not None:
             j = np.asarray(x).reshape(-1)
-            if j.size != 1 or not float(j[0]).is_integer() or not (
-                    0 <= int(j[0]) < self._matrix.shape[1]):
+            if (
+                j.size != 1
+                or not float(j[0]).is_integer()
+                or not (0 <= int(j[0]) < self._matrix.shape[1])
+            ):
                 raise ValueError(
                     f"The 'x' parameter of {self._owner} must be a domain point index in "
                     f"[0, {self._matrix.shape[1]}). Got {x!r} instead."
@@ -183,8 +187,9 @@ class _VersionSpace(OnlineClassifier):
     def learn_one(self, x, y: float, weight: float = 1.0) -> None:
         """Keep the hypotheses that label ``x`` as ``y`` (``weight = 0`` skips the example)."""
         if not isinstance(y, numbers.Real) or y not in (-1, 1):
-            raise ValueError(f"The 'y' parameter of {self._owner}.learn_one must be -1 or +1."
-                             f" Got {y!r} instead.")
+            raise ValueError(
+                f"The 'y' parameter of {self._owner}.learn_one must be -1 or +1. Got {y!r} instead."
+            )
         if weight <= 0:
             return
         plus, minus = self._split(x)

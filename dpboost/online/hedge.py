@@ -33,10 +33,10 @@ def hedge_learning_rate(n_experts: int, n_rounds: int) -> float:
     >>> round(hedge_learning_rate(4, 100), 6)
     0.166511
     """
-    d = check_scalar(n_experts, "n_experts", "hedge_learning_rate", kind="int", low=1,
-                     closed="left")
-    t = check_scalar(n_rounds, "n_rounds", "hedge_learning_rate", kind="int", low=1,
-                     closed="left")
+    d = check_scalar(
+        n_experts, "n_experts", "hedge_learning_rate", kind="int", low=1, closed="left"
+    )
+    t = check_scalar(n_rounds, "n_rounds", "hedge_learning_rate", kind="int", low=1, closed="left")
     return math.sqrt(2.0 * math.log(d) / t)
 
 
@@ -53,10 +53,8 @@ def hedge_regret_bound(n_experts: int, n_rounds: int) -> float:
     >>> round(hedge_regret_bound(4, 100), 6)
     16.651092
     """
-    d = check_scalar(n_experts, "n_experts", "hedge_regret_bound", kind="int", low=1,
-                     closed="left")
-    t = check_scalar(n_rounds, "n_rounds", "hedge_regret_bound", kind="int", low=0,
-                     closed="left")
+    d = check_scalar(n_experts, "n_experts", "hedge_regret_bound", kind="int", low=1, closed="left")
+    t = check_scalar(n_rounds, "n_rounds", "hedge_regret_bound", kind="int", low=0, closed="left")
     return math.sqrt(2.0 * t * math.log(d))
 
 
@@ -104,10 +102,12 @@ class Hedge:
     def __init__(
         self, n_experts: int, *, learning_rate: float, rng: np.random.Generator | None = None
     ) -> None:
-        self.n_experts = check_scalar(n_experts, "n_experts", "Hedge", kind="int", low=1,
-                                      closed="left")
-        self.learning_rate = check_scalar(learning_rate, "learning_rate", "Hedge", low=0,
-                                          high=math.inf, closed="left")
+        self.n_experts = check_scalar(
+            n_experts, "n_experts", "Hedge", kind="int", low=1, closed="left"
+        )
+        self.learning_rate = check_scalar(
+            learning_rate, "learning_rate", "Hedge", low=0, high=math.inf, closed="left"
+        )
         if rng is not None and not isinstance(rng, np.random.Generator):
             raise TypeError(
                 f"The 'rng' parameter of Hedge must be a numpy.random.Generator or None. "

@@ -21,7 +21,7 @@ References
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -29,8 +29,8 @@ from dpboost._validation import check_choice, check_scalar
 from dpboost.online.base import OnlineClassifier
 
 __all__ = [
-    "L2Ball",
     "Box",
+    "L2Ball",
     "OnlineGradientDescent",
     "OnlineGradientDescentClassifier",
     "ogd_learning_rate",
@@ -48,8 +48,7 @@ def ogd_learning_rate(*, radius: float, lipschitz: float, n_rounds: int) -> floa
     """
     b = check_scalar(radius, "radius", "ogd_learning_rate", low=0, high=math.inf)
     rho = check_scalar(lipschitz, "lipschitz", "ogd_learning_rate", low=0, high=math.inf)
-    t = check_scalar(n_rounds, "n_rounds", "ogd_learning_rate", kind="int", low=1,
-                     closed="left")
+    t = check_scalar(n_rounds, "n_rounds", "ogd_learning_rate", kind="int", low=1, closed="left")
     return b / (rho * math.sqrt(t))
 
 
@@ -62,10 +61,10 @@ def ogd_regret_bound(*, radius: float, lipschitz: float, n_rounds: int) -> float
     20.0
     """
     b = check_scalar(radius, "radius", "ogd_regret_bound", low=0, high=math.inf, closed="left")
-    rho = check_scalar(lipschitz, "lipschitz", "ogd_regret_bound", low=0, high=math.inf,
-                       closed="left")
-    t = check_scalar(n_rounds, "n_rounds", "ogd_regret_bound", kind="int", low=0,
-                     closed="left")
+    rho = check_scalar(
+        lipschitz, "lipschitz", "ogd_regret_bound", low=0, high=math.inf, closed="left"
+    )
+    t = check_scalar(n_rounds, "n_rounds", "ogd_regret_bound", kind="int", low=0, closed="left")
     return b * rho * math.sqrt(t)
 
 
@@ -79,8 +78,7 @@ class L2Ball:
     """
 
     def __init__(self, radius: float) -> None:
-        self.radius = check_scalar(radius, "radius", "L2Ball", low=0, high=math.inf,
-                                   closed="left")
+        self.radius = check_scalar(radius, "radius", "L2Ball", low=0, high=math.inf, closed="left")
 
     def __call__(self, w: np.ndarray) -> np.ndarray:
         norm = float(np.linalg.norm(w))
@@ -103,8 +101,12 @@ class Box:
     def __init__(self, low, high, *, dim: int = 1) -> None:
         lo = np.asarray(low, dtype=float)
         hi = np.asarray(high, dtype=float)
-        if lo.shape != hi.shape or not np.all(np.isfinite(lo)) or not np.all(np.isfinite(hi)) \
-                or not np.all(lo <= hi):
+        if (
+            lo.shape != hi.shape
+            or not np.all(np.isfinite(lo))
+            or not np.all(np.isfinite(hi))
+            or not np.all(lo <= hi)
+        ):
             raise ValueError(
                 f"The 'low' and 'high' parameters of Box must be finite, of one shape, with "
                 f"low <= high. Got low={low!r}, high={high!r} instead."
@@ -162,10 +164,12 @@ class OnlineGradientDescent:
         learning_rate: float,
         projection: Callable[[np.ndarray], np.ndarray] | None = None,
     ) -> None:
-        self.dim = check_scalar(dim, "dim", "OnlineGradientDescent", kind="int", low=1,
-                                closed="left")
-        self.learning_rate = check_scalar(learning_rate, "learning_rate",
-                                          "OnlineGradientDescent", low=0, high=math.inf)
+        self.dim = check_scalar(
+            dim, "dim", "OnlineGradientDescent", kind="int", low=1, closed="left"
+        )
+        self.learning_rate = check_scalar(
+            learning_rate, "learning_rate", "OnlineGradientDescent", low=0, high=math.inf
+        )
         if projection is not None and not callable(projection):
             raise TypeError(
                 f"The 'projection' parameter of OnlineGradientDescent must be a callable or "
@@ -256,11 +260,13 @@ class OnlineGradientDescentClassifier(OnlineClassifier):
     0.5
     """
 
-    def __init__(self, *, learning_rate: float = 0.1, loss: str = "hinge",
-                 radius: float | None = None) -> None:
+    def __init__(
+        self, *, learning_rate: float = 0.1, loss: str = "hinge", radius: float | None = None
+    ) -> None:
         owner = "OnlineGradientDescentClassifier"
-        self.learning_rate = check_scalar(learning_rate, "learning_rate", owner, low=0,
-                                          high=math.inf)
+        self.learning_rate = check_scalar(
+            learning_rate, "learning_rate", owner, low=0, high=math.inf
+        )
         self.loss = check_choice(loss, "loss", owner, tuple(_LOSS_GRADIENTS))
         if radius is not None:
             radius = check_scalar(radius, "radius", owner, low=0, high=math.inf)
@@ -280,8 +286,9 @@ class OnlineGradientDescentClassifier(OnlineClassifier):
 
     def _start(self, dim: int) -> None:
         projection = None if self.radius is None else L2Ball(self.radius)
-        self.ogd_ = OnlineGradientDescent(dim, learning_rate=self.learning_rate,
-                                          projection=projection)
+        self.ogd_ = OnlineGradientDescent(
+            dim, learning_rate=self.learning_rate, projection=projection
+        )
 
     def predict_one(self, x) -> float:
         if self.ogd_ is None:

@@ -23,7 +23,8 @@ References
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -173,8 +174,10 @@ def online_to_batch_oco(
         iterates.append(w)
         learner.update(gradient(w.copy(), z))
     if not iterates:
-        raise ValueError("The 'sample' parameter of online_to_batch_oco must be non-empty. "
-                         "Got an empty sample instead.")
+        raise ValueError(
+            "The 'sample' parameter of online_to_batch_oco must be non-empty. "
+            "Got an empty sample instead."
+        )
     if method == "random":
         return iterates[int(rng.integers(len(iterates)))]
     return np.mean(iterates, axis=0)

@@ -39,12 +39,20 @@ def weighted_majority_mistake_bound(n_experts: int, best_mistakes: float, beta: 
     >>> round(weighted_majority_mistake_bound(8, 0, 0.5), 4)
     7.2283
     """
-    d = check_scalar(n_experts, "n_experts", "weighted_majority_mistake_bound", kind="int",
-                     low=1, closed="left")
-    m = check_scalar(best_mistakes, "best_mistakes", "weighted_majority_mistake_bound", low=0,
-                     high=math.inf, closed="left")
-    b = check_scalar(beta, "beta", "weighted_majority_mistake_bound", low=0, high=1,
-                     closed="neither")
+    d = check_scalar(
+        n_experts, "n_experts", "weighted_majority_mistake_bound", kind="int", low=1, closed="left"
+    )
+    m = check_scalar(
+        best_mistakes,
+        "best_mistakes",
+        "weighted_majority_mistake_bound",
+        low=0,
+        high=math.inf,
+        closed="left",
+    )
+    b = check_scalar(
+        beta, "beta", "weighted_majority_mistake_bound", low=0, high=1, closed="neither"
+    )
     return (math.log(d) + m * math.log(1.0 / b)) / math.log(2.0 / (1.0 + b))
 
 
@@ -88,8 +96,9 @@ class WeightedMajority(OnlineClassifier):
     """
 
     def __init__(self, n_experts: int, *, beta: float = 0.5) -> None:
-        self.n_experts = check_scalar(n_experts, "n_experts", "WeightedMajority", kind="int",
-                                      low=1, closed="left")
+        self.n_experts = check_scalar(
+            n_experts, "n_experts", "WeightedMajority", kind="int", low=1, closed="left"
+        )
         self.beta = check_scalar(beta, "beta", "WeightedMajority", low=0, high=1)
         self.log_weights_ = np.zeros(self.n_experts)
         self.expert_mistakes_ = np.zeros(self.n_experts)
@@ -105,7 +114,7 @@ class WeightedMajority(OnlineClassifier):
 
     def weights(self) -> np.ndarray:
         """The normalised expert weights."""
-        w = np.exp(self.log_weights_)        # max log-weight is 0: the sum lies in [1, d]
+        w = np.exp(self.log_weights_)  # max log-weight is 0: the sum lies in [1, d]
         return w / w.sum()
 
     def predict_one(self, x) -> float:
@@ -116,8 +125,10 @@ class WeightedMajority(OnlineClassifier):
         """Multiply the weight of every expert whose advice differs from ``y`` by ``beta``."""
         a = self._advice(x)
         if y not in (-1, 1):
-            raise ValueError(f"The 'y' parameter of WeightedMajority.learn_one must be -1 or +1."
-                             f" Got {y!r} instead.")
+            raise ValueError(
+                f"The 'y' parameter of WeightedMajority.learn_one must be -1 or +1."
+                f" Got {y!r} instead."
+            )
         wrong = (a != y).astype(float) * weight
         self.expert_mistakes_ += wrong
         self.log_weights_ = self.log_weights_ + wrong * math.log(self.beta)

@@ -18,9 +18,13 @@ def doubled_hedge(d):
 
 
 def doubled_ogd(dim, radius, rho):
-    return DoublingTrick(lambda n: OnlineGradientDescent(
-        dim, learning_rate=ogd_learning_rate(radius=radius, lipschitz=rho, n_rounds=n),
-        projection=L2Ball(radius)))
+    return DoublingTrick(
+        lambda n: OnlineGradientDescent(
+            dim,
+            learning_rate=ogd_learning_rate(radius=radius, lipschitz=rho, n_rounds=n),
+            projection=L2Ball(radius),
+        )
+    )
 
 
 @pytest.mark.parametrize("d", [2, 10])
@@ -49,7 +53,7 @@ def test_hedge_anytime_regret(d, kind):
         assert regret <= bound + 1e-9
         worst_ratio = max(worst_ratio, regret / bound)
     assert learner.n_rounds_ == T
-    assert worst_ratio > 0.05      # measured 0.08-0.47: the bound is not vacuous here
+    assert worst_ratio > 0.05  # measured 0.08-0.47: the bound is not vacuous here
 
 
 @pytest.mark.parametrize("dim", [1, 5])
@@ -87,10 +91,10 @@ def test_every_epoch_meets_its_own_bound_and_restarts_on_schedule():
         epoch_of_round.append(learner.epoch_)
         learner.update(rng.integers(0, 2, size=d).astype(float))
         inner = learner._learner
-        if inner.n_rounds_ == 2 ** learner._learner_epoch:        # epoch complete
+        if inner.n_rounds_ == 2**learner._learner_epoch:  # epoch complete
             assert inner.regret() <= math.sqrt(2 * math.log(d) * inner.n_rounds_)
-    assert horizons == [2 ** m for m in range(int(math.log2(T)) + 1)]
-    assert epoch_of_round == [int(math.floor(math.log2(t))) for t in range(1, T + 1)]
+    assert horizons == [2**m for m in range(int(math.log2(T)) + 1)]
+    assert epoch_of_round == [math.floor(math.log2(t)) for t in range(1, T + 1)]
 
 
 def test_classifier_verbs_restart_too():
@@ -99,8 +103,8 @@ def test_classifier_verbs_restart_too():
     y = np.where(X[:, 0] > 0, 1.0, -1.0)
     learner = DoublingTrick(lambda n: Perceptron())
     learner.partial_fit(X[:15], y[:15])
-    assert learner.n_rounds_ == 15 and learner.epoch_ == 4     # round 16 opens epoch 4
-    assert learner.learner.coef_ is None                       # a fresh epoch learner
+    assert learner.n_rounds_ == 15 and learner.epoch_ == 4  # round 16 opens epoch 4
+    assert learner.learner.coef_ is None  # a fresh epoch learner
     learner.partial_fit(X[15:], y[15:])
     assert learner.epoch_ == 4 and learner.learner.n_updates_ >= 1
     assert learner.predict_one(X[0]) in (-1.0, 1.0)

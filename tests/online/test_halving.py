@@ -56,16 +56,18 @@ def brute_vcdim(H: np.ndarray) -> int:
     best = 0
     for size in range(1, H.shape[1] + 1):
         for cols in itertools.combinations(range(H.shape[1]), size):
-            if len({tuple(r) for r in H[:, cols]}) == 2 ** size:
+            if len({tuple(r) for r in H[:, cols]}) == 2**size:
                 best = size
     return best
 
 
-small_classes = arrays(np.int8, st.tuples(st.integers(1, 9), st.integers(1, 5)),
-                       elements=st.sampled_from([-1, 1]))
+small_classes = arrays(
+    np.int8, st.tuples(st.integers(1, 9), st.integers(1, 5)), elements=st.sampled_from([-1, 1])
+)
 
 
 # --- Littlestone dimension ---------------------------------------------------------------
+
 
 @pytest.mark.parametrize("n", range(1, 16))
 def test_ldim_thresholds(n):
@@ -74,7 +76,7 @@ def test_ldim_thresholds(n):
 
 @pytest.mark.parametrize("k", range(2, 12))
 def test_ldim_singletons(k):
-    assert littlestone_dimension(singletons(k)) == 1      # SSBD Example 21.3
+    assert littlestone_dimension(singletons(k)) == 1  # SSBD Example 21.3
 
 
 @pytest.mark.parametrize("k", range(1, 6))
@@ -98,10 +100,11 @@ def test_ldim_matches_the_shattered_tree_definition(H):
 def test_vcdim_le_ldim_le_log2_size(H):
     ldim = littlestone_dimension(H)
     n_distinct = len({tuple(r) for r in H})
-    assert brute_vcdim(H) <= ldim <= math.floor(math.log2(n_distinct))   # Thm 21.9, Ex. 21.2
+    assert brute_vcdim(H) <= ldim <= math.floor(math.log2(n_distinct))  # Thm 21.9, Ex. 21.2
 
 
 # --- adversaries -------------------------------------------------------------------------
+
 
 def _splitting_points(H, mask):
     out = []
@@ -137,8 +140,11 @@ def optimal_adversary(learner, H):
         depth = oracle.ldim(mask)
         if depth <= 0:
             return mistakes
-        j = next(j for j in range(H.shape[1])
-                 if 1 + min(oracle.ldim(mask & pos[j]), oracle.ldim(mask & ~pos[j])) == depth)
+        j = next(
+            j
+            for j in range(H.shape[1])
+            if 1 + min(oracle.ldim(mask & pos[j]), oracle.ldim(mask & ~pos[j])) == depth
+        )
         y = -1.0 if learner.predict_one(np.array([j])) >= 0 else 1.0
         learner.learn_one(np.array([j]), y)
         mistakes += 1
@@ -166,8 +172,9 @@ def test_soa_lemma_21_7_adversarial(name):
     H = CLASSES[name]
     ldim = littlestone_dimension(H)
     for seed in range(5):
-        assert flipping_adversary(StandardOptimalAlgorithm(H), H,
-                                  np.random.default_rng(seed)) <= ldim
+        assert (
+            flipping_adversary(StandardOptimalAlgorithm(H), H, np.random.default_rng(seed)) <= ldim
+        )
 
 
 @pytest.mark.parametrize("name", list(CLASSES))
@@ -175,7 +182,7 @@ def test_corollary_21_8_soa_is_forced_to_exactly_ldim(name):
     H = CLASSES[name]
     ldim = littlestone_dimension(H)
     assert optimal_adversary(StandardOptimalAlgorithm(H), H) == ldim
-    assert optimal_adversary(Halving(H), H) >= ldim          # Lemma 21.6 for any learner
+    assert optimal_adversary(Halving(H), H) >= ldim  # Lemma 21.6 for any learner
 
 
 def test_soa_on_many_singletons_errs_at_most_once():
@@ -202,6 +209,7 @@ def test_random_realizable_sequences(H, seed):
 
 # --- callables, protocol, errors ---------------------------------------------------------
 
+
 def test_callables_agree_with_the_array_form():
     cuts = np.linspace(0.0, 1.0, 9)
     hyps = [lambda x, c=c: 1.0 if x[0] >= c else -1.0 for c in cuts]
@@ -219,9 +227,9 @@ def test_callables_agree_with_the_array_form():
 
 
 def test_halving_predict_is_the_version_space_vote():
-    h = Halving(thresholds(4))          # 5 hypotheses
-    assert h.predict_one(np.array([3])) == pytest.approx(3 / 5)   # a <= 3 say +1, a = 4 says -1
-    h.learn_one(np.array([1]), -1.0)    # keeps a in {2, 3, 4}
+    h = Halving(thresholds(4))  # 5 hypotheses
+    assert h.predict_one(np.array([3])) == pytest.approx(3 / 5)  # a <= 3 say +1, a = 4 says -1
+    h.learn_one(np.array([1]), -1.0)  # keeps a in {2, 3, 4}
     np.testing.assert_array_equal(h.version_space(), [2, 3, 4])
     assert h.predict_one(np.array([2])) == pytest.approx(-1 / 3)
     # ties go to +1 through predict()
@@ -246,7 +254,7 @@ def test_inconsistent_labels_raise():
     h.learn_one(np.array([0]), 1.0)
     with pytest.raises(ValueError, match="No hypothesis of the class is consistent"):
         h.learn_one(np.array([1]), 1.0)
-    np.testing.assert_array_equal(h.version_space(), [0])     # state unchanged
+    np.testing.assert_array_equal(h.version_space(), [0])  # state unchanged
 
 
 @pytest.mark.parametrize(

@@ -93,8 +93,9 @@ def test_theorem_21_11_random(d, kind):
 
 
 @given(
-    losses=arrays(np.float64, st.tuples(st.integers(1, 40), st.integers(1, 6)),
-                  elements=st.floats(0, 1)),
+    losses=arrays(
+        np.float64, st.tuples(st.integers(1, 40), st.integers(1, 6)), elements=st.floats(0, 1)
+    ),
     eta=st.floats(1e-3, 20),
 )
 def test_potential_bound_for_every_eta(losses, eta):
@@ -135,7 +136,7 @@ def test_long_run_never_underflows():
         w = h.weights()
     assert np.all(np.isfinite(w)) and w.sum() == pytest.approx(1.0)
     assert w[1] == pytest.approx(1.0)
-    assert h.cumulative_loss_ < 1.0       # paid only on the first round(s)
+    assert h.cumulative_loss_ < 1.0  # paid only on the first round(s)
     assert np.isfinite(h.log_weights_).all() and h.log_weights_.max() == 0.0
 
 
@@ -145,7 +146,7 @@ def test_sample_expert_uses_the_given_generator():
     draws = [h.sample_expert() for _ in range(2000)]
     again = Hedge(3, learning_rate=1.0, rng=np.random.default_rng(7))
     again.update([1.0, 0.0, 0.5])
-    assert draws == [again.sample_expert() for _ in range(2000)]     # seeded: reproducible
+    assert draws == [again.sample_expert() for _ in range(2000)]  # seeded: reproducible
     freq = np.bincount(draws, minlength=3) / 2000
     # 2000 draws: standard error <= 0.0112, so 5 sd = 0.056.
     np.testing.assert_allclose(freq, h.weights(), atol=0.056)
@@ -184,12 +185,12 @@ def test_single_expert_has_zero_regret():
 @pytest.mark.parametrize(
     "kwargs, exc",
     [
-        (dict(n_experts=0, learning_rate=0.1), ValueError),
-        (dict(n_experts=2.5, learning_rate=0.1), TypeError),
-        (dict(n_experts=True, learning_rate=0.1), TypeError),
-        (dict(n_experts=2, learning_rate=-1.0), ValueError),
-        (dict(n_experts=2, learning_rate=float("nan")), ValueError),
-        (dict(n_experts=2, learning_rate=0.1, rng=3), TypeError),
+        ({"n_experts": 0, "learning_rate": 0.1}, ValueError),
+        ({"n_experts": 2.5, "learning_rate": 0.1}, TypeError),
+        ({"n_experts": True, "learning_rate": 0.1}, TypeError),
+        ({"n_experts": 2, "learning_rate": -1.0}, ValueError),
+        ({"n_experts": 2, "learning_rate": float("nan")}, ValueError),
+        ({"n_experts": 2, "learning_rate": 0.1, "rng": 3}, TypeError),
     ],
 )
 def test_constructor_validation(kwargs, exc):

@@ -44,7 +44,7 @@ def _unit(v, rng):
 def adversaries(rho: float, dim: int, seed: int):
     rng = np.random.default_rng(seed)
     return {
-        "push": lambda t, w: rho * _unit(w, rng),                  # loss rho * ||w_t||
+        "push": lambda t, w: rho * _unit(w, rng),  # loss rho * ||w_t||
         "random": lambda t, w: rho * _unit(rng.normal(size=dim), rng),
         "constant": lambda t, w: rho * np.eye(dim)[0],
         "alternate": lambda t, w: rho * (1 if t % 2 else -1) * np.eye(dim)[0],
@@ -61,7 +61,7 @@ def test_theorem_21_15_on_the_l2_ball(dim, radius, rho):
     for name, adv in adversaries(rho, dim, seed=dim).items():
         ogd = OnlineGradientDescent(dim, learning_rate=eta, projection=L2Ball(radius))
         total, zsum = run_linear(ogd, adv, T)
-        best = -radius * np.linalg.norm(zsum)             # min over the ball of <zsum, w>
+        best = -radius * np.linalg.norm(zsum)  # min over the ball of <zsum, w>
         assert total - best <= bound + 1e-9, name
         assert np.linalg.norm(ogd.w_) <= radius + 1e-12
 
@@ -77,7 +77,7 @@ def test_theorem_21_15_on_a_box(dim):
     for name, adv in adversaries(rho, dim, seed=7).items():
         ogd = OnlineGradientDescent(dim, learning_rate=eta, projection=box)
         total, zsum = run_linear(ogd, adv, T)
-        best = float(np.minimum(low * zsum, high * zsum).sum())   # min over the box
+        best = float(np.minimum(low * zsum, high * zsum).sum())  # min over the box
         assert total - best <= bound + 1e-9, name
         assert np.all(ogd.w_ >= low - 1e-12) and np.all(ogd.w_ <= high + 1e-12)
 
@@ -89,9 +89,11 @@ def test_theorem_21_15_squared_loss_on_an_interval(seed):
     B, T = 2.0, 600
     rng = np.random.default_rng(seed)
     z = np.concatenate([rng.uniform(-B, B, T // 2), rng.uniform(0, B, T - T // 2)])
-    ogd = OnlineGradientDescent(1, learning_rate=ogd_learning_rate(radius=B, lipschitz=4 * B,
-                                                                   n_rounds=T),
-                                projection=Box(-B, B))
+    ogd = OnlineGradientDescent(
+        1,
+        learning_rate=ogd_learning_rate(radius=B, lipschitz=4 * B, n_rounds=T),
+        projection=Box(-B, B),
+    )
     total = 0.0
     for zt in z:
         w = ogd.predict()[0]
@@ -103,8 +105,9 @@ def test_theorem_21_15_squared_loss_on_an_interval(seed):
 
 
 @given(
-    Z=arrays(np.float64, st.tuples(st.integers(1, 30), st.integers(1, 4)),
-             elements=st.floats(-3, 3)),
+    Z=arrays(
+        np.float64, st.tuples(st.integers(1, 30), st.integers(1, 4)), elements=st.floats(-3, 3)
+    ),
     eta=st.floats(1e-3, 10),
     radius=st.floats(0.1, 5),
 )
@@ -119,19 +122,18 @@ def test_first_bound_holds_for_every_eta(Z, eta, radius):
     norm = np.linalg.norm(zsum)
     for w_star in [np.zeros(Z.shape[1]), -radius * zsum / norm if norm > 0 else zsum]:
         regret = total - float(zsum @ w_star)
-        rhs = w_star @ w_star / (2 * eta) + eta / 2 * float((Z ** 2).sum())
+        rhs = w_star @ w_star / (2 * eta) + eta / 2 * float((Z**2).sum())
         assert regret <= rhs + 1e-9 * (1 + abs(rhs))
 
 
-@given(arrays(np.float64, st.integers(1, 5), elements=st.floats(-100, 100)),
-       st.floats(0.0, 10.0))
+@given(arrays(np.float64, st.integers(1, 5), elements=st.floats(-100, 100)), st.floats(0.0, 10.0))
 def test_l2_ball_projection_is_the_nearest_point(w, radius):
     p = L2Ball(radius)(w)
     assert np.linalg.norm(p) <= radius * (1 + 1e-12)
     if np.linalg.norm(w) <= radius:
         np.testing.assert_array_equal(p, w)
     rng = np.random.default_rng(0)
-    for _ in range(20):      # variational inequality <w - p, u - p> <= 0 for u in the ball
+    for _ in range(20):  # variational inequality <w - p, u - p> <= 0 for u in the ball
         u = rng.normal(size=w.shape)
         u *= radius * rng.uniform() / max(np.linalg.norm(u), 1e-300)
         assert (w - p) @ (u - p) <= 1e-7 * (1 + np.abs(w).sum())
@@ -173,6 +175,7 @@ def test_first_iterate_is_the_projected_origin():
 
 # --- the classifier ------------------------------------------------------------------------
 
+
 def test_classifier_is_ogd_on_the_surrogate():
     rng = np.random.default_rng(3)
     X = rng.normal(size=(50, 4))
@@ -192,7 +195,7 @@ def test_classifier_is_ogd_on_the_surrogate():
 def test_classifier_logistic_gradient_is_stable_for_huge_margins():
     clf = OnlineGradientDescentClassifier(loss="logistic", learning_rate=1.0)
     clf.learn_one(np.array([1e4]), 1.0)
-    clf.learn_one(np.array([1e4]), 1.0)       # margin ~ 5e7: exp would overflow
+    clf.learn_one(np.array([1e4]), 1.0)  # margin ~ 5e7: exp would overflow
     clf.learn_one(np.array([1e4]), -1.0)
     assert np.all(np.isfinite(clf.coef_))
 
@@ -249,7 +252,8 @@ def test_rate_and_bound_formulas():
     assert eta == pytest.approx(3.0 / (2.0 * 5))
     # B^2/(2 eta) + eta rho^2 T / 2 at the tuned rate equals B rho sqrt(T).
     assert 9 / (2 * eta) + eta * 4 * 25 / 2 == pytest.approx(
-        ogd_regret_bound(radius=3.0, lipschitz=2.0, n_rounds=25))
+        ogd_regret_bound(radius=3.0, lipschitz=2.0, n_rounds=25)
+    )
 
 
 def test_docstring_examples_run():

@@ -44,21 +44,23 @@ def risk_1d(w: float) -> float:
 
 
 def min_risk_1d() -> float:
-    return min(risk_1d(z) for z in SUPPORT_1D)    # a piecewise-linear risk: minimum at a knot
+    return min(risk_1d(z) for z in SUPPORT_1D)  # a piecewise-linear risk: minimum at a knot
 
 
 @pytest.mark.parametrize("method", ["average", "random"])
 @pytest.mark.parametrize("T", [25, 200])
 def test_absolute_loss_on_an_interval(method, T):
-    B, rho = 1.0, 1.0            # |w - z| is 1-Lipschitz; the interval [-1, 1] has radius 1
+    B, rho = 1.0, 1.0  # |w - z| is 1-Lipschitz; the interval [-1, 1] has radius 1
     excess = []
     for seed in range(N_SEEDS):
         rng = np.random.default_rng(seed)
         sample = rng.choice(SUPPORT_1D, size=T, p=PROBS_1D)
-        ogd = OnlineGradientDescent(1, learning_rate=ogd_learning_rate(
-            radius=B, lipschitz=rho, n_rounds=T), projection=Box(-B, B))
-        w = online_to_batch_oco(ogd, sample, lambda w, z: np.sign(w - z), method=method,
-                                rng=rng)
+        ogd = OnlineGradientDescent(
+            1,
+            learning_rate=ogd_learning_rate(radius=B, lipschitz=rho, n_rounds=T),
+            projection=Box(-B, B),
+        )
+        w = online_to_batch_oco(ogd, sample, lambda w, z: np.sign(w - z), method=method, rng=rng)
         excess.append(risk_1d(float(w[0])) - min_risk_1d())
     mean, margin = _mean_and_margin(excess)
     assert min(excess) >= -1e-12
@@ -67,10 +69,11 @@ def test_absolute_loss_on_an_interval(method, T):
 
 # --- 2-D absolute regression |<w, x> - y| on the unit ball ---------------------------------
 
+
 def _regression_problem(noise: bool):
     rng = np.random.default_rng(123)
     X = rng.normal(size=(12, 2))
-    X /= np.max(np.linalg.norm(X, axis=1))             # ||x|| <= 1: loss is 1-Lipschitz in w
+    X /= np.max(np.linalg.norm(X, axis=1))  # ||x|| <= 1: loss is 1-Lipschitz in w
     w0 = np.array([0.6, -0.5])
     y = X @ w0 + (rng.normal(scale=0.3, size=12) if noise else 0.0)
     p = rng.dirichlet(np.ones(12))
@@ -101,18 +104,22 @@ def test_absolute_regression_on_the_ball(noise, method):
     X, y, p, w0 = _regression_problem(noise)
     B, rho, T = 1.0, 1.0, 100
     if noise:
-        _, min_risk = _min_risk_upper_and_lower(X, y, p, B)      # conservative: a lower bound
+        _, min_risk = _min_risk_upper_and_lower(X, y, p, B)  # conservative: a lower bound
     else:
-        min_risk = 0.0                                             # w0 is in the ball
+        min_risk = 0.0  # w0 is in the ball
         assert np.linalg.norm(w0) <= B and _risk(w0, X, y, p) == pytest.approx(0.0)
     risks = []
     for seed in range(N_SEEDS):
         rng = np.random.default_rng(seed)
         idx = rng.choice(len(y), size=T, p=p)
-        ogd = OnlineGradientDescent(2, learning_rate=ogd_learning_rate(
-            radius=B, lipschitz=rho, n_rounds=T), projection=L2Ball(B))
-        w = online_to_batch_oco(ogd, idx, lambda w, i: np.sign(X[i] @ w - y[i]) * X[i],
-                                method=method, rng=rng)
+        ogd = OnlineGradientDescent(
+            2,
+            learning_rate=ogd_learning_rate(radius=B, lipschitz=rho, n_rounds=T),
+            projection=L2Ball(B),
+        )
+        w = online_to_batch_oco(
+            ogd, idx, lambda w, i: np.sign(X[i] @ w - y[i]) * X[i], method=method, rng=rng
+        )
         risks.append(_risk(w, X, y, p))
     mean, margin = _mean_and_margin(risks)
     assert mean <= min_risk + ogd_regret_bound(radius=B, lipschitz=rho, n_rounds=T) / T + margin
@@ -120,11 +127,12 @@ def test_absolute_regression_on_the_ball(noise, method):
 
 # --- realizable classification: E[L_D(h_r)] <= M_A / T (SSBD Exercise 21.5) ----------------
 
+
 def _separable_distribution():
     rng = np.random.default_rng(7)
     u = np.array([0.8, -0.6])
     X = rng.normal(size=(400, 2))
-    X /= np.linalg.norm(X, axis=1, keepdims=True)          # R = 1
+    X /= np.linalg.norm(X, axis=1, keepdims=True)  # R = 1
     X = X[np.abs(X @ u) >= 0.3][:40]
     y = np.sign(X @ u)
     p = rng.dirichlet(np.ones(len(y)))
@@ -145,7 +153,7 @@ def test_random_iterate_of_the_perceptron(T):
         rng = np.random.default_rng(seed)
         idx = rng.choice(len(y), size=T, p=p)
         h = online_to_batch(Perceptron(), X[idx], y[idx], method="random", rng=rng)
-        risks.append(_zero_one_risk(h, X, y, p))      # h_1 (w = 0) predicts +1 everywhere
+        risks.append(_zero_one_risk(h, X, y, p))  # h_1 (w = 0) predicts +1 everywhere
     mean, margin = _mean_and_margin(risks)
     assert mean <= mistake_bound / T + margin
 
@@ -160,14 +168,16 @@ def test_random_iterate_of_halving():
     for seed in range(N_SEEDS):
         rng = np.random.default_rng(seed)
         idx = rng.integers(n, size=T)
-        h = online_to_batch(Halving(H), idx.reshape(-1, 1), H[target, idx], method="random",
-                            rng=rng)
+        h = online_to_batch(
+            Halving(H), idx.reshape(-1, 1), H[target, idx], method="random", rng=rng
+        )
         risks.append(float(p @ (h.predict(np.arange(n).reshape(-1, 1)) != H[target])))
     mean, margin = _mean_and_margin(risks)
     assert mean <= math.log2(len(H)) / T + margin
 
 
 # --- mechanics -----------------------------------------------------------------------------
+
 
 def test_random_method_returns_the_hypothesis_used_on_round_r():
     rng = np.random.default_rng(0)
@@ -195,7 +205,7 @@ def test_average_method_averages_the_iterates_used():
         learner = make()
         h = online_to_batch(learner, X, y, method="average")
         np.testing.assert_allclose(h.coef_, np.mean(iterates, axis=0), rtol=1e-12)
-        np.testing.assert_array_equal(learner.coef_, ref.coef_)     # trained in place
+        np.testing.assert_array_equal(learner.coef_, ref.coef_)  # trained in place
         assert h is not learner
 
 
@@ -207,8 +217,17 @@ def test_oco_iterates_and_random_choice():
     seen = set()
     for seed in range(40):
         ogd = OnlineGradientDescent(1, learning_rate=0.5, projection=Box(-1.0, 1.0))
-        seen.add(float(online_to_batch_oco(ogd, range(4), lambda w, z: np.array([-1.0]),
-                                           method="random", rng=np.random.default_rng(seed))[0]))
+        seen.add(
+            float(
+                online_to_batch_oco(
+                    ogd,
+                    range(4),
+                    lambda w, z: np.array([-1.0]),
+                    method="random",
+                    rng=np.random.default_rng(seed),
+                )[0]
+            )
+        )
     assert seen == {0.0, 0.5, 1.0}
 
 
@@ -217,12 +236,14 @@ def test_oco_iterates_and_random_choice():
     [
         (lambda: online_to_batch(Perceptron(), [[1.0]], [1.0], method="last"), ValueError),
         (lambda: online_to_batch(Perceptron(), [[1.0]], [1.0], method="random"), TypeError),
-        (lambda: online_to_batch(Halving([[1], [-1]]), [[0]], [1.0], method="average"),
-         TypeError),
-        (lambda: online_to_batch(Perceptron(), np.empty((0, 2)), [], method="average"),
-         ValueError),
-        (lambda: online_to_batch_oco(OnlineGradientDescent(1, learning_rate=0.1), [],
-                                     lambda w, z: w), ValueError),
+        (lambda: online_to_batch(Halving([[1], [-1]]), [[0]], [1.0], method="average"), TypeError),
+        (lambda: online_to_batch(Perceptron(), np.empty((0, 2)), [], method="average"), ValueError),
+        (
+            lambda: online_to_batch_oco(
+                OnlineGradientDescent(1, learning_rate=0.1), [], lambda w, z: w
+            ),
+            ValueError,
+        ),
     ],
 )
 def test_validation(call, exc):

@@ -37,15 +37,16 @@ def test_theorem_21_16_random_separable(dim, margin):
         R = np.max(np.linalg.norm(X, axis=1))
         p = Perceptron()
         bound = (R * np.linalg.norm(w_star)) ** 2
-        while True:                  # pass until error-free: the bound covers every pass
+        while True:  # pass until error-free: the bound covers every pass
             before = p.n_updates_
             p.partial_fit(X, y)
             assert p.n_updates_ <= bound
             if p.n_updates_ == before:
                 break
         assert perceptron_mistake_bound(X, y, w_star) == pytest.approx(
-            (R * np.linalg.norm(w_star)) ** 2)
-        assert np.all(y * (X @ p.coef_) > 0)       # converged: the passes ended error-free
+            (R * np.linalg.norm(w_star)) ** 2
+        )
+        assert np.all(y * (X @ p.coef_) > 0)  # converged: the passes ended error-free
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -62,7 +63,7 @@ def test_theorem_21_16_adversarial_order(seed):
         bad = np.flatnonzero(scores <= 0)
         if bad.size == 0:
             break
-        t = bad[np.argmin(scores[bad])]             # the most violated point
+        t = bad[np.argmin(scores[bad])]  # the most violated point
         p.learn_one(X[t], y[t])
         assert p.n_updates_ <= bound
     assert p.n_updates_ >= 2
@@ -100,12 +101,12 @@ def test_protocol_and_conventions():
     p = Perceptron()
     assert isinstance(p, OnlineClassifier)
     assert p.predict_one(np.array([1.0, 2.0])) == 1.0 and p.coef_ is None
-    p.learn_one(np.array([1.0, 0.0]), 1.0)       # w = 0: y<w,x> = 0 <= 0 updates
+    p.learn_one(np.array([1.0, 0.0]), 1.0)  # w = 0: y<w,x> = 0 <= 0 updates
     assert p.n_updates_ == 1
-    p.learn_one(np.array([0.0, 1.0]), -1.0)      # <w,x> = 0 again: update
+    p.learn_one(np.array([0.0, 1.0]), -1.0)  # <w,x> = 0 again: update
     np.testing.assert_array_equal(p.coef_, [1.0, -1.0])
-    assert p.predict_one(np.array([1.0, 1.0])) == 1.0      # tie goes to +1
-    p.learn_one(np.array([3.0, 0.0]), -1.0, weight=0.0)    # weight 0 skips
+    assert p.predict_one(np.array([1.0, 1.0])) == 1.0  # tie goes to +1
+    p.learn_one(np.array([3.0, 0.0]), -1.0, weight=0.0)  # weight 0 skips
     assert p.n_updates_ == 2
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(30, 2)), np.where(rng.uniform(size=30) < 0.5, -1.0, 1.0)

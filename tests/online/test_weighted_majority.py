@@ -73,11 +73,12 @@ def test_weights_are_beta_to_the_mistakes():
     for _ in range(40):
         advice = rng.choice([-1.0, 1.0], size=6)
         vote = wm.predict_one(advice)
-        w = 0.3 ** wm.expert_mistakes_
+        w = 0.3**wm.expert_mistakes_
         assert vote == pytest.approx((w @ advice) / w.sum(), abs=1e-12)
         wm.learn_one(advice, rng.choice([-1.0, 1.0]))
-    np.testing.assert_allclose(wm.weights(), 0.3 ** wm.expert_mistakes_ /
-                               (0.3 ** wm.expert_mistakes_).sum(), rtol=1e-12)
+    np.testing.assert_allclose(
+        wm.weights(), 0.3**wm.expert_mistakes_ / (0.3**wm.expert_mistakes_).sum(), rtol=1e-12
+    )
 
 
 def test_long_runs_keep_the_leader_exact():
@@ -92,9 +93,17 @@ def test_long_runs_keep_the_leader_exact():
     assert wm.predict_one(advice) == pytest.approx(1.0)
 
 
-@given(st.lists(st.tuples(st.lists(st.sampled_from([-1.0, 1.0]), min_size=4, max_size=4),
-                          st.sampled_from([-1.0, 1.0])), min_size=1, max_size=20),
-       st.integers(0, 3))
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.sampled_from([-1.0, 1.0]), min_size=4, max_size=4),
+            st.sampled_from([-1.0, 1.0]),
+        ),
+        min_size=1,
+        max_size=20,
+    ),
+    st.integers(0, 3),
+)
 def test_importance_weight_k_equals_k_repetitions(rounds, k):
     a, b = WeightedMajority(4, beta=0.7), WeightedMajority(4, beta=0.7)
     for advice, y in rounds:
@@ -123,12 +132,15 @@ def test_protocol_batch_verbs_are_loops():
 
 def test_bound_formula():
     assert weighted_majority_mistake_bound(8, 0, 0.5) == pytest.approx(
-        math.log(8) / math.log(4 / 3))
+        math.log(8) / math.log(4 / 3)
+    )
     assert weighted_majority_mistake_bound(2, 10, 0.5) == pytest.approx(
-        (math.log(2) + 10 * math.log(2)) / math.log(4 / 3))
+        (math.log(2) + 10 * math.log(2)) / math.log(4 / 3)
+    )
     # beta = 1/2 gives the textbook 2.41 (m + log2 d).
     assert weighted_majority_mistake_bound(16, 3, 0.5) == pytest.approx(
-        (3 + 4) * math.log(2) / math.log(4 / 3))
+        (3 + 4) * math.log(2) / math.log(4 / 3)
+    )
     assert math.log(2) / math.log(4 / 3) == pytest.approx(2.4094, abs=1e-4)
 
 
