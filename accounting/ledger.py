@@ -144,8 +144,9 @@ class BudgetLedger:
         self = cls.__new__(cls)
         self._path = Path(path)
         if not self._path.exists():
-            raise FileNotFoundError(f"No budget ledger at {str(self._path)!r}; create one with "
-                                    "BudgetLedger(path, target_epsilon, target_delta).")
+            raise FileNotFoundError(f"No budget ledger at {str(self._path)!r}; create it first "
+                                    "(BudgetLedger(path, target_epsilon, target_delta) or "
+                                    "'dpboost budget init').")
         data = self._read()
         self._target_epsilon = data["target_epsilon"]
         self._target_delta = data["target_delta"]
