@@ -57,3 +57,31 @@ def test_zero_rounds_gives_no_hypotheses():
     X, y, _ = margin_data(10, 2, 0.1)
     assert boost(X, y, measure_producer=LazyBregBoost(0.5, 1.0), weak_learner=CenteringHalfspace(),
                  n_rounds=0, rng=np.random.default_rng(0)) == []
+
+
+def test_each_hypothesis_is_evaluated_once_over_the_whole_run():
+    """Per-round cost O(nd): the producer never re-evaluates earlier hypotheses."""
+    from dpboost.weak_learners import HalfspaceHypothesis
+
+    calls: list[int] = []
+
+    class Counting(HalfspaceHypothesis):
+        __slots__ = ("index",)
+
+        def __call__(self, X):
+            calls.append(self.index)
+            return super().__call__(X)
+
+    class Learner(CenteringHalfspace):
+        def fit(self, X, y, mu_hat, *, rng):
+            h = Counting(super().fit(X, y, mu_hat, rng=rng).coef)
+            h.index = len(seen)
+            seen.append(h)
+            return h
+
+    seen: list = []
+    X, y, _ = margin_data(200, 3, 0.1, seed=4)
+    boost(X, y, measure_producer=LazyBregBoost(0.25, 5.0), weak_learner=Learner(),
+          n_rounds=50, rng=np.random.default_rng(0))
+    # round t evaluates only h_{t-1}; the last hypothesis is never needed by the producer
+    assert calls == list(range(49))
