@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dpboost.online.base import OnlineClassifier
 
@@ -105,7 +107,7 @@ class LittlestoneOracle:
         return best
 
 
-def littlestone_dimension(hypotheses) -> int:
+def littlestone_dimension(hypotheses: ArrayLike) -> int:
     """Littlestone dimension of a finite class over a finite domain.
 
     Parameters
@@ -184,7 +186,7 @@ class _VersionSpace(OnlineClassifier):
         m = self.version_mask_
         return np.array([i for i in range(self.n_hypotheses) if m >> i & 1], dtype=int)
 
-    def learn_one(self, x, y: float, weight: float = 1.0) -> None:
+    def learn_one(self, x: Any, y: float, weight: float = 1.0) -> None:
         """Keep the hypotheses that label ``x`` as ``y`` (``weight = 0`` skips the example)."""
         if not isinstance(y, numbers.Real) or y not in (-1, 1):
             raise ValueError(
@@ -235,7 +237,7 @@ class Halving(_VersionSpace):
 
     _owner = "Halving"
 
-    def predict_one(self, x) -> float:
+    def predict_one(self, x: Any) -> float:
         """Fraction ``(|V^+| - |V^-|) / |V|`` in ``[-1, 1]``; its sign is the majority."""
         plus, minus = self._split(x)
         p, m = plus.bit_count(), minus.bit_count()
@@ -293,6 +295,6 @@ class StandardOptimalAlgorithm(_VersionSpace):
         self.domain = domain
         self.oracle_ = LittlestoneOracle(table)
 
-    def predict_one(self, x) -> float:
+    def predict_one(self, x: Any) -> float:
         plus, minus = self._split(x)
         return 1.0 if self.oracle_.ldim(plus) >= self.oracle_.ldim(minus) else -1.0

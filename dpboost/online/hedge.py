@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dpboost._validation import check_scalar
 
@@ -146,7 +147,7 @@ class Hedge:
         i = int(np.searchsorted(cdf, self.rng.random() * cdf[-1], side="right"))
         return min(i, self.n_experts - 1)
 
-    def update(self, losses) -> float:
+    def update(self, losses: ArrayLike) -> float:
         """Pay ``<w_t, losses>``, then multiply each weight by ``exp(-eta * loss_i)``.
 
         Parameters

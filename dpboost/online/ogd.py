@@ -24,6 +24,7 @@ import math
 from collections.abc import Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dpboost._validation import check_choice, check_scalar
 from dpboost.online.base import OnlineClassifier
@@ -98,7 +99,7 @@ class Box:
     array([-1. ,  0.5,  2. ])
     """
 
-    def __init__(self, low, high, *, dim: int = 1) -> None:
+    def __init__(self, low: ArrayLike, high: ArrayLike, *, dim: int = 1) -> None:
         lo = np.asarray(low, dtype=float)
         hi = np.asarray(high, dtype=float)
         if (
@@ -186,7 +187,7 @@ class OnlineGradientDescent:
         """The current decision ``w_t`` (a copy)."""
         return self.w_.copy()
 
-    def update(self, gradient) -> None:
+    def update(self, gradient: ArrayLike | Callable[[np.ndarray], ArrayLike]) -> None:
         """Step ``w <- Proj(w - eta * v)`` with ``v`` a subgradient at the current ``w``.
 
         Parameters
@@ -290,12 +291,12 @@ class OnlineGradientDescentClassifier(OnlineClassifier):
             dim, learning_rate=self.learning_rate, projection=projection
         )
 
-    def predict_one(self, x) -> float:
+    def predict_one(self, x: ArrayLike) -> float:
         if self.ogd_ is None:
             return 0.0
         return float(np.clip(self.ogd_.w_ @ np.asarray(x, dtype=float), -1.0, 1.0))
 
-    def learn_one(self, x, y: float, weight: float = 1.0) -> None:
+    def learn_one(self, x: ArrayLike, y: float, weight: float = 1.0) -> None:
         x = np.asarray(x, dtype=float).reshape(-1)
         if self.ogd_ is None:
             self._start(x.shape[0])

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dpboost._validation import check_choice
 from dpboost.online.base import OnlineClassifier
@@ -44,8 +45,8 @@ def _check_rng(rng, method: str, owner: str) -> None:
 
 def online_to_batch(
     learner: OnlineClassifier,
-    X,
-    y,
+    X: ArrayLike,
+    y: ArrayLike,
     *,
     method: str = "random",
     rng: np.random.Generator | None = None,

@@ -17,13 +17,14 @@ References
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dpboost.online.base import OnlineClassifier
 
 __all__ = ["Perceptron", "perceptron_mistake_bound"]
 
 
-def perceptron_mistake_bound(X, y, w_star) -> float:
+def perceptron_mistake_bound(X: ArrayLike, y: ArrayLike, w_star: ArrayLike) -> float:
     """The bound of SSBD Theorem 21.16 for a given comparator ``w_star``.
 
     ``sum_t f_t + R ||w*|| sqrt(sum_t f_t) + (R ||w*||)^2`` with ``f_t`` the hinge loss
@@ -78,12 +79,12 @@ class Perceptron(OnlineClassifier):
         self.coef_: np.ndarray | None = None
         self.n_updates_ = 0
 
-    def predict_one(self, x) -> float:
+    def predict_one(self, x: ArrayLike) -> float:
         if self.coef_ is None:
             return 1.0
         return 1.0 if float(self.coef_ @ np.asarray(x, dtype=float)) >= 0 else -1.0
 
-    def learn_one(self, x, y: float, weight: float = 1.0) -> None:
+    def learn_one(self, x: ArrayLike, y: float, weight: float = 1.0) -> None:
         x = np.asarray(x, dtype=float).reshape(-1)
         if self.coef_ is None:
             self.coef_ = np.zeros(x.shape[0])

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dpboost._validation import check_scalar
 from dpboost.online.base import OnlineClassifier
@@ -117,11 +118,11 @@ class WeightedMajority(OnlineClassifier):
         w = np.exp(self.log_weights_)  # max log-weight is 0: the sum lies in [1, d]
         return w / w.sum()
 
-    def predict_one(self, x) -> float:
+    def predict_one(self, x: ArrayLike) -> float:
         """The weighted vote of the advice, in ``[-1, 1]`` (its sign is the prediction)."""
         return float(np.clip(self.weights() @ self._advice(x), -1.0, 1.0))
 
-    def learn_one(self, x, y: float, weight: float = 1.0) -> None:
+    def learn_one(self, x: ArrayLike, y: float, weight: float = 1.0) -> None:
         """Multiply the weight of every expert whose advice differs from ``y`` by ``beta``."""
         a = self._advice(x)
         if y not in (-1, 1):

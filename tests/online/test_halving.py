@@ -207,6 +207,17 @@ def test_random_realizable_sequences(H, seed):
     assert soa.n_mistakes_ <= littlestone_dimension(H)
 
 
+@settings(max_examples=60)
+@given(small_classes, st.integers(0, 2**32 - 1))
+def test_flipping_adversary_on_random_classes(H, seed):
+    n_distinct = len({tuple(r) for r in H})
+    halving = Halving(H)
+    assert flipping_adversary(halving, H, np.random.default_rng(seed)) <= math.log2(len(H))
+    soa = StandardOptimalAlgorithm(H)
+    assert flipping_adversary(soa, H, np.random.default_rng(seed)) <= littlestone_dimension(H)
+    assert littlestone_dimension(H) <= math.log2(n_distinct)
+
+
 # --- callables, protocol, errors ---------------------------------------------------------
 
 
