@@ -27,6 +27,7 @@ class _NoisyOracle:
         pass
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("gamma", [0.1, 0.3])
 def test_theorem4_inequality_from_the_proof(gamma):
     """Summing Delta_i <= -gamma_i^2 M_{i-1} + R over i gives
@@ -47,8 +48,9 @@ def test_theorem4_inequality_from_the_proof(gamma):
     assert mistakes < 0.5 * T * (1 - gamma)
 
 
+@pytest.mark.slow
 def test_more_edge_means_fewer_mistakes():
-    T, N = 2000, 15
+    T, N = 1000, 11
     out = []
     for gamma in (0.05, 0.2, 0.5):
         rng = np.random.default_rng(1)
@@ -59,6 +61,7 @@ def test_more_edge_means_fewer_mistakes():
     assert out[0] > out[1] > out[2]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cls", [AdaBoostOL, AdaBoostOLS])
 def test_booster_beats_its_weak_learner(cls):
     """Measured: stump PV 0.24, AdaBoost.OL (N = 20, stumps) PV 0.14."""

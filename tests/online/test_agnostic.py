@@ -62,6 +62,7 @@ def test_fit_stump_is_the_best_stump():
         assert np.sum(w * y * h(X)) == pytest.approx(best)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cls", [OnlineAgnosticBoost, OnlineRealizableBoost])
 def test_online_boosters_beat_a_stump(cls):
     """Measured (1500 rows, N = 50, gamma = 0.3): stump PV 0.24, Alg. 1 0.12, Alg. 4 0.10."""
@@ -71,6 +72,7 @@ def test_online_boosters_beat_a_stump(cls):
     assert progressive_val_score(model, X, y) < base - 0.05
 
 
+@pytest.mark.slow
 def test_agnostic_booster_with_label_noise():
     """With 10% label noise (best halfspace: 0-1 error 0.1, correlation 0.8) boosting stumps
     with Algorithm 1 lowers the progressive 0-1 error of the vote's sign (measured: stump 0.30,

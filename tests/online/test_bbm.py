@@ -108,6 +108,7 @@ def _rotated_halfspace(n, seed=1):
     return X, np.where(X[:, 0] + X[:, 1] > 0, 1.0, -1.0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["weight", "sample"])
 def test_booster_beats_its_weak_learner(mode):
     """Stumps on a rotated halfspace have error ~1/4 (best axis split); boosted stumps do far
@@ -133,9 +134,10 @@ class _NoisyOracle:
         pass
 
 
+@pytest.mark.slow
 def test_theorem2_rate_with_independent_weak_learners():
     """With N independent learners of edge gamma, the majority errs w.p. <= exp(-N gamma^2/2)."""
-    N, gamma, T = 41, 0.4, 3000
+    N, gamma, T = 41, 0.4, 1500
     rng = np.random.default_rng(0)
     from dpboost.online.learners import ListBank
 
