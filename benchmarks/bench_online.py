@@ -75,7 +75,7 @@ def load(name: str, data_dir: str, cache_dir: str | None):
 
 def split(n: int, seed: int = 0):
     perm = np.random.default_rng(seed).permutation(n)
-    n_train = int(round(0.8 * n))
+    n_train = round(0.8 * n)
     return perm[:n_train], perm[n_train:]
 
 
@@ -213,7 +213,7 @@ def print_table(results):
     for name, res in results.items():
         r = res["rows"]
 
-        def cell(key):
+        def cell(key, r=r):
             return f"{r[key]['test_error']:8.4f}" if key in r else f"{'-':>8s}"
 
         print(f"{name:9s} | " + " ".join(cell(("dpboost", a)) for a in ALGOS) + " | "

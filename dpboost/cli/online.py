@@ -22,7 +22,7 @@ import numpy as np
 
 from dpboost._validation import check_scalar
 
-__all__ = ["add_parser", "run", "make_model", "binary_labels", "ALGORITHMS"]
+__all__ = ["ALGORITHMS", "add_parser", "binary_labels", "make_model", "run"]
 
 ALGORITHMS = ("bbm", "adaboost-ol", "adaboost-ol-s", "agnostic", "base")
 
@@ -73,11 +73,14 @@ def make_model(algorithm: str, *, n_learners: int, gamma: float, learning_rate: 
     from dpboost.online.adaboost_ol import AdaBoostOL, AdaBoostOLS
     from dpboost.online.agnostic import OnlineAgnosticBoost
     from dpboost.online.bbm import OnlineBBM
-    from dpboost.online.learners import (OnlineLinearLearner, OnlinePerceptronLearner,
-                                         OnlineStumpLearner)
+    from dpboost.online.learners import (
+        OnlineLinearLearner,
+        OnlinePerceptronLearner,
+        OnlineStumpLearner,
+    )
 
-    common = dict(weak_learner=weak_learner, learning_rate=learning_rate,
-                  random_state=random_state)
+    common = {"weak_learner": weak_learner, "learning_rate": learning_rate,
+              "random_state": random_state}
     if algorithm == "bbm":
         return OnlineBBM(n_learners, gamma, mode=mode, **common)
     if algorithm == "adaboost-ol":
@@ -112,7 +115,7 @@ def run(args) -> int:
                        learning_rate=args.learning_rate, weak_learner=args.weak_learner,
                        mode=args.mode, random_state=model_rng)
     n = len(y)
-    n_test = int(round(test_fraction * n))
+    n_test = round(test_fraction * n)
     if n - n_test < 1:
         raise ValueError(f"{n} rows and --test-fraction {test_fraction} leave no training rows.")
     perm = split_rng.permutation(n)

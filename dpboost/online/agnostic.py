@@ -35,13 +35,13 @@ from dpboost.online.base import OnlineClassifier
 from dpboost.online.learners import make_bank
 
 __all__ = [
-    "randomized_projection",
     "OnlineAgnosticBoost",
     "OnlineRealizableBoost",
-    "boost_with_oco",
     "RandomizedMajorityVote",
     "StumpHypothesis",
+    "boost_with_oco",
     "fit_stump",
+    "randomized_projection",
 ]
 
 
@@ -68,7 +68,7 @@ def _ogd_path(z: list, p1: float, lo: float, hi: float, gamma: float, c: float) 
     for i, zi in enumerate(z, start=1):
         out.append(p)
         p -= step / math.sqrt(i) * (zi / gamma - 1.0)
-        p = lo if p < lo else (hi if p > hi else p)
+        p = min(max(p, lo), hi)
     return out
 
 

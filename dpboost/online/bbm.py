@@ -36,7 +36,7 @@ from dpboost._validation import check_choice, check_random_state, check_scalar
 from dpboost.online.base import OnlineClassifier
 from dpboost.online.learners import make_bank
 
-__all__ = ["OnlineBBM", "bbm_log_weights", "bbm_weights", "bbm_potential"]
+__all__ = ["OnlineBBM", "bbm_log_weights", "bbm_potential", "bbm_weights"]
 
 
 def _log_binom_pmf(n, k, gamma: float):

@@ -19,7 +19,7 @@ import numpy as np
 
 from dpboost._validation import check_choice, check_finite_rows
 
-__all__ = ["progressive_val_score", "zero_one_loss", "log_loss"]
+__all__ = ["log_loss", "progressive_val_score", "zero_one_loss"]
 
 
 def zero_one_loss(prediction: float, y: float) -> float:

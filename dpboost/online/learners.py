@@ -39,15 +39,15 @@ from dpboost._validation import check_scalar
 from dpboost.online.base import OnlineClassifier, OnlineLearner
 
 __all__ = [
-    "LinearBank",
-    "PerceptronBank",
-    "StumpBank",
-    "ListBank",
-    "make_bank",
     "WEAK_LEARNERS",
+    "LinearBank",
+    "ListBank",
     "OnlineLinearLearner",
     "OnlinePerceptronLearner",
     "OnlineStumpLearner",
+    "PerceptronBank",
+    "StumpBank",
+    "make_bank",
 ]
 
 #: Names accepted wherever a weak learner is chosen by string.
@@ -182,7 +182,7 @@ class LinearBank(_Bank):
         return nz, xv * inv, self.W[nz]
 
     def scores_prepared(self, ctx) -> np.ndarray:
-        nz, xn, Wnz = ctx
+        _, xn, Wnz = ctx
         return xn @ Wnz
 
     def learn_prepared(self, ctx, y, weight, scores) -> None:
@@ -295,7 +295,7 @@ class ListBank(_Bank):
         self.n_features_ = None
 
     @classmethod
-    def from_prototype(cls, prototype, n_learners: int) -> "ListBank":
+    def from_prototype(cls, prototype, n_learners: int) -> ListBank:
         return cls([copy.deepcopy(prototype) for _ in range(n_learners)])
 
     def prepare(self, x: np.ndarray) -> np.ndarray:
