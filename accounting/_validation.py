@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import numbers
 
-__all__ = ["check_real", "check_int", "check_method", "METHODS"]
+__all__ = ["METHODS", "check_int", "check_method", "check_real"]
 
 #: Conversion methods understood by the accountant, in the order they are reported.
 METHODS = ("paper", "cks", "exact")
@@ -43,15 +43,16 @@ def check_real(
     admitted.
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(_message(name, owner, f"a float in {_interval(low, high, closed)}",
-                                 value))
+        raise TypeError(_message(name, owner, f"a float in {_interval(low, high, closed)}", value))
     out = float(value)
     lo_ok = low is None or (out >= low if closed in ("left", "both") else out > low)
-    hi_ok = (out < math.inf) if high is None else (
-        out <= high if closed in ("right", "both") else out < high)
+    hi_ok = (
+        (out < math.inf)
+        if high is None
+        else (out <= high if closed in ("right", "both") else out < high)
+    )
     if not (lo_ok and hi_ok) or math.isnan(out):
-        raise ValueError(_message(name, owner, f"a float in {_interval(low, high, closed)}",
-                                  value))
+        raise ValueError(_message(name, owner, f"a float in {_interval(low, high, closed)}", value))
     return out
 
 

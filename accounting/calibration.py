@@ -21,11 +21,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from scipy import optimize
-
 from accounting import conversions
 from accounting._validation import METHODS, check_int, check_method, check_real
 from accounting.exceptions import ConvergenceError
+
+
+def _brentq():
+    """scipy.optimize.brentq, imported on first use (keeps ``import accounting`` light)."""
+    from scipy.optimize import brentq
+
+    return brentq
+
 
 __all__ = ["CalibrationResult", "calibrate_noise", "gaussian_epsilon"]
 
@@ -68,7 +74,7 @@ def gaussian_epsilon(noise_multiplier: float, count: int, delta: float, method: 
         return 0.0
     if method == "exact":
         return conversions.gdp_epsilon(math.sqrt(count) / noise_multiplier, delta)
-    rho = 0.5 * count / noise_multiplier ** 2
+    rho = 0.5 * count / noise_multiplier**2
     if method == "cks":
         return conversions.cks_epsilon(rho, delta)
     return conversions.zcdp_to_epsilon_paper(rho, delta)
@@ -94,20 +100,26 @@ def _calibrate_one(eps: float, delta: float, count: int, method: str) -> Calibra
     while f(hi) > 0.0:
         hi += math.log(2.0)
         if hi > 700:
-            raise ConvergenceError(f"No noise multiplier up to {math.exp(hi):.3g} meets "
-                                   f"epsilon={eps!r}", bracket=(math.exp(start), math.exp(hi)))
+            raise ConvergenceError(
+                f"No noise multiplier up to {math.exp(hi):.3g} meets epsilon={eps!r}",
+                bracket=(math.exp(start), math.exp(hi)),
+            )
     lo = hi - math.log(2.0)
     while f(lo) <= 0.0:
         lo -= math.log(2.0)
         if lo < -700:
-            raise ConvergenceError(f"Calibration for epsilon={eps!r} found no lower bracket",
-                                   bracket=(math.exp(lo), math.exp(hi)))
+            raise ConvergenceError(
+                f"Calibration for epsilon={eps!r} found no lower bracket",
+                bracket=(math.exp(lo), math.exp(hi)),
+            )
     try:
-        root, info = optimize.brentq(f, lo, hi, xtol=_RTOL * 1e-3, rtol=_RTOL, maxiter=200,
-                                     full_output=True, disp=False)
+        root, info = _brentq()(
+            f, lo, hi, xtol=_RTOL * 1e-3, rtol=_RTOL, maxiter=200, full_output=True, disp=False
+        )
     except (ValueError, RuntimeError) as exc:  # pragma: no cover - f changes sign by construction
-        raise ConvergenceError(f"Brent's method failed: {exc}",
-                               bracket=(math.exp(lo), math.exp(hi))) from exc
+        raise ConvergenceError(
+            f"Brent's method failed: {exc}", bracket=(math.exp(lo), math.exp(hi))
+        ) from exc
     converged = bool(info.converged)
     z = math.exp(root + 2 * _RTOL * max(1.0, abs(root)))
     achieved = f(math.log(z)) + eps
@@ -116,16 +128,25 @@ def _calibrate_one(eps: float, delta: float, count: int, method: str) -> Calibra
         achieved = gaussian_epsilon(z, count, delta, method)
         calls += 1
     if not converged:
-        raise ConvergenceError(f"Calibration did not converge for epsilon={eps!r}, "
-                               f"delta={delta!r}, count={count!r}",
-                               bracket=(math.exp(lo), math.exp(hi)))
-    return CalibrationResult(noise_multiplier=z, epsilon=achieved, iterations=calls,
-                             converged=converged, method=method, target_epsilon=eps,
-                             target_delta=delta, count=count)
+        raise ConvergenceError(
+            f"Calibration did not converge for epsilon={eps!r}, delta={delta!r}, count={count!r}",
+            bracket=(math.exp(lo), math.exp(hi)),
+        )
+    return CalibrationResult(
+        noise_multiplier=z,
+        epsilon=achieved,
+        iterations=calls,
+        converged=converged,
+        method=method,
+        target_epsilon=eps,
+        target_delta=delta,
+        count=count,
+    )
 
 
-def calibrate_noise(target_epsilon: float, target_delta: float, count: int = 1,
-                    method: str = "best") -> CalibrationResult:
+def calibrate_noise(
+    target_epsilon: float, target_delta: float, count: int = 1, method: str = "best"
+) -> CalibrationResult:
     """Smallest noise multiplier for ``count`` Gaussian rounds to be (target_epsilon, target_delta)-DP.
 
     Parameters
@@ -162,7 +183,13 @@ def calibrate_noise(target_epsilon: float, target_delta: float, count: int = 1,
     results = [_calibrate_one(eps, delta, count, m) for m in METHODS]
     best = min(results, key=lambda r: r.noise_multiplier)
     calls = sum(r.iterations for r in results)
-    return CalibrationResult(noise_multiplier=best.noise_multiplier, epsilon=best.epsilon,
-                             iterations=calls, converged=all(r.converged for r in results),
-                             method=best.method, target_epsilon=eps, target_delta=delta,
-                             count=count)
+    return CalibrationResult(
+        noise_multiplier=best.noise_multiplier,
+        epsilon=best.epsilon,
+        iterations=calls,
+        converged=all(r.converged for r in results),
+        method=best.method,
+        target_epsilon=eps,
+        target_delta=delta,
+        count=count,
+    )

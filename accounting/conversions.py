@@ -39,19 +39,27 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import optimize, special
+from scipy import special
 
 from accounting._validation import check_real
 
+
+def _brentq():
+    """scipy.optimize.brentq, imported on first use (keeps ``import accounting`` light)."""
+    from scipy.optimize import brentq
+
+    return brentq
+
+
 __all__ = [
-    "zcdp_to_epsilon_paper",
-    "zcdp_to_delta_paper",
-    "cks_epsilon",
+    "MAX_EPSILON",
     "cks_delta",
-    "gdp_log_delta",
+    "cks_epsilon",
     "gdp_delta",
     "gdp_epsilon",
-    "MAX_EPSILON",
+    "gdp_log_delta",
+    "zcdp_to_delta_paper",
+    "zcdp_to_epsilon_paper",
 ]
 
 #: Largest epsilon the exact solver searches for; beyond it ``gdp_epsilon`` raises ValueError.
@@ -153,8 +161,7 @@ def cks_epsilon(rho: float, delta: float) -> float:
     if g(u_lo) >= 0.0:  # pragma: no cover - only for absurd rho
         u = u_lo
     else:
-        u = optimize.brentq(g, u_lo, u_hi, xtol=1e-300, rtol=4 * np.finfo(float).eps,
-                            maxiter=500)
+        u = _brentq()(g, u_lo, u_hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
     best = min(_cks_eps_at(rho, log_delta, u), _cks_eps_at(rho, log_delta, u_hi))
     return max(best, 0.0)
 
@@ -187,8 +194,7 @@ def cks_delta(rho: float, epsilon: float) -> float:
     if h(u_lo) >= 0.0:  # minimiser below 1e-300: alpha -> 1, where the bound is trivial
         u = u_lo
     else:
-        u = optimize.brentq(h, u_lo, u_hi, xtol=1e-300, rtol=4 * np.finfo(float).eps,
-                            maxiter=500)
+        u = _brentq()(h, u_lo, u_hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
     log_alpha = math.log1p(u)
     log_d = u * ((1.0 + u) * rho - epsilon + math.log(u) - log_alpha) - log_alpha
     return math.exp(min(log_d, 0.0))
@@ -316,8 +322,10 @@ def gdp_epsilon(mu: float, delta: float) -> float:
     hi = 0.5 * mu * mu + mu * math.sqrt(-2.0 * target)
     while f(min(hi, MAX_EPSILON)) > 0.0:
         if hi >= MAX_EPSILON:
-            raise ValueError(f"The exact epsilon of a {mu!r}-GDP mechanism at delta={delta!r} "
-                             f"exceeds {MAX_EPSILON:g}, which gdp_epsilon does not support.")
+            raise ValueError(
+                f"The exact epsilon of a {mu!r}-GDP mechanism at delta={delta!r} "
+                f"exceeds {MAX_EPSILON:g}, which gdp_epsilon does not support."
+            )
         hi *= 2.0
     hi = min(hi, MAX_EPSILON)
     lo = hi
@@ -325,7 +333,7 @@ def gdp_epsilon(mu: float, delta: float) -> float:
         lo *= 0.5
         if lo < 1e-300:
             return lo * 2.0
-    root = optimize.brentq(f, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+    root = _brentq()(f, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
     while f(root) > 0.0:  # conservative: never report an epsilon whose delta exceeds the target
         root = math.nextafter(root, math.inf) if root > 0 else 5e-324
         root *= 1.0 + 1e-15

@@ -28,14 +28,14 @@ from typing import Any
 from accounting._validation import check_int, check_real
 
 __all__ = [
+    "ComposedEvent",
     "DPEvent",
     "GaussianEvent",
-    "ZCDPEvent",
-    "PureDPEvent",
-    "SelfComposedEvent",
-    "ComposedEvent",
     "NoOpEvent",
     "NonPrivateEvent",
+    "PureDPEvent",
+    "SelfComposedEvent",
+    "ZCDPEvent",
     "event_from_dict",
 ]
 
@@ -67,8 +67,14 @@ class GaussianEvent(DPEvent):
     noise_multiplier: float
 
     def __post_init__(self) -> None:
-        z = check_real(self.noise_multiplier, "noise_multiplier", "GaussianEvent",
-                       low=0, high=math.inf, closed="right")
+        z = check_real(
+            self.noise_multiplier,
+            "noise_multiplier",
+            "GaussianEvent",
+            low=0,
+            high=math.inf,
+            closed="right",
+        )
         object.__setattr__(self, "noise_multiplier", z)
 
     def to_dict(self) -> dict:
@@ -112,8 +118,10 @@ class SelfComposedEvent(DPEvent):
 
     def __post_init__(self) -> None:
         if not isinstance(self.event, DPEvent):
-            raise TypeError("The 'event' parameter of SelfComposedEvent must be a DPEvent. "
-                            f"Got {self.event!r} instead.")
+            raise TypeError(
+                "The 'event' parameter of SelfComposedEvent must be a DPEvent. "
+                f"Got {self.event!r} instead."
+            )
         check_int(self.count, "count", "SelfComposedEvent", low=0)
         object.__setattr__(self, "count", int(self.count))
 
@@ -129,13 +137,17 @@ class ComposedEvent(DPEvent):
 
     def __post_init__(self) -> None:
         if isinstance(self.events, (str, bytes, DPEvent)) or not hasattr(self.events, "__iter__"):
-            raise TypeError("The 'events' parameter of ComposedEvent must be a sequence of "
-                            f"DPEvent. Got {self.events!r} instead.")
+            raise TypeError(
+                "The 'events' parameter of ComposedEvent must be a sequence of "
+                f"DPEvent. Got {self.events!r} instead."
+            )
         events = tuple(self.events)
         for ev in events:
             if not isinstance(ev, DPEvent):
-                raise TypeError("The 'events' parameter of ComposedEvent must be a sequence of "
-                                f"DPEvent. Got {ev!r} instead.")
+                raise TypeError(
+                    "The 'events' parameter of ComposedEvent must be a sequence of "
+                    f"DPEvent. Got {ev!r} instead."
+                )
         object.__setattr__(self, "events", events)
 
     def to_dict(self) -> dict:
@@ -181,8 +193,11 @@ def event_from_dict(data: dict) -> DPEvent:
         raise TypeError(f"An event dict must be a dict. Got {data!r} instead.")
     kind = data.get("type")
     if kind not in _FIELDS:
-        raise ValueError(f"Unknown event type {kind!r}; expected one of "
-                         + ", ".join(repr(k) for k in _FIELDS) + ".")
+        raise ValueError(
+            f"Unknown event type {kind!r}; expected one of "
+            + ", ".join(repr(k) for k in _FIELDS)
+            + "."
+        )
     cls, fields = _FIELDS[kind]
     kwargs = {}
     for name in fields:
@@ -193,8 +208,10 @@ def event_from_dict(data: dict) -> DPEvent:
             value = event_from_dict(value)
         elif name == "events":
             if not isinstance(value, list):
-                raise ValueError(f"The key 'events' of a ComposedEvent dict must be a list. "
-                                 f"Got {value!r} instead.")
+                raise ValueError(
+                    f"The key 'events' of a ComposedEvent dict must be a list. "
+                    f"Got {value!r} instead."
+                )
             value = tuple(event_from_dict(v) for v in value)
         else:
             value = _decode(value)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["BudgetExceededError", "UnsupportedEventError", "ConvergenceError"]
+__all__ = ["BudgetExceededError", "ConvergenceError", "UnsupportedEventError"]
 
 
 class BudgetExceededError(RuntimeError):

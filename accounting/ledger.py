@@ -63,7 +63,7 @@ class Spend:
 
 
 def _epsilon(events: list[DPEvent], delta: float) -> float:
-    """"best" epsilon of the composition (order does not matter: rho and mu^2 add up)."""
+    """ "best" epsilon of the composition (order does not matter: rho and mu^2 add up)."""
     if not events:
         return 0.0
     acc = ZCDPAccountant()
@@ -132,21 +132,24 @@ class BudgetLedger:
                         f"The ledger {str(self._path)!r} already exists with target "
                         f"eps={data['target_epsilon']!r}, delta={data['target_delta']!r}; "
                         f"it cannot be re-created with eps={eps!r}, delta={delta!r} "
-                        "(use BudgetLedger.open to load it).")
+                        "(use BudgetLedger.open to load it)."
+                    )
             else:
                 _atomic_write(self._path, self._dumps(eps, delta, []))
         self._target_epsilon = eps
         self._target_delta = delta
 
     @classmethod
-    def open(cls, path: str | os.PathLike) -> "BudgetLedger":
+    def open(cls, path: str | os.PathLike) -> BudgetLedger:
         """Load an existing ledger (``FileNotFoundError`` if there is none)."""
         self = cls.__new__(cls)
         self._path = Path(path)
         if not self._path.exists():
-            raise FileNotFoundError(f"No budget ledger at {str(self._path)!r}; create it first "
-                                    "(BudgetLedger(path, target_epsilon, target_delta) or "
-                                    "'dpboost budget init').")
+            raise FileNotFoundError(
+                f"No budget ledger at {str(self._path)!r}; create it first "
+                "(BudgetLedger(path, target_epsilon, target_delta) or "
+                "'dpboost budget init')."
+            )
         data = self._read()
         self._target_epsilon = data["target_epsilon"]
         self._target_delta = data["target_delta"]
@@ -167,24 +170,32 @@ class BudgetLedger:
         try:
             data = json.loads(self._path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
-            raise ValueError(f"{str(self._path)!r} is not a budget ledger (invalid JSON: "
-                             f"{exc.msg} at line {exc.lineno}).") from None
+            raise ValueError(
+                f"{str(self._path)!r} is not a budget ledger (invalid JSON: "
+                f"{exc.msg} at line {exc.lineno})."
+            ) from None
         if not isinstance(data, dict) or data.get("format") != _FORMAT:
-            raise ValueError(f"{str(self._path)!r} is not a budget ledger "
-                             f"(no 'format': {_FORMAT!r} entry).")
+            raise ValueError(
+                f"{str(self._path)!r} is not a budget ledger (no 'format': {_FORMAT!r} entry)."
+            )
         for key in ("target_epsilon", "target_delta", "spends"):
             if key not in data:
-                raise ValueError(f"The budget ledger {str(self._path)!r} is missing the key "
-                                 f"{key!r}.")
-        data["spends"] = [Spend(timestamp=s["timestamp"], label=s["label"],
-                                event=event_from_dict(s["event"])) for s in data["spends"]]
+                raise ValueError(
+                    f"The budget ledger {str(self._path)!r} is missing the key {key!r}."
+                )
+        data["spends"] = [
+            Spend(timestamp=s["timestamp"], label=s["label"], event=event_from_dict(s["event"]))
+            for s in data["spends"]
+        ]
         return data
 
     @staticmethod
     def _dumps(eps: float, delta: float, spends: list[Spend]) -> str:
         # one spend per line: readable, and json's fast C encoder (indent would disable it)
-        head = json.dumps({"format": _FORMAT, "version": _VERSION, "target_epsilon": eps,
-                           "target_delta": delta}, allow_nan=False)
+        head = json.dumps(
+            {"format": _FORMAT, "version": _VERSION, "target_epsilon": eps, "target_delta": delta},
+            allow_nan=False,
+        )
         lines = ",\n ".join(json.dumps(s.to_dict(), allow_nan=False) for s in spends)
         return head[:-1] + ', "spends": [\n ' + lines + "\n]}\n"
 
@@ -223,8 +234,9 @@ class BudgetLedger:
 
     def _check(self, spent_events: list[DPEvent], event: DPEvent) -> float:
         if not isinstance(event, DPEvent):
-            raise TypeError("The 'event' parameter of BudgetLedger must be a DPEvent. "
-                            f"Got {event!r} instead.")
+            raise TypeError(
+                f"The 'event' parameter of BudgetLedger must be a DPEvent. Got {event!r} instead."
+            )
         delta = self._target_delta
         total = _epsilon(spent_events + [event], delta)
         if not total <= self._target_epsilon:
@@ -234,7 +246,10 @@ class BudgetLedger:
                 f"Privacy budget exceeded: spent eps={spent:.6g}, requested eps={requested:.3g}, "
                 f"total would be eps={total:.3g} > limit eps={self._target_epsilon:g} "
                 f"at delta={delta:g}.",
-                spent=spent, requested=requested, limit=self._target_epsilon)
+                spent=spent,
+                requested=requested,
+                limit=self._target_epsilon,
+            )
         return total
 
     def check(self, event: DPEvent) -> float:
@@ -254,8 +269,9 @@ class BudgetLedger:
             If the spend would pass the budget (nothing is written).
         """
         if not isinstance(label, str):
-            raise TypeError(f"The 'label' parameter of BudgetLedger.spend must be a str. "
-                            f"Got {label!r} instead.")
+            raise TypeError(
+                f"The 'label' parameter of BudgetLedger.spend must be a str. Got {label!r} instead."
+            )
         with self._locked():
             data = self._read()
             spends = data["spends"]
@@ -265,12 +281,13 @@ class BudgetLedger:
             for stale in self._path.parent.glob(f".{self._path.name}.*.tmp"):
                 with contextlib.suppress(OSError):  # left by a writer that was killed
                     stale.unlink()
-            _atomic_write(self._path, self._dumps(data["target_epsilon"], data["target_delta"],
-                                                  spends))
+            _atomic_write(
+                self._path, self._dumps(data["target_epsilon"], data["target_delta"], spends)
+            )
         return total
 
     def __repr__(self) -> str:
-        return (f"BudgetLedger({str(self._path)!r}, target_epsilon={self._target_epsilon!r}, "
-                f"target_delta={self._target_delta!r})")
-
-
+        return (
+            f"BudgetLedger({str(self._path)!r}, target_epsilon={self._target_epsilon!r}, "
+            f"target_delta={self._target_delta!r})"
+        )

@@ -34,15 +34,15 @@ from accounting.events import (
     ComposedEvent,
     DPEvent,
     GaussianEvent,
-    NoOpEvent,
     NonPrivateEvent,
+    NoOpEvent,
     PureDPEvent,
     SelfComposedEvent,
     ZCDPEvent,
 )
 from accounting.exceptions import UnsupportedEventError
 
-__all__ = ["ZCDPAccountant", "event_rho", "event_mu_squared"]
+__all__ = ["ZCDPAccountant", "event_mu_squared", "event_rho"]
 
 
 def event_rho(event: DPEvent) -> float:
@@ -53,7 +53,7 @@ def event_rho(event: DPEvent) -> float:
     if isinstance(event, ZCDPEvent):
         return event.rho
     if isinstance(event, PureDPEvent):
-        return 0.5 * event.epsilon ** 2
+        return 0.5 * event.epsilon**2
     if isinstance(event, NoOpEvent):
         return 0.0
     if isinstance(event, NonPrivateEvent):
@@ -79,7 +79,8 @@ def event_mu_squared(event: DPEvent) -> float:
         return math.fsum(event_mu_squared(ev) for ev in event.events)
     raise UnsupportedEventError(
         f"The 'exact' method needs a composition of Gaussian mechanisms; the sub-event "
-        f"{event!r} is not one (use method='cks' or 'paper').")
+        f"{event!r} is not one (use method='cks' or 'paper')."
+    )
 
 
 class ZCDPAccountant:
@@ -93,11 +94,13 @@ class ZCDPAccountant:
         self._events: list[DPEvent] = []
 
     # -- building
-    def compose(self, event: DPEvent, count: int = 1) -> "ZCDPAccountant":
+    def compose(self, event: DPEvent, count: int = 1) -> ZCDPAccountant:
         """Add ``count`` adaptive repetitions of ``event`` and return ``self``."""
         if not isinstance(event, DPEvent):
-            raise TypeError("The 'event' parameter of ZCDPAccountant.compose must be a DPEvent. "
-                            f"Got {event!r} instead.")
+            raise TypeError(
+                "The 'event' parameter of ZCDPAccountant.compose must be a DPEvent. "
+                f"Got {event!r} instead."
+            )
         count = check_int(count, "count", "ZCDPAccountant.compose", low=0)
         event_rho(event)  # raises UnsupportedEventError for unknown event classes
         self._events.append(event if count == 1 else SelfComposedEvent(event, count))
@@ -133,7 +136,7 @@ class ZCDPAccountant:
     def is_gaussian(self) -> bool:
         """Whether every composed event is Gaussian or a no-op (so ``"exact"`` applies)."""
         try:
-            self.mu
+            _ = self.mu
         except UnsupportedEventError:
             return False
         return True
@@ -153,8 +156,9 @@ class ZCDPAccountant:
 
     def get_delta(self, epsilon: float, method: str = "best") -> float:
         """Smallest delta such that the composition is (epsilon, delta)-DP by ``method``."""
-        epsilon = check_real(epsilon, "epsilon", "ZCDPAccountant.get_delta", low=0,
-                             high=math.inf, closed="both")
+        epsilon = check_real(
+            epsilon, "epsilon", "ZCDPAccountant.get_delta", low=0, high=math.inf, closed="both"
+        )
         method = check_method(method, "ZCDPAccountant.get_delta")
         if method == "best":
             return min(self._delta(epsilon, m) for m in self.methods())

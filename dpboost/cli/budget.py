@@ -33,20 +33,27 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
 
-    init = actions.add_parser("init", help="create a ledger",
-                              description="Create a new budget ledger file.")
+    init = actions.add_parser(
+        "init", help="create a ledger", description="Create a new budget ledger file."
+    )
     init.add_argument("ledger", metavar="LEDGER")
     init.add_argument("--target-epsilon", type=float, required=True, metavar="E")
     init.add_argument("--target-delta", type=float, required=True, metavar="D")
 
-    show = actions.add_parser("show", help="show spends and the remaining budget",
-                              description="Show the history and the total of a ledger.")
+    show = actions.add_parser(
+        "show",
+        help="show spends and the remaining budget",
+        description="Show the history and the total of a ledger.",
+    )
     show.add_argument("ledger", metavar="LEDGER")
     show.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
-    spend = actions.add_parser("spend", help="record T Gaussian rounds if they fit",
-                               description="Check and record T Gaussian rounds with the given "
-                                           "noise multiplier (refused if over budget).")
+    spend = actions.add_parser(
+        "spend",
+        help="record T Gaussian rounds if they fit",
+        description="Check and record T Gaussian rounds with the given "
+        "noise multiplier (refused if over budget).",
+    )
     spend.add_argument("ledger", metavar="LEDGER")
     spend.add_argument("--noise-multiplier", type=float, required=True, metavar="Z")
     spend.add_argument("--rounds", type=int, required=True, metavar="T")
@@ -64,17 +71,23 @@ def _summary(ledger) -> dict:
     spends = []
     for s in history:
         eps = ZCDPAccountant().compose(s.event).get_epsilon(delta)
-        spends.append({"timestamp": s.timestamp, "label": s.label, "event": s.event.to_dict(),
-                       "epsilon": eps})
+        spends.append(
+            {"timestamp": s.timestamp, "label": s.label, "event": s.event.to_dict(), "epsilon": eps}
+        )
     acc = ZCDPAccountant()
     for s in history:
         acc.compose(s.event)
     spent = acc.get_epsilon(delta) if history else 0.0
     method = "exact" if acc.is_gaussian else "cks"
-    return {"path": str(ledger.path), "target_epsilon": ledger.target_epsilon,
-            "target_delta": delta, "spent_epsilon": spent,
-            "remaining_epsilon": max(ledger.target_epsilon - spent, 0.0),
-            "method": method, "spends": spends}
+    return {
+        "path": str(ledger.path),
+        "target_epsilon": ledger.target_epsilon,
+        "target_delta": delta,
+        "spent_epsilon": spent,
+        "remaining_epsilon": max(ledger.target_epsilon - spent, 0.0),
+        "method": method,
+        "spends": spends,
+    }
 
 
 def _describe(event: dict) -> str:
@@ -86,8 +99,10 @@ def _describe(event: dict) -> str:
 
 
 def _print_table(summary: dict) -> None:
-    print(f"ledger {summary['path']}: target epsilon={summary['target_epsilon']:g}, "
-          f"delta={summary['target_delta']:g}")
+    print(
+        f"ledger {summary['path']}: target epsilon={summary['target_epsilon']:g}, "
+        f"delta={summary['target_delta']:g}"
+    )
     rows = [["timestamp", "label", "event", "epsilon"]]
     for s in summary["spends"]:
         rows.append([s["timestamp"], s["label"], _describe(s["event"]), f"{s['epsilon']:.6f}"])
@@ -97,8 +112,10 @@ def _print_table(summary: dict) -> None:
             print("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
     else:
         print("  (no spends yet)")
-    print(f"spent epsilon={summary['spent_epsilon']:.6f} ({summary['method']}, composed), "
-          f"remaining {summary['remaining_epsilon']:.6f} of {summary['target_epsilon']:g}")
+    print(
+        f"spent epsilon={summary['spent_epsilon']:.6f} ({summary['method']}, composed), "
+        f"remaining {summary['remaining_epsilon']:.6f} of {summary['target_epsilon']:g}"
+    )
 
 
 def run(args) -> int:
@@ -109,11 +126,14 @@ def run(args) -> int:
         check_scalar(args.target_epsilon, "target_epsilon", OWNER, low=0)
         check_scalar(args.target_delta, "target_delta", OWNER, low=0, high=1)
         if os.path.exists(args.ledger):
-            raise FileExistsError(f"{args.ledger} already exists; use 'dpboost budget show' "
-                                  "to read it")
+            raise FileExistsError(
+                f"{args.ledger} already exists; use 'dpboost budget show' to read it"
+            )
         ledger = BudgetLedger(args.ledger, args.target_epsilon, args.target_delta)
-        print(f"created ledger {ledger.path}: target epsilon={ledger.target_epsilon:g}, "
-              f"delta={ledger.target_delta:g}")
+        print(
+            f"created ledger {ledger.path}: target epsilon={ledger.target_epsilon:g}, "
+            f"delta={ledger.target_delta:g}"
+        )
         return 0
     if args.action == "show":
         summary = _summary(BudgetLedger.open(args.ledger))
@@ -123,16 +143,26 @@ def run(args) -> int:
             _print_table(summary)
         return 0
     # spend
-    z = check_scalar(args.noise_multiplier, "noise_multiplier", OWNER, low=0, high=math.inf,
-                     closed="right")
+    z = check_scalar(
+        args.noise_multiplier, "noise_multiplier", OWNER, low=0, high=math.inf, closed="right"
+    )
     rounds = check_scalar(args.rounds, "rounds", OWNER, kind="int", low=1, closed="left")
     ledger = BudgetLedger.open(args.ledger)
     total = ledger.spend(SelfComposedEvent(GaussianEvent(z), rounds), label=args.label)
     if args.json:
-        print(json.dumps({"label": args.label, "spent_epsilon": total,
-                          "target_epsilon": ledger.target_epsilon,
-                          "target_delta": ledger.target_delta}))
+        print(
+            json.dumps(
+                {
+                    "label": args.label,
+                    "spent_epsilon": total,
+                    "target_epsilon": ledger.target_epsilon,
+                    "target_delta": ledger.target_delta,
+                }
+            )
+        )
     else:
-        print(f"recorded '{args.label}': {rounds} x Gaussian(z={z:g}); spent epsilon="
-              f"{total:.6f} of {ledger.target_epsilon:g} (delta={ledger.target_delta:g})")
+        print(
+            f"recorded '{args.label}': {rounds} x Gaussian(z={z:g}); spent epsilon="
+            f"{total:.6f} of {ledger.target_epsilon:g} (delta={ledger.target_delta:g})"
+        )
     return 0

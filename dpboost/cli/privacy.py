@@ -34,19 +34,37 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "privacy",
         help="epsilon of T Gaussian rounds, or the noise a target epsilon needs",
         description="Privacy of T adaptively composed Gaussian rounds (replace-one neighbours) "
-                    "by three conversions: paper (Lemma 15), cks (Canonne-Kamath-Steinke 2020) "
-                    "and exact (Gaussian DP). With --calibrate, the smallest noise multiplier "
-                    "meeting --target-epsilon by each method.",
+        "by three conversions: paper (Lemma 15), cks (Canonne-Kamath-Steinke 2020) "
+        "and exact (Gaussian DP). With --calibrate, the smallest noise multiplier "
+        "meeting --target-epsilon by each method.",
     )
-    parser.add_argument("--rounds", type=int, required=True, metavar="T",
-                        help="number of Gaussian rounds (boosting rounds)")
-    parser.add_argument("--noise-multiplier", type=float, default=None, metavar="Z",
-                        help="sigma divided by the L2 sensitivity of one round")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        required=True,
+        metavar="T",
+        help="number of Gaussian rounds (boosting rounds)",
+    )
+    parser.add_argument(
+        "--noise-multiplier",
+        type=float,
+        default=None,
+        metavar="Z",
+        help="sigma divided by the L2 sensitivity of one round",
+    )
     parser.add_argument("--delta", type=float, required=True, metavar="D")
-    parser.add_argument("--target-epsilon", type=float, default=None, metavar="E",
-                        help="with --calibrate: the epsilon to meet")
-    parser.add_argument("--calibrate", action="store_true",
-                        help="find the noise multiplier for --target-epsilon instead")
+    parser.add_argument(
+        "--target-epsilon",
+        type=float,
+        default=None,
+        metavar="E",
+        help="with --calibrate: the epsilon to meet",
+    )
+    parser.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="find the noise multiplier for --target-epsilon instead",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.set_defaults(func=run)
     return parser
@@ -68,8 +86,9 @@ def _check(args) -> tuple[int, float]:
             raise ValueError("give --noise-multiplier Z, or --target-epsilon E --calibrate")
         if args.target_epsilon is not None:
             raise ValueError("--target-epsilon is only used with --calibrate")
-        check_scalar(args.noise_multiplier, "noise_multiplier", OWNER, low=0, high=math.inf,
-                     closed="right")
+        check_scalar(
+            args.noise_multiplier, "noise_multiplier", OWNER, low=0, high=math.inf, closed="right"
+        )
     return rounds, delta
 
 
@@ -86,16 +105,28 @@ def run(args) -> int:
         eps = args.target_epsilon
         results = {m: calibrate_noise(eps, delta, rounds, method=m) for m in REFERENCES}
         if args.json:
-            print(json.dumps({"noise_multiplier": {m: r.noise_multiplier
-                                                   for m, r in results.items()}}))
+            print(
+                json.dumps(
+                    {"noise_multiplier": {m: r.noise_multiplier for m, r in results.items()}}
+                )
+            )
             return 0
         paper = results["paper"].noise_multiplier
         rows = [["method", "noise multiplier", "/ paper", "epsilon", "reference"]]
         for m, r in results.items():
-            rows.append([m, f"{r.noise_multiplier:.6g}", f"{r.noise_multiplier / paper:.4f}",
-                         f"{r.epsilon:.6f}", REFERENCES[m]])
-        print(f"Smallest noise multiplier for {rounds} Gaussian rounds to be "
-              f"(epsilon={eps:g}, delta={delta:g})-DP (replace-one):")
+            rows.append(
+                [
+                    m,
+                    f"{r.noise_multiplier:.6g}",
+                    f"{r.noise_multiplier / paper:.4f}",
+                    f"{r.epsilon:.6f}",
+                    REFERENCES[m],
+                ]
+            )
+        print(
+            f"Smallest noise multiplier for {rounds} Gaussian rounds to be "
+            f"(epsilon={eps:g}, delta={delta:g})-DP (replace-one):"
+        )
         print(_table(rows))
         return 0
     acc = ZCDPAccountant().compose(GaussianEvent(args.noise_multiplier), count=rounds)
@@ -103,8 +134,10 @@ def run(args) -> int:
     if args.json:
         print(json.dumps({"rho": acc.rho, "mu": acc.mu, "epsilon": epsilons}))
         return 0
-    print(f"{rounds} Gaussian rounds, noise multiplier {args.noise_multiplier:g}, "
-          f"delta={delta:g} (replace-one):  rho={acc.rho:.6g}  mu={acc.mu:.6g}")
+    print(
+        f"{rounds} Gaussian rounds, noise multiplier {args.noise_multiplier:g}, "
+        f"delta={delta:g} (replace-one):  rho={acc.rho:.6g}  mu={acc.mu:.6g}"
+    )
     rows = [["method", "epsilon", "reference"]]
     rows += [[m, f"{e:.6f}", REFERENCES[m]] for m, e in epsilons.items()]
     print(_table(rows))

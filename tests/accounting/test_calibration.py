@@ -6,12 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from accounting import CalibrationResult, ZCDPAccountant, calibrate_noise, GaussianEvent
+from accounting import CalibrationResult, GaussianEvent, ZCDPAccountant, calibrate_noise
 from accounting.calibration import gaussian_epsilon
 
 
-@pytest.mark.parametrize("method, expected", [("exact", 42.24679), ("cks", 45.3088),
-                                              ("paper", 53.4998), ("best", 42.24679)])
+@pytest.mark.parametrize(
+    "method, expected",
+    [("exact", 42.24679), ("cks", 45.3088), ("paper", 53.4998), ("best", 42.24679)],
+)
 def test_reference_values(method, expected):
     res = calibrate_noise(target_epsilon=1.0, target_delta=1e-6, count=100, method=method)
     assert isinstance(res, CalibrationResult)
@@ -31,8 +33,12 @@ def test_paper_closed_form():
 
 
 @settings(max_examples=40)
-@given(eps=st.floats(0.01, 20), delta=st.floats(1e-12, 0.1), count=st.integers(1, 10_000),
-       method=st.sampled_from(["paper", "cks", "exact", "best"]))
+@given(
+    eps=st.floats(0.01, 20),
+    delta=st.floats(1e-12, 0.1),
+    count=st.integers(1, 10_000),
+    method=st.sampled_from(["paper", "cks", "exact", "best"]),
+)
 def test_conservative_and_tight(eps, delta, count, method):
     res = calibrate_noise(eps, delta, count, method=method)
     z = res.noise_multiplier
@@ -46,17 +52,26 @@ def test_conservative_and_tight(eps, delta, count, method):
 
 
 def test_best_is_smallest():
-    res = {m: calibrate_noise(1.0, 1e-6, 10_000, method=m).noise_multiplier
-           for m in ("paper", "cks", "exact", "best")}
+    res = {
+        m: calibrate_noise(1.0, 1e-6, 10_000, method=m).noise_multiplier
+        for m in ("paper", "cks", "exact", "best")
+    }
     assert res["best"] == res["exact"] < res["cks"] < res["paper"]
 
 
-@pytest.mark.parametrize("kwargs, exc", [
-    (dict(target_epsilon=0.0), ValueError), (dict(target_epsilon=float("nan")), ValueError),
-    (dict(target_delta=1.0), ValueError), (dict(target_delta=0.0), ValueError),
-    (dict(count=0), ValueError), (dict(count=2.5), TypeError), (dict(method="rdp"), ValueError),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc",
+    [
+        ({"target_epsilon": 0.0}, ValueError),
+        ({"target_epsilon": float("nan")}, ValueError),
+        ({"target_delta": 1.0}, ValueError),
+        ({"target_delta": 0.0}, ValueError),
+        ({"count": 0}, ValueError),
+        ({"count": 2.5}, TypeError),
+        ({"method": "rdp"}, ValueError),
+    ],
+)
 def test_invalid_arguments(kwargs, exc):
-    args = dict(target_epsilon=1.0, target_delta=1e-6, count=10) | kwargs
+    args = {"target_epsilon": 1.0, "target_delta": 1e-6, "count": 10} | kwargs
     with pytest.raises(exc, match=r"parameter of calibrate_noise must be"):
         calibrate_noise(**args)

@@ -12,15 +12,17 @@ from dpboost.cli import main
 
 def run_json(capsys, argv):
     assert main(argv) == 0
-    out, err = capsys.readouterr()
+    out, _err = capsys.readouterr()
     return json.loads(out)
 
 
 def test_privacy_json(capsys):
-    out = run_json(capsys, ["privacy", "--rounds", "100", "--noise-multiplier", "42.25",
-                            "--delta", "1e-6", "--json"])
+    out = run_json(
+        capsys,
+        ["privacy", "--rounds", "100", "--noise-multiplier", "42.25", "--delta", "1e-6", "--json"],
+    )
     assert set(out) == {"rho", "mu", "epsilon"}
-    assert out["rho"] == pytest.approx(100 / (2 * 42.25 ** 2), rel=1e-15)
+    assert out["rho"] == pytest.approx(100 / (2 * 42.25**2), rel=1e-15)
     assert out["mu"] == pytest.approx(10 / 42.25, rel=1e-15)
     assert out["epsilon"]["exact"] == pytest.approx(0.999918, abs=5e-7)
     assert out["epsilon"]["cks"] == pytest.approx(1.0777695, abs=5e-7)
@@ -28,8 +30,20 @@ def test_privacy_json(capsys):
 
 
 def test_privacy_calibrate_json(capsys):
-    out = run_json(capsys, ["privacy", "--rounds", "100", "--target-epsilon", "1", "--delta",
-                            "1e-6", "--calibrate", "--json"])
+    out = run_json(
+        capsys,
+        [
+            "privacy",
+            "--rounds",
+            "100",
+            "--target-epsilon",
+            "1",
+            "--delta",
+            "1e-6",
+            "--calibrate",
+            "--json",
+        ],
+    )
     z = out["noise_multiplier"]
     assert z["exact"] == pytest.approx(42.24679, abs=1e-4)
     assert z["cks"] == pytest.approx(45.3088, abs=1e-4)
@@ -37,32 +51,57 @@ def test_privacy_calibrate_json(capsys):
 
 
 def test_privacy_tables(capsys):
-    assert main(["privacy", "--rounds", "100", "--noise-multiplier", "42.25", "--delta",
-                 "1e-6"]) == 0
+    assert (
+        main(["privacy", "--rounds", "100", "--noise-multiplier", "42.25", "--delta", "1e-6"]) == 0
+    )
     out = capsys.readouterr().out
     assert "exact   0.999918" in out and "Lemma 15" in out
-    assert main(["privacy", "--rounds", "100", "--target-epsilon", "1", "--delta", "1e-6",
-                 "--calibrate"]) == 0
+    assert (
+        main(
+            [
+                "privacy",
+                "--rounds",
+                "100",
+                "--target-epsilon",
+                "1",
+                "--delta",
+                "1e-6",
+                "--calibrate",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "42.2468" in out and "53.4998" in out
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["privacy", "--rounds", "0", "--noise-multiplier", "3", "--delta", "1e-6"], "'rounds'"),
-    (["privacy", "--rounds", "5", "--noise-multiplier", "-3", "--delta", "1e-6"],
-     "'noise_multiplier'"),
-    (["privacy", "--rounds", "5", "--noise-multiplier", "3", "--delta", "2"], "'delta'"),
-    (["privacy", "--rounds", "5", "--noise-multiplier", "nan", "--delta", "1e-6"],
-     "'noise_multiplier'"),
-    (["privacy", "--rounds", "5", "--noise-multiplier", "abc", "--delta", "1e-6"],
-     "invalid float"),
-    (["privacy", "--rounds", "5", "--delta", "1e-6"], "--noise-multiplier"),
-    (["privacy", "--rounds", "5", "--delta", "1e-6", "--calibrate"], "--target-epsilon"),
-    (["privacy", "--rounds", "5", "--delta", "1e-6", "--calibrate", "--target-epsilon", "0"],
-     "'target_epsilon'"),
-    (["budget"], "required"),
-    (["budget", "show"], "required"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["privacy", "--rounds", "0", "--noise-multiplier", "3", "--delta", "1e-6"], "'rounds'"),
+        (
+            ["privacy", "--rounds", "5", "--noise-multiplier", "-3", "--delta", "1e-6"],
+            "'noise_multiplier'",
+        ),
+        (["privacy", "--rounds", "5", "--noise-multiplier", "3", "--delta", "2"], "'delta'"),
+        (
+            ["privacy", "--rounds", "5", "--noise-multiplier", "nan", "--delta", "1e-6"],
+            "'noise_multiplier'",
+        ),
+        (
+            ["privacy", "--rounds", "5", "--noise-multiplier", "abc", "--delta", "1e-6"],
+            "invalid float",
+        ),
+        (["privacy", "--rounds", "5", "--delta", "1e-6"], "--noise-multiplier"),
+        (["privacy", "--rounds", "5", "--delta", "1e-6", "--calibrate"], "--target-epsilon"),
+        (
+            ["privacy", "--rounds", "5", "--delta", "1e-6", "--calibrate", "--target-epsilon", "0"],
+            "'target_epsilon'",
+        ),
+        (["budget"], "required"),
+        (["budget", "show"], "required"),
+    ],
+)
 def test_bad_arguments_one_line_exit_2(capsys, argv, fragment):
     assert main(argv) == 2
     out, err = capsys.readouterr()
@@ -75,15 +114,56 @@ def test_budget_workflow(capsys, tmp_path):
     path = str(tmp_path / "adult.json")
     assert main(["budget", "init", path, "--target-epsilon", "1.6", "--target-delta", "1e-6"]) == 0
     assert "created ledger" in capsys.readouterr().out
-    out = run_json(capsys, ["budget", "spend", path, "--noise-multiplier", "42.25", "--rounds",
-                            "100", "--label", "run 1", "--json"])
+    out = run_json(
+        capsys,
+        [
+            "budget",
+            "spend",
+            path,
+            "--noise-multiplier",
+            "42.25",
+            "--rounds",
+            "100",
+            "--label",
+            "run 1",
+            "--json",
+        ],
+    )
     assert out["spent_epsilon"] == pytest.approx(0.999918, abs=5e-7)
-    assert main(["budget", "spend", path, "--noise-multiplier", "42.25", "--rounds", "100",
-                 "--label", "run 2"]) == 0
+    assert (
+        main(
+            [
+                "budget",
+                "spend",
+                path,
+                "--noise-multiplier",
+                "42.25",
+                "--rounds",
+                "100",
+                "--label",
+                "run 2",
+            ]
+        )
+        == 0
+    )
     assert "spent epsilon=1.454551" in capsys.readouterr().out
     # a third run does not fit: refused in one line, nothing recorded
-    assert main(["budget", "spend", path, "--noise-multiplier", "42.25", "--rounds", "100",
-                 "--label", "run 3"]) == 2
+    assert (
+        main(
+            [
+                "budget",
+                "spend",
+                path,
+                "--noise-multiplier",
+                "42.25",
+                "--rounds",
+                "100",
+                "--label",
+                "run 3",
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert err.startswith("dpboost budget: error: Privacy budget exceeded: spent eps=")
     assert "limit eps=1.6" in err and err.count("\n") == 1
@@ -102,9 +182,24 @@ def test_budget_workflow(capsys, tmp_path):
 
 
 def test_python_m_dpboost_bad_argument_exit_2():
-    proc = subprocess.run([sys.executable, "-m", "dpboost", "privacy", "--rounds", "-1",
-                           "--noise-multiplier", "1", "--delta", "1e-6"],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "dpboost",
+            "privacy",
+            "--rounds",
+            "-1",
+            "--noise-multiplier",
+            "1",
+            "--delta",
+            "1e-6",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.strip().count("\n") == 0

@@ -29,17 +29,19 @@ def mp_log_delta(mu, eps):
 
 def mp_cks_epsilon(rho, delta):
     rho, delta = mp.mpf(rho), mp.mpf(delta)
-    f = lambda a: a * rho + mp.log(1 - 1 / a) - (mp.log(delta) + mp.log(a)) / (a - 1)  # noqa: E731
+    f = lambda a: a * rho + mp.log(1 - 1 / a) - (mp.log(delta) + mp.log(a)) / (a - 1)
     # stationary point: (a-1)^2 rho + log a = log(1/delta)
-    a = mp.findroot(lambda a: (a - 1) ** 2 * rho + mp.log(a) + mp.log(delta),
-                    (mp.mpf(1) + mp.mpf("1e-30"), 1 + mp.sqrt(-mp.log(delta) / rho)),
-                    solver="anderson")
+    a = mp.findroot(
+        lambda a: (a - 1) ** 2 * rho + mp.log(a) + mp.log(delta),
+        (mp.mpf(1) + mp.mpf("1e-30"), 1 + mp.sqrt(-mp.log(delta) / rho)),
+        solver="anderson",
+    )
     return max(f(a), 0)
 
 
 def test_reference_values_field_notes():
     mu = 10 / 42.25
-    rho = mu ** 2 / 2
+    rho = mu**2 / 2
     assert gdp_epsilon(mu, 1e-6) == pytest.approx(0.999918, abs=5e-7)
     assert zcdp_to_epsilon_paper(rho, 1e-6) == pytest.approx(1.272157, abs=5e-7)
     assert cks_epsilon(rho, 1e-6) == pytest.approx(1.0777695, abs=5e-7)
@@ -72,8 +74,15 @@ def test_tiny_mu_does_not_cancel(mu):
 
 
 def test_exact_epsilon_matches_mpmath_inverse():
-    for mu, delta in [(1e-6, 1e-300), (1e-3, 1e-9), (0.5, 1e-6), (1.0, 1e-300), (50.0, 1e-5),
-                      (50.0, 1e-300), (3.0, 0.3)]:
+    for mu, delta in [
+        (1e-6, 1e-300),
+        (1e-3, 1e-9),
+        (0.5, 1e-6),
+        (1.0, 1e-300),
+        (50.0, 1e-5),
+        (50.0, 1e-300),
+        (3.0, 0.3),
+    ]:
         eps = gdp_epsilon(mu, delta)
         assert math.isfinite(eps) and eps > 0
         # conservative and tight: delta(eps) <= delta < delta(eps * (1 - 1e-12))
@@ -107,8 +116,10 @@ def test_paper_closed_form():
     assert zcdp_to_delta_paper(1.0, 0.5) == 1.0
 
 
-@pytest.mark.parametrize("rho, delta", [(1e-6, 1e-6), (0.0028, 1e-6), (0.5, 1e-5), (3.0, 1e-9),
-                                        (100.0, 1e-300), (1e-9, 1e-300)])
+@pytest.mark.parametrize(
+    "rho, delta",
+    [(1e-6, 1e-6), (0.0028, 1e-6), (0.5, 1e-5), (3.0, 1e-9), (100.0, 1e-300), (1e-9, 1e-300)],
+)
 def test_cks_matches_mpmath(rho, delta):
     assert cks_epsilon(rho, delta) == pytest.approx(float(mp_cks_epsilon(rho, delta)), rel=1e-12)
 
@@ -123,8 +134,11 @@ def test_cks_delta_inverts_cks_epsilon(rho, delta):
 @given(st.floats(1e-6, 50), st.floats(1e-300, 0.9))
 def test_exact_le_cks_le_paper(mu, delta):
     rho = mu * mu / 2
-    exact, cks, paper = gdp_epsilon(mu, delta), cks_epsilon(rho, delta), zcdp_to_epsilon_paper(
-        rho, delta)
+    exact, cks, paper = (
+        gdp_epsilon(mu, delta),
+        cks_epsilon(rho, delta),
+        zcdp_to_epsilon_paper(rho, delta),
+    )
     assert exact <= cks * (1 + 1e-12) + 1e-300
     assert cks <= paper * (1 + 1e-12)
 
@@ -137,19 +151,28 @@ def test_exact_delta_le_cks_delta_le_paper_delta(mu, eps):
     assert cks <= paper * (1 + 1e-9) + 1e-300
 
 
-@pytest.mark.parametrize("func, args", [
-    (gdp_epsilon, (1.0, 0.0)), (gdp_epsilon, (1.0, 1.0)), (gdp_epsilon, (-1.0, 1e-5)),
-    (gdp_epsilon, (float("nan"), 1e-5)), (gdp_log_delta, (1.0, -0.5)),
-    (cks_epsilon, (-1.0, 1e-5)), (cks_delta, (1.0, float("nan"))),
-    (zcdp_to_epsilon_paper, (1.0, 1.5)),
-])
+@pytest.mark.parametrize(
+    "func, args",
+    [
+        (gdp_epsilon, (1.0, 0.0)),
+        (gdp_epsilon, (1.0, 1.0)),
+        (gdp_epsilon, (-1.0, 1e-5)),
+        (gdp_epsilon, (float("nan"), 1e-5)),
+        (gdp_log_delta, (1.0, -0.5)),
+        (cks_epsilon, (-1.0, 1e-5)),
+        (cks_delta, (1.0, float("nan"))),
+        (zcdp_to_epsilon_paper, (1.0, 1.5)),
+    ],
+)
 def test_invalid_inputs_raise_value_error(func, args):
     with pytest.raises(ValueError, match=r"parameter of .* must be a float in"):
         func(*args)
 
 
 def test_beyond_supported_epsilon_is_a_clear_error():
-    assert gdp_epsilon(1e5, 1e-300) == pytest.approx(float(
-        mp.findroot(lambda e: mp_log_delta(1e5, e) - mp.log(mp.mpf(1e-300)), 5.0037e9)), rel=1e-9)
+    assert gdp_epsilon(1e5, 1e-300) == pytest.approx(
+        float(mp.findroot(lambda e: mp_log_delta(1e5, e) - mp.log(mp.mpf(1e-300)), 5.0037e9)),
+        rel=1e-9,
+    )
     with pytest.raises(ValueError, match="does not support"):
         gdp_epsilon(1e7, 1e-300)

@@ -20,22 +20,28 @@ from accounting import (
 
 
 def test_message_template():
-    with pytest.raises(ValueError, match=r"^The 'noise_multiplier' parameter of GaussianEvent "
-                                         r"must be a float in \(0, inf\]\. Got -1 instead\.$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^The 'noise_multiplier' parameter of GaussianEvent "
+        r"must be a float in \(0, inf\]\. Got -1 instead\.$",
+    ):
         GaussianEvent(noise_multiplier=-1)
 
 
-@pytest.mark.parametrize("make, bad, exc", [
-    (GaussianEvent, 0.0, ValueError),
-    (GaussianEvent, float("nan"), ValueError),
-    (GaussianEvent, "1", TypeError),
-    (GaussianEvent, True, TypeError),
-    (ZCDPEvent, -0.1, ValueError),
-    (ZCDPEvent, math.inf, ValueError),
-    (ZCDPEvent, float("nan"), ValueError),
-    (PureDPEvent, -1.0, ValueError),
-    (PureDPEvent, None, TypeError),
-])
+@pytest.mark.parametrize(
+    "make, bad, exc",
+    [
+        (GaussianEvent, 0.0, ValueError),
+        (GaussianEvent, float("nan"), ValueError),
+        (GaussianEvent, "1", TypeError),
+        (GaussianEvent, True, TypeError),
+        (ZCDPEvent, -0.1, ValueError),
+        (ZCDPEvent, math.inf, ValueError),
+        (ZCDPEvent, float("nan"), ValueError),
+        (PureDPEvent, -1.0, ValueError),
+        (PureDPEvent, None, TypeError),
+    ],
+)
 def test_invalid_parameters(make, bad, exc):
     with pytest.raises(exc, match="parameter of"):
         make(bad)
@@ -64,8 +70,9 @@ def test_frozen_and_hashable():
         ev.count = 4
     composed = ComposedEvent([ev, NoOpEvent()])
     assert isinstance(composed.events, tuple)
-    assert hash(composed) == hash(ComposedEvent((SelfComposedEvent(GaussianEvent(2), 3),
-                                                 NoOpEvent())))
+    assert hash(composed) == hash(
+        ComposedEvent((SelfComposedEvent(GaussianEvent(2), 3), NoOpEvent()))
+    )
     assert len({GaussianEvent(1.0), GaussianEvent(1), GaussianEvent(2.0)}) == 2
 
 

@@ -27,7 +27,8 @@ def folder(tmp_path):
     """A folder on tmpfs when there is one (fsync is then cheap); the logic tested is the same."""
     shm = Path("/dev/shm")
     if shm.is_dir() and os.access(shm, os.W_OK):
-        import tempfile, shutil  # noqa: E401
+        import shutil
+        import tempfile
 
         path = Path(tempfile.mkdtemp(prefix="dpboost-ledger-", dir=shm))
         yield path
@@ -104,7 +105,8 @@ def test_check_raises_before_writing(folder):
     assert err.limit == 1.0
     assert err.spent == pytest.approx(ledger.spent_epsilon, rel=1e-12)
     assert err.requested == pytest.approx(
-        ZCDPAccountant().compose(big).get_epsilon(1e-6), rel=1e-12)
+        ZCDPAccountant().compose(big).get_epsilon(1e-6), rel=1e-12
+    )
     msg = str(err)
     assert f"spent eps={err.spent:.6g}" in msg and "requested eps=" in msg and "limit eps=1" in msg
     with pytest.raises(BudgetExceededError):
@@ -229,6 +231,7 @@ def test_sigkill_mid_write_leaves_consistent_ledger(folder):
 
 def _stuck_in_rename(path, ready_path):
     """Write the new ledger, then hang right before the rename (the worst moment to die)."""
+
     def hang(src, dst):
         Path(ready_path).write_text(src)
         time.sleep(60)

@@ -78,7 +78,7 @@ class TestZCDPAccountant(AccountantContract):
         assert eps["cks"] == pytest.approx(1.0777695, abs=5e-7)
         assert eps["paper"] == pytest.approx(1.272157, abs=5e-7)
         assert acc.get_epsilon(1e-6) == eps["exact"]
-        assert acc.rho == pytest.approx(100 / (2 * 42.25 ** 2), rel=1e-15)
+        assert acc.rho == pytest.approx(100 / (2 * 42.25**2), rel=1e-15)
         assert acc.mu == pytest.approx(10 / 42.25, rel=1e-15)
 
     def test_rho_of_each_event(self):
@@ -95,7 +95,7 @@ class TestZCDPAccountant(AccountantContract):
         with pytest.raises(UnsupportedEventError, match=r"ZCDPEvent\(rho=0\.01\)"):
             acc.get_epsilon(1e-6, method="exact")
         with pytest.raises(UnsupportedEventError, match="ZCDPEvent"):
-            acc.mu
+            _ = acc.mu
         assert not acc.supports(ZCDPEvent(0.1), method="exact")
         assert acc.supports(ZCDPEvent(0.1), method="cks")
         # "best" uses the applicable methods only
@@ -108,7 +108,8 @@ class TestZCDPAccountant(AccountantContract):
             b = ZCDPAccountant().compose(GaussianEvent(10 * z), count=100 * T)
             for method in ("paper", "cks", "exact"):
                 assert a.get_epsilon(1e-6, method) == pytest.approx(
-                    b.get_epsilon(1e-6, method), rel=1e-12)
+                    b.get_epsilon(1e-6, method), rel=1e-12
+                )
 
 
 @given(z=st.floats(0.05, 1e4), count=st.integers(1, 100_000), delta=st.floats(1e-300, 0.5))
@@ -120,8 +121,12 @@ def test_exact_le_cks_le_paper_and_best_is_min(z, count, delta):
     assert acc.get_epsilon(delta) == min(eps.values())
 
 
-@given(z=st.floats(0.1, 1e3), count=st.integers(1, 10_000), delta=st.floats(1e-200, 0.1),
-       method=st.sampled_from(["paper", "cks", "exact"]))
+@given(
+    z=st.floats(0.1, 1e3),
+    count=st.integers(1, 10_000),
+    delta=st.floats(1e-200, 0.1),
+    method=st.sampled_from(["paper", "cks", "exact"]),
+)
 def test_monotone_in_noise_count_and_delta(z, count, delta, method):
     def eps(z, count, delta):
         return ZCDPAccountant().compose(GaussianEvent(z), count=count).get_epsilon(delta, method)
