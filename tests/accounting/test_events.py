@@ -4,7 +4,7 @@ import json
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from accounting import (
@@ -93,6 +93,7 @@ events = st.recursive(
 )
 
 
+@settings(max_examples=60)
 @given(events)
 def test_json_round_trip(ev):
     text = json.dumps(ev.to_dict(), allow_nan=False)  # standard JSON: inf is written as "inf"

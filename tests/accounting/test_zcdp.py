@@ -155,3 +155,39 @@ def test_exact_matches_dp_accounting_pld(T, delta, target):
     pld.compose(dp_accounting.GaussianDpEvent(z), count=T)
     ours = ZCDPAccountant().compose(GaussianEvent(z), count=T).get_epsilon(delta, "exact")
     assert ours == pytest.approx(pld.get_epsilon(delta), rel=1e-3)  # the issue asks for 1%
+
+
+@pytest.mark.parametrize("T", [100, 10_000])
+def test_readme_noise_table_and_ratios(T):
+    """The README's table: noise for eps=1, delta=1e-6; ratios do not depend on T (only mu does)."""
+    from dp_accounting.pld import PLDAccountant
+
+    z = {
+        m: calibrate_noise(1.0, 1e-6, T, method=m).noise_multiplier
+        for m in ("paper", "cks", "exact")
+    }
+    scale = (T / 100) ** 0.5
+    assert z["paper"] == pytest.approx(53.4998 * scale, rel=2e-6)
+    assert z["cks"] == pytest.approx(45.3088 * scale, rel=2e-6)
+    assert z["exact"] == pytest.approx(42.24679 * scale, rel=2e-6)
+    assert z["exact"] / z["paper"] == pytest.approx(0.78966, abs=5e-5)
+    assert z["cks"] / z["paper"] == pytest.approx(0.84690, abs=5e-5)
+    pld = PLDAccountant(value_discretization_interval=1e-4)
+    pld.compose(dp_accounting.GaussianDpEvent(z["exact"]), count=T)
+    assert pld.get_epsilon(1e-6) == pytest.approx(1.0, rel=1e-6)
+
+
+def test_accounting_never_imports_dpboost():
+    import ast
+    from pathlib import Path
+
+    import accounting
+
+    for path in Path(accounting.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            assert not any(n.split(".")[0] == "dpboost" for n in names), path
