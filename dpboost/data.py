@@ -360,12 +360,13 @@ def _load_csv(path, label, *, header, delimiter, with_label):
         raise ValueError(f"The 'header' parameter of load_csv must be True, False or 'infer'. "
                          f"Got {header!r} instead.")
     text = _read_text(path)
-    numbered = [(line_no, row) for line_no, row in
-                enumerate(csv.reader(io.StringIO(text), delimiter=delimiter), start=1)
-                if any(cell.strip() for cell in row)]
+    numbered = []
+    for line_no, row in enumerate(csv.reader(io.StringIO(text), delimiter=delimiter), start=1):
+        row = [cell.strip() for cell in row]
+        if any(row):  # skip blank lines
+            numbered.append((line_no, row))
     if not numbered:
         raise ValueError(f"{path} is empty: no rows to read.")
-    numbered = [(line_no, [cell.strip() for cell in row]) for line_no, row in numbered]
     width = len(numbered[0][1])
     for line_no, row in numbered:
         if len(row) != width:
@@ -387,7 +388,7 @@ def _load_csv(path, label, *, header, delimiter, with_label):
         if j == j_label:
             continue
         try:
-            features.append(np.array(col, dtype=np.float64))
+            features.append(np.fromiter(map(float, col), dtype=np.float64, count=len(col)))
         except ValueError:
             bad = next(i for i, cell in enumerate(col) if not _is_number(cell))
             what = f"column {names[j]!r} (index {j})" if names else f"column {j}"
