@@ -231,8 +231,9 @@ def _erfcx_gap(x: float, h: float) -> float:
     fy = float(special.erfcx(x + h))
     if fy <= 0.5 * fx:
         return fx - fy
-    # near-equal terms: integrate the positive slope -erfcx' over panels of width <= 1
-    n_panels = max(1, math.ceil(h))
+    # near-equal terms: integrate the positive slope -erfcx' (analytic; for large t it behaves
+    # like 1/(sqrt(pi) t^2)) over panels of width <= max(1, x/2)
+    n_panels = max(1, math.ceil(h / max(1.0, 0.5 * abs(x))))
     width = h / n_panels
     total = 0.0
     for i in range(n_panels):
