@@ -16,6 +16,7 @@ import json
 import re
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 
@@ -111,6 +112,9 @@ def run(args) -> int:
     from dpboost.data import load_dataset
     from dpboost.model_io import model_to_dict, save_model
 
+    folder = Path(args.out).parent
+    if not folder.is_dir():  # fail before spending the budget
+        raise FileNotFoundError(f"--out {args.out}: folder {folder} does not exist.")
     X, y = load_dataset(args.data, label=args.label)
     classes = parse_classes(args.classes, y)
     estimator = _estimator(args, classes)

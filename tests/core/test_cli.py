@@ -189,6 +189,8 @@ def test_train_bad_budget_one_line(data, capsys, tmp_path):
     _one_line_error(capsys, code, "target_epsilon")
     code = main(["train", str(path), "--target-delta", "1e-6", "--out", "m.json"])
     _one_line_error(capsys, code, "--target-epsilon")
+    code = main(["train", str(path), *TRAIN, "--out", str(tmp_path / "no" / "m.json")])
+    _one_line_error(capsys, code, "does not exist")
 
 
 def test_demo_small_in_process(tmp_path, capsys):
