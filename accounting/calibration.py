@@ -35,6 +35,10 @@ def _brentq():
 
 __all__ = ["CalibrationResult", "calibrate_noise", "gaussian_epsilon"]
 
+#: Supported range of ``target_epsilon`` (outside it the noise over- or underflows doubles).
+MIN_TARGET_EPSILON = 1e-9
+MAX_TARGET_EPSILON = 1e6
+
 _RTOL = 1e-9  # relative tolerance of Brent's method on z (target: 1e-6)
 
 
@@ -74,7 +78,7 @@ def gaussian_epsilon(noise_multiplier: float, count: int, delta: float, method: 
         return 0.0
     if method == "exact":
         return conversions.gdp_epsilon(math.sqrt(count) / noise_multiplier, delta)
-    rho = 0.5 * count / noise_multiplier**2
+    rho = 0.5 * count / noise_multiplier / noise_multiplier
     if method == "cks":
         return conversions.cks_epsilon(rho, delta)
     return conversions.zcdp_to_epsilon_paper(rho, delta)
@@ -151,7 +155,8 @@ def calibrate_noise(
 
     Parameters
     ----------
-    target_epsilon : float in (0, inf)
+    target_epsilon : float in [1e-9, 1e6]
+        (:data:`MIN_TARGET_EPSILON`, :data:`MAX_TARGET_EPSILON`): the supported range.
     target_delta : float in (0, 1)
     count : int >= 1
         Number of adaptively composed Gaussian mechanisms sharing the noise multiplier.
@@ -174,7 +179,14 @@ def calibrate_noise(
     Balle & Wang (2018), Thm 8; Bun, Carmosino & Sorrell (2020), Lemma 15; Canonne, Kamath &
     Steinke (2020), Prop. 12 / Cor. 13.
     """
-    eps = check_real(target_epsilon, "target_epsilon", "calibrate_noise", low=0)
+    eps = check_real(
+        target_epsilon,
+        "target_epsilon",
+        "calibrate_noise",
+        low=MIN_TARGET_EPSILON,
+        high=MAX_TARGET_EPSILON,
+        closed="both",
+    )
     delta = check_real(target_delta, "target_delta", "calibrate_noise", low=0, high=1)
     count = check_int(count, "count", "calibrate_noise", low=1)
     method = check_method(method, "calibrate_noise")

@@ -66,6 +66,7 @@ __all__ = [
 MAX_EPSILON = 1e12
 
 _SQRT2 = math.sqrt(2.0)
+_U_MAX = 1e300  # largest alpha - 1 the CKS searches consider
 _TWO_OVER_SQRTPI = 2.0 / math.sqrt(math.pi)
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(20)
 
@@ -117,7 +118,8 @@ def zcdp_to_delta_paper(rho: float, epsilon: float) -> float:
         return 1.0
     if epsilon == math.inf:
         return 0.0
-    return math.exp(-((epsilon - rho) ** 2) / (4.0 * rho))
+    t = (epsilon - rho) / (2.0 * math.sqrt(rho))
+    return math.exp(-t * t)  # t * t may overflow to inf: delta = 0.0, no exception
 
 
 # --------------------------------------------------------------------------- CKS20
@@ -183,20 +185,22 @@ def cks_delta(rho: float, epsilon: float) -> float:
         return 0.0
 
     def h(u: float) -> float:  # derivative of the log objective in alpha, alpha = 1 + u
-        return (2.0 * u + 1.0) * rho + math.log(u) - math.log1p(u) - epsilon
+        return (2.0 * u + 1.0) * rho - math.log1p(1.0 / u) - epsilon
 
-    u_hi = max(epsilon / (2.0 * rho), 1.0)
-    while h(u_hi) <= 0.0:
-        u_hi *= 2.0
+    u_hi = min(max(epsilon / (2.0 * rho), 1.0), _U_MAX)
+    while h(u_hi) <= 0.0 and u_hi < _U_MAX:
+        u_hi = min(2.0 * u_hi, _U_MAX)
     u_lo = min(u_hi, 1.0)
     while h(u_lo) >= 0.0 and u_lo > 1e-300:
         u_lo *= 0.5
     if h(u_lo) >= 0.0:  # minimiser below 1e-300: alpha -> 1, where the bound is trivial
         u = u_lo
+    elif h(u_hi) <= 0.0:  # minimiser beyond 1e300: delta is far below every float
+        u = u_hi
     else:
         u = _brentq()(h, u_lo, u_hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
     log_alpha = math.log1p(u)
-    log_d = u * ((1.0 + u) * rho - epsilon + math.log(u) - log_alpha) - log_alpha
+    log_d = u * ((1.0 + u) * rho - epsilon - math.log1p(1.0 / u)) - log_alpha
     return math.exp(min(log_d, 0.0))
 
 

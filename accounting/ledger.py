@@ -178,6 +178,11 @@ class BudgetLedger:
             raise ValueError(
                 f"{str(self._path)!r} is not a budget ledger (no 'format': {_FORMAT!r} entry)."
             )
+        if data.get("version") != _VERSION:
+            raise ValueError(
+                f"The budget ledger {str(self._path)!r} has format version "
+                f"{data.get('version')!r}; this version of dpboost reads version {_VERSION}."
+            )
         for key in ("target_epsilon", "target_delta", "spends"):
             if key not in data:
                 raise ValueError(

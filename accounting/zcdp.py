@@ -49,11 +49,11 @@ def event_rho(event: DPEvent) -> float:
     """zCDP parameter of an event (``inf`` for :class:`NonPrivateEvent`)."""
     if isinstance(event, GaussianEvent):
         z = event.noise_multiplier
-        return 0.0 if z == math.inf else 0.5 / (z * z)
+        return 0.0 if z == math.inf else 0.5 / z / z  # overflows to inf, never raises
     if isinstance(event, ZCDPEvent):
         return event.rho
     if isinstance(event, PureDPEvent):
-        return 0.5 * event.epsilon**2
+        return 0.5 * event.epsilon * event.epsilon
     if isinstance(event, NoOpEvent):
         return 0.0
     if isinstance(event, NonPrivateEvent):
@@ -69,7 +69,7 @@ def event_mu_squared(event: DPEvent) -> float:
     """``mu^2`` of a Gaussian composition; raises naming the first non-Gaussian sub-event."""
     if isinstance(event, GaussianEvent):
         z = event.noise_multiplier
-        return 0.0 if z == math.inf else 1.0 / (z * z)
+        return 0.0 if z == math.inf else 1.0 / z / z
     if isinstance(event, NoOpEvent):
         return 0.0
     if isinstance(event, SelfComposedEvent):
@@ -151,8 +151,18 @@ class ZCDPAccountant:
         delta = check_real(delta, "delta", "ZCDPAccountant.get_epsilon", low=0, high=1)
         method = check_method(method, "ZCDPAccountant.get_epsilon")
         if method == "best":
-            return min(self._epsilon(delta, m) for m in self.methods())
+            return min(self._best_candidates(delta))
         return self._epsilon(delta, method)
+
+    def _best_candidates(self, delta: float) -> list[float]:
+        out = []
+        for m in self.methods():
+            try:
+                out.append(self._epsilon(delta, m))
+            except ValueError:  # "exact" beyond its supported range: the others still bound it
+                if m != "exact":
+                    raise
+        return out
 
     def get_delta(self, epsilon: float, method: str = "best") -> float:
         """Smallest delta such that the composition is (epsilon, delta)-DP by ``method``."""

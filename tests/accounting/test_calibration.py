@@ -75,3 +75,19 @@ def test_invalid_arguments(kwargs, exc):
     args = {"target_epsilon": 1.0, "target_delta": 1e-6, "count": 10} | kwargs
     with pytest.raises(exc, match=r"parameter of calibrate_noise must be"):
         calibrate_noise(**args)
+
+
+@pytest.mark.parametrize("eps", [1e-9, 1e-3, 1e3, 1e6])
+@pytest.mark.parametrize("delta", [1e-300, 0.999])
+@pytest.mark.parametrize("count", [1, 10**15])
+def test_whole_supported_range(eps, delta, count):
+    for method in ("paper", "cks", "exact"):
+        res = calibrate_noise(eps, delta, count, method=method)
+        assert math.isfinite(res.noise_multiplier) and res.noise_multiplier > 0
+        assert gaussian_epsilon(res.noise_multiplier, count, delta, method) <= eps
+
+
+@pytest.mark.parametrize("eps", [1e308, 1e-300, 2e6])
+def test_outside_supported_range_names_target_epsilon(eps):
+    with pytest.raises(ValueError, match=r"^The 'target_epsilon' parameter of calibrate_noise"):
+        calibrate_noise(eps, 1e-6, 100)

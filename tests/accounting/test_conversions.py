@@ -176,3 +176,37 @@ def test_beyond_supported_epsilon_is_a_clear_error():
     )
     with pytest.raises(ValueError, match="does not support"):
         gdp_epsilon(1e7, 1e-300)
+
+
+@pytest.mark.parametrize(
+    "func, args",
+    [
+        (zcdp_to_delta_paper, (0.125, 1e308)),
+        (cks_delta, (0.125, 1e308)),
+        (cks_delta, (1e-300, 1e308)),
+        (cks_delta, (1e300, 1.0)),
+        (gdp_delta, (0.5, 1e308)),
+        (gdp_delta, (1e300, 1e308)),
+        (cks_epsilon, (1e300, 1e-300)),
+        (cks_epsilon, (1e-300, 1e-300)),
+        (zcdp_to_epsilon_paper, (1e300, 1e-300)),
+        (gdp_epsilon, (1e-300, 1e-300)),
+    ],
+)
+def test_extreme_inputs_give_numbers(func, args):
+    value = func(*args)
+    assert not math.isnan(value) and value >= 0.0
+
+
+def test_extreme_events_through_the_accountant():
+    from accounting import GaussianEvent, ZCDPAccountant
+
+    assert ZCDPAccountant().compose(GaussianEvent(2.0)).get_delta(1e308) == 0.0
+    assert ZCDPAccountant().compose(GaussianEvent(1e300)).get_epsilon(1e-6) == 0.0
+    tiny = ZCDPAccountant().compose(GaussianEvent(1e-300))  # rho overflows: no privacy
+    assert tiny.rho == math.inf and tiny.get_epsilon(1e-6) == math.inf
+    # "exact" is out of its range (eps > 1e12): "best" falls back to the other bounds
+    big = ZCDPAccountant().compose(GaussianEvent(1e-7))
+    with pytest.raises(ValueError, match="does not support"):
+        big.get_epsilon(0.5, method="exact")
+    assert big.get_epsilon(0.5) == big.get_epsilon(0.5, method="cks")

@@ -257,3 +257,13 @@ def test_sigkill_between_write_and_rename(folder):
     ledger.spend(GaussianEvent(1000.0), label="next")  # the lock died with the process
     assert [s.label for s in ledger.history] == ["committed", "next"]
     assert not tmp.exists()
+
+
+def test_other_format_version_is_refused(folder):
+    path = folder / "v99.json"
+    path.write_text(
+        '{"format": "dpboost-budget-ledger", "version": 99, "target_epsilon": 1.0, '
+        '"target_delta": 1e-06, "spends": []}'
+    )
+    with pytest.raises(ValueError, match="format version 99"):
+        BudgetLedger.open(path)
