@@ -126,9 +126,6 @@ def test_train_rejects_infinite_hyperparameter(option, value, tmp_path, capsys):
     assert option[2:].replace("-", "_") in line
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: calibrate_noise(target_epsilon=1e308) raises "
-                   "SciPy's 'f(a) and f(b) must have different signs' instead of a message "
-                   "naming target_epsilon")
 def test_train_huge_epsilon_message_names_the_parameter(tmp_path, capsys):
     data = _write(tmp_path, "good.csv", GOOD_CSV)
     out = tmp_path / "model.json"
