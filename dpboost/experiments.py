@@ -69,6 +69,7 @@ __all__ = [
     "fit_slope",
     "fit_slopes",
     "training_diagnostics",
+    "noise_tolerance",
     "plot_all",
     "CSV_COLUMNS",
 ]
@@ -562,6 +563,21 @@ def _released_hypotheses(X, y, cell, params, settings, rng) -> list:
 
     model = _fit(X, y, cell, params, settings, rng)
     return [HalfspaceHypothesis(np.asarray(w, dtype=np.float64)) for w in model.hypothesis_coefs_]
+def noise_tolerance(center: Cell, noise_rates, n: int, settings: CurveSettings) -> dict:
+    """Clean test errors of all trials at one training size ``n`` for each label-noise rate.
+
+    Used with ``n = factor * n*(eta=0)`` to check Claim 2 / Section 5: under random
+    classification noise the error against clean labels stays <= alpha at a modest multiple of
+    the noise-free sample size.  Same seeds as the search, so the numbers match the CSV's.
+    """
+    out = {}
+    for eta in sorted(set(map(float, noise_rates))):
+        cell = Cell(center.margin, center.epsilon, center.accuracy, eta)
+        pools = [_trial_pool(cell, r, settings) for r in range(settings.n_trials)]
+        out[eta] = trial_errors(cell, int(n), settings, pools, stop_when_decided=False)
+    return {"n": int(n), "center": center, "errors": out}
+
+
 # ---------------------------------------------------------------------------------------------
 # figures
 # ---------------------------------------------------------------------------------------------
@@ -641,31 +657,40 @@ def plot_slopes(rows: list[dict], settings: CurveSettings, path: Path) -> Path:
 
 
 def plot_error_curves(rows: list[dict], path: Path) -> Path:
-    """Test error against n (median over evaluated trials) for every cell."""
+    """Test error against n for every cell (small multiples): every trial run, median, n*."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 5))
-    for i, r in enumerate(rows):
+    n_cols = 4
+    n_rows = max(1, math.ceil(len(rows) / n_cols))
+    fig, axes = plt.subplots(n_rows, n_cols, figsize=(3.2 * n_cols, 2.4 * n_rows),
+                             sharey=True, squeeze=False)
+    for ax, r in zip(axes.ravel(), rows):
         ns = sorted(r["evaluations"])
-        med = [float(np.median(r["evaluations"][n])) for n in ns]
-        label = (f"tau={r['margin']:g} eps={r['epsilon']:g} alpha={r['accuracy']:g} "
-                 f"eta={r['noise_rate']:.3g}")
-        ax.plot(ns, med, "o-", ms=3, lw=1, color=f"C{i % 10}", label=label)
-    for alpha in sorted({r["accuracy"] for r in rows}):
-        ax.axhline(alpha, color="grey", lw=0.6, ls="--")
-    ax.set_xscale("log")
-    ax.set_xlabel("n (training size)")
-    ax.set_ylabel("clean test error (median of evaluated trials)")
-    ax.legend(fontsize=6, ncol=2)
+        for n in ns:
+            ax.plot([n] * len(r["evaluations"][n]), r["evaluations"][n], ".", ms=3,
+                    color="grey", alpha=0.6)
+        ax.plot(ns, [float(np.median(r["evaluations"][n])) for n in ns], "-", lw=1, color="C0")
+        ax.axhline(r["accuracy"], color="C3", ls="--", lw=0.8)
+        if math.isfinite(r["n_star"]):
+            ax.axvline(r["n_star"], color="C2", lw=0.8)
+        ax.set_xscale("log")
+        ax.set_title(f"tau={r['margin']:g} eps={r['epsilon']:g} alpha={r['accuracy']:g} "
+                     f"eta={r['noise_rate']:.3g}", fontsize=7)
+        ax.tick_params(labelsize=7)
+    for ax in axes.ravel()[len(rows):]:
+        ax.axis("off")
+    fig.suptitle("clean test error of each trial run during the n* search (grey), median "
+                 "(blue), alpha (red), n* (green)", fontsize=9)
+    fig.tight_layout()
     out = _save(fig, path)
     plt.close(fig)
     return out
 
 
-def plot_noise(rows: list[dict], path: Path) -> Path | None:
+def plot_noise(rows: list[dict], path: Path, tolerance: dict | None = None) -> Path | None:
     """n*(eta)/n*(0) against eta at the centre cell, with Claim 2's rate alpha tau/32 marked."""
     import matplotlib
 
@@ -695,13 +720,24 @@ def plot_noise(rows: list[dict], path: Path) -> Path | None:
         ax.set_xlabel("label-noise rate eta (eta=0 drawn at the left edge)")
     ax1.set_yscale("log")
     ax1.set_ylabel("sample-size factor")
-    for r, xv in zip(sel, x):
-        ns = sorted(r["evaluations"])
-        if ns:
-            ax2.plot([xv] * len(ns), [float(np.median(r["evaluations"][n])) for n in ns], ".",
-                     color="grey", alpha=0.5)
+    if tolerance is not None:
+        etas_t = np.array(sorted(tolerance["errors"]))
+        errs = [np.array(tolerance["errors"][e]) for e in etas_t]
+        xt = np.where(etas_t > 0, etas_t, x.min())
+        med = np.array([np.median(e) for e in errs])
+        ax2.fill_between(xt, [e.min() for e in errs], [e.max() for e in errs], alpha=0.25,
+                         label="min-max over trials")
+        ax2.plot(xt, med, "o-", label=f"median, n = {tolerance['n']} "
+                                      f"({tolerance['n'] / base:.1f} x n*(0))")
+        ax2.set_ylabel("clean test error at fixed n")
+    else:
+        for r, xv in zip(sel, x):
+            ns = sorted(r["evaluations"])
+            if ns:
+                ax2.plot([xv] * len(ns), [float(np.median(r["evaluations"][n])) for n in ns],
+                         ".", color="grey", alpha=0.5)
+        ax2.set_ylabel("clean test error at every evaluated n")
     ax2.axhline(center.accuracy, color="grey", ls=":", label="alpha")
-    ax2.set_ylabel("clean test error at every evaluated n")
     ax1.legend(fontsize=7)
     ax2.legend(fontsize=7)
     fig.suptitle(f"Noise tolerance at tau={center.margin:g}, eps={center.epsilon:g}, "
@@ -750,14 +786,15 @@ def plot_diagnostics(diags, path: Path) -> Path:
 
 
 def plot_all(rows: list[dict], settings: CurveSettings, out_dir: str | os.PathLike,
-             prefix: str = "curves", diagnostics=None) -> list[Path]:
+             prefix: str = "curves", diagnostics=None,
+             tolerance: dict | None = None) -> list[Path]:
     """Write every figure the rows support into ``out_dir``; return their paths."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = [plot_error_curves(rows, out / f"{prefix}-error.png")]
     if any(fit_slopes(rows).values()):
         paths.append(plot_slopes(rows, settings, out / f"{prefix}-slopes.png"))
-    noise = plot_noise(rows, out / f"{prefix}-noise.png")
+    noise = plot_noise(rows, out / f"{prefix}-noise.png", tolerance)
     if noise is not None:
         paths.append(noise)
     if diagnostics is not None:

@@ -16,12 +16,15 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 from dpboost.experiments import (
     Cell,
     CurveSettings,
     center_cell,
     fit_slopes,
     make_grid,
+    noise_tolerance,
     plot_all,
     read_results,
     run_grid,
@@ -85,6 +88,9 @@ def add_parser(subparsers):
     p.add_argument("--diagnostics", action="store_true",
                    help="also plot Theorem 24's per-round diagnostics at the centre cell's n* "
                         "and 16 n*")
+    p.add_argument("--noise-factor", type=float, default=2.0,
+                   help="with several noise rates, also measure every trial's clean test error "
+                        "at n = FACTOR * n*(eta=0) for each rate (default 2; 0 to skip)")
     p.set_defaults(func=run)
     return p
 
@@ -105,8 +111,8 @@ def run(args) -> int:
                          "instead.")
     if args.center is None and not all(c in v for c, v in zip(center, lists)):
         center = [sorted(v)[len(v) // 2] for v in lists]
-    cells = make_grid(*lists, noise_rates, design=args.design,
-                      center=Cell(*center, min(noise_rates)))
+    cells_center = Cell(*center, min(noise_rates))
+    cells = make_grid(*lists, noise_rates, design=args.design, center=cells_center)
     for c in cells:  # validate the cells before any work
         Cell(c.margin, c.epsilon, c.accuracy, c.noise_rate)
         if not (0 < c.margin <= (0.25 if args.kind == "skewed" else 1.0)):
@@ -140,7 +146,19 @@ def run(args) -> int:
                 n_star = int(row["n_star"])
                 sizes = sorted({n_star, min(16 * n_star, settings.n_max)})
                 diag = [training_diagnostics(center, n, settings) for n in sizes]
-        for path in plot_all(rows, settings, out, diagnostics=diag):
+        tolerance = None
+        base = [r for r in rows if (r["margin"], r["epsilon"], r["accuracy"], r["noise_rate"])
+                == (cells_center.margin, cells_center.epsilon, cells_center.accuracy,
+                    cells_center.noise_rate)]
+        if args.noise_factor > 0 and len(noise_rates) > 1 and base \
+                and math.isfinite(base[0]["n_star"]):
+            n_fixed = min(int(round(args.noise_factor * base[0]["n_star"])), settings.n_max)
+            tolerance = noise_tolerance(cells_center, noise_rates, n_fixed, settings)
+            print(f"clean test error at n = {n_fixed} ({args.noise_factor:g} x n*(0)):")
+            for eta, errs in tolerance["errors"].items():
+                print(f"  eta={eta:<10g} median {np.median(errs):.3f}  max {max(errs):.3f}  "
+                      f"<= alpha in {sum(e <= cells_center.accuracy for e in errs)}/{len(errs)}")
+        for path in plot_all(rows, settings, out, diagnostics=diag, tolerance=tolerance):
             print(f"wrote {path}")
     sys.stdout.flush()
     return 0
