@@ -55,7 +55,8 @@ class CalibrationResult:
     iterations : int
         Accountant evaluations used (bracketing plus Brent).
     converged : bool
-        Whether Brent's method met its tolerance.
+        Whether Brent's method met its tolerance (if not, the noise still meets the target but
+        may exceed the smallest valid one by more than 1e-6).
     method : str
         Conversion method (for ``"best"``, the one that gave the smallest noise).
     target_epsilon, target_delta : float
@@ -126,16 +127,13 @@ def _calibrate_one(eps: float, delta: float, count: int, method: str) -> Calibra
         ) from exc
     converged = bool(info.converged)
     z = math.exp(root + 2 * _RTOL * max(1.0, abs(root)))
-    achieved = f(math.log(z)) + eps
+    achieved = gaussian_epsilon(z, count, delta, method)
+    calls += 1
     while achieved > eps:  # conservative nudge: never return a noise that misses the target
         z *= 1.0 + 1e-9
         achieved = gaussian_epsilon(z, count, delta, method)
         calls += 1
-    if not converged:
-        raise ConvergenceError(
-            f"Calibration did not converge for epsilon={eps!r}, delta={delta!r}, count={count!r}",
-            bracket=(math.exp(lo), math.exp(hi)),
-        )
+    # not converged (never seen): the noise still meets the target but may not be the smallest
     return CalibrationResult(
         noise_multiplier=z,
         epsilon=achieved,
@@ -172,7 +170,7 @@ def calibrate_noise(
     Raises
     ------
     ConvergenceError
-        With the bracket tried, if the root-finder fails.
+        With the bracket tried, if no bracket is found or Brent's method fails.
 
     References
     ----------
