@@ -39,6 +39,7 @@ from accounting.events import (
     PureDPEvent,
     SelfComposedEvent,
     ZCDPEvent,
+    event_from_dict,
 )
 from accounting.exceptions import UnsupportedEventError
 
@@ -193,6 +194,17 @@ class ZCDPAccountant:
         if method == "cks":
             return conversions.cks_delta(self.rho, epsilon)
         return conversions.zcdp_to_delta_paper(self.rho, epsilon)
+
+    def state_dict(self) -> dict:
+        """JSON-serialisable state: ``{"events": [event.to_dict(), ...]}``."""
+        return {"events": [ev.to_dict() for ev in self._events]}
+
+    def load_state_dict(self, state: dict) -> ZCDPAccountant:
+        """Replace the state by one from :meth:`state_dict`; errors name a missing key."""
+        if not isinstance(state, dict) or "events" not in state:
+            raise ValueError("The accountant state is missing the key 'events'.")
+        self._events = [event_from_dict(d) for d in state["events"]]
+        return self
 
     def __repr__(self) -> str:
         return f"ZCDPAccountant(events={self._events!r})"

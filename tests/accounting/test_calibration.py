@@ -91,3 +91,14 @@ def test_whole_supported_range(eps, delta, count):
 def test_outside_supported_range_names_target_epsilon(eps):
     with pytest.raises(ValueError, match=r"^The 'target_epsilon' parameter of calibrate_noise"):
         calibrate_noise(eps, 1e-6, 100)
+
+
+def test_convergence_error_reports_the_bracket(monkeypatch):
+    import accounting.calibration as cal
+    from accounting import ConvergenceError
+
+    monkeypatch.setattr(cal, "gaussian_epsilon", lambda *args: 5.0)  # never meets eps=1
+    with pytest.raises(ConvergenceError, match="No noise multiplier") as info:
+        calibrate_noise(1.0, 1e-6, 100, method="exact")
+    lo, hi = info.value.bracket
+    assert 0 < lo < hi

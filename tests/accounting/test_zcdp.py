@@ -191,3 +191,15 @@ def test_accounting_never_imports_dpboost():
             elif isinstance(node, ast.ImportFrom):
                 names = [node.module or ""]
             assert not any(n.split(".")[0] == "dpboost" for n in names), path
+
+
+def test_state_dict_round_trip():
+    import json
+
+    acc = ZCDPAccountant().compose(GaussianEvent(3.0), 10).compose(ZCDPEvent(0.01))
+    state = json.loads(json.dumps(acc.state_dict()))
+    again = ZCDPAccountant().load_state_dict(state)
+    assert again.ledger == acc.ledger
+    assert again.get_epsilon(1e-6) == acc.get_epsilon(1e-6)
+    with pytest.raises(ValueError, match="missing the key 'events'"):
+        ZCDPAccountant().load_state_dict({})
