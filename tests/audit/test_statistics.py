@@ -24,7 +24,7 @@ def _cp_mpmath(k, n, tail):
     mpmath.mp.dps = 40
     if k == n:
         return 1.0
-    f = lambda p: mpmath.betainc(k + 1, n - k, 0, p, regularized=True) - (1 - tail)  # noqa: E731
+    f = lambda p: mpmath.betainc(k + 1, n - k, 0, p, regularized=True) - (1 - tail)
     return float(mpmath.findroot(f, (mpmath.mpf(1e-12), mpmath.mpf(1) - mpmath.mpf(1e-12)),
                                  solver="bisect", tol=1e-30))
 
