@@ -32,9 +32,9 @@ from dpboost.experiments import (
 )
 
 #: Default grid (star around tau=0.1, eps=1, alpha=0.1); noise rates are absolute.
-DEFAULT_MARGINS = "0.07,0.1,0.14,0.2"
-DEFAULT_EPSILONS = "0.5,1,2,4,8"
-DEFAULT_ACCURACIES = "0.05,0.07,0.1,0.14"
+DEFAULT_MARGINS = "0.07,0.085,0.1,0.12,0.14,0.17,0.2"
+DEFAULT_EPSILONS = "0.5,0.7,1,1.4,2,2.8,4,5.6,8"
+DEFAULT_ACCURACIES = "0.05,0.06,0.07,0.085,0.1,0.12,0.14"
 #: Centre of the star design: tau, eps, alpha.
 DEFAULT_CENTER = "0.1,2,0.1"
 #: 0, Claim 2's alpha*tau/32 at the centre (0.1*0.1/32), then growing rates.
