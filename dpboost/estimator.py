@@ -58,7 +58,12 @@ def clip_rows(X: np.ndarray, norm_bound: float) -> np.ndarray:
     >>> clip_rows(np.array([[3.0, 4.0], [0.3, 0.4]]), 1.0).round(6).tolist()
     [[0.6, 0.8], [0.3, 0.4]]
     """
-    norms = np.sqrt(np.einsum("ij,ij->i", X, X, dtype=np.float64))
+    with np.errstate(over="ignore"):
+        norms = np.sqrt(np.einsum("ij,ij->i", X, X, dtype=np.float64))
+    huge = np.isinf(norms)
+    if huge.any():  # finite rows near 1e308: ||x|| = m ||x / m|| with m the largest |entry|
+        m = np.abs(X[huge]).max(axis=1).astype(np.float64)
+        norms[huge] = m * np.linalg.norm(X[huge] / m[:, None].astype(X.dtype), axis=1)
     over = norms > norm_bound
     if not over.any():
         return X
@@ -184,7 +189,15 @@ class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
     def decision_function(self, X) -> np.ndarray:
         """``X @ coef_``: positive means ``classes_[1]``."""
         X = self._validate_X_predict(X)
-        return X @ self.coef_.astype(X.dtype)
+        w = self.coef_.astype(X.dtype)
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = X @ w
+        bad = ~np.isfinite(scores)
+        if bad.any():  # finite rows near 1e308: score = m * ((x / m) @ w), sign preserved
+            m = np.abs(X[bad]).max(axis=1)
+            with np.errstate(over="ignore"):
+                scores[bad] = m * ((X[bad] / m[:, None]) @ w)
+        return scores
 
     def predict(self, X) -> np.ndarray:
         """Predicted labels: ``classes_[1]`` where the decision function is positive."""
