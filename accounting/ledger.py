@@ -265,6 +265,40 @@ class BudgetLedger:
         """
         return self._check([s.event for s in self.history], event)
 
+    def preflight(self) -> None:
+        """Verify, writing nothing durable, that the next :meth:`spend` can be written.
+
+        Under the lock, create a temporary file in the ledger's folder exactly as the atomic write
+        does, write as many bytes as the ledger plus one more spend will need, flush, fsync and
+        unlink it. A read-only folder, a missing permission or a full disk therefore fails here,
+        *before* training touches any data, instead of in :meth:`spend` after it.
+
+        Raises
+        ------
+        OSError
+            Naming the folder, if any step fails. The ledger file is never modified.
+        """
+        folder = self._path.parent
+        with self._locked():
+            size = len(self._path.read_bytes()) + 4096 if self._path.exists() else 4096
+            try:
+                fd, tmp = tempfile.mkstemp(prefix=f".{self._path.name}.", suffix=".tmp",
+                                           dir=folder)
+            except OSError as exc:
+                raise OSError(exc.errno, f"The budget ledger's folder {str(folder)!r} is not "
+                                         f"writable: {exc.strerror or exc}") from None
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(b" " * size)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+            except OSError as exc:
+                raise OSError(exc.errno, f"Cannot write the budget ledger in {str(folder)!r}: "
+                                         f"{exc.strerror or exc}") from None
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(tmp)
+
     def spend(self, event: DPEvent, label: str = "") -> float:
         """Record ``event`` atomically under an exclusive lock; return the new total epsilon.
 

@@ -267,3 +267,25 @@ def test_other_format_version_is_refused(folder):
     )
     with pytest.raises(ValueError, match="format version 99"):
         BudgetLedger.open(path)
+
+
+def test_preflight_fails_before_any_data_on_a_full_disk(tmp_path, monkeypatch):
+    import errno
+
+    import accounting.ledger as ledger_module
+
+    path = tmp_path / "b.json"
+    ledger = BudgetLedger(path, target_epsilon=1.0, target_delta=1e-6)
+    before = path.read_bytes()
+    ledger.preflight()  # healthy: passes and leaves no trace
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json", "b.json.lock"]
+
+    def full(*args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(ledger_module.os, "fsync", full)
+    with pytest.raises(OSError, match="Cannot write the budget ledger"):
+        ledger.preflight()
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json", "b.json.lock"]
