@@ -125,20 +125,12 @@ def test_other_numeric_dtypes_train_finite(dtype):
     assert np.isfinite(est.coef_).all()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: estimator.clip_rows computes the squared norm "
-                   "with einsum, which overflows to inf for rows near 1e308, so such rows are "
-                   "zeroed instead of scaled onto the sphere; scale each row by its max-abs "
-                   "entry before taking the norm (||x|| = m ||x / m||)")
 def test_rows_near_float_max_are_clipped_onto_the_sphere():
     X = np.array([[1e308, 1e308], [-1e308, 1e307], [0.1, 0.2]])
     clipped = clip_rows(X, 1.0)
     np.testing.assert_allclose(np.linalg.norm(clipped[:2], axis=1), 1.0, rtol=1e-12)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: decision_function overflows (RuntimeWarning "
-                   "'overflow encountered in matmul') on finite rows near 1e308; compute "
-                   "X @ coef_ under np.errstate(over='ignore') (the sign of +-inf is the "
-                   "right prediction) or on rows scaled by their max-abs entry")
 def test_predict_on_rows_near_float_max_without_warning():
     est = _fit(X_GOOD, Y_GOOD)
     est.coef_ = np.array([2.0, 1.0, 1.0])  # any weights whose product with 1e308 overflows

@@ -12,7 +12,7 @@ check on the ledger: the API requested from the accounting package is
         fsync and unlink it; raise OSError naming the folder if any step fails.  Leaves no
         file behind and does not modify the ledger.
 
-The tests that use it are marked xfail(strict=True) until it exists.
+It was added in adcc220 (ledger: preflight()).
 """
 
 from __future__ import annotations
@@ -98,9 +98,6 @@ def _train_with_ledger(ledger: BudgetLedger, trained: list) -> None:
     ledger.spend(EVENT, label="run")
 
 
-@pytest.mark.xfail(strict=True, reason="MISSING API: accounting.BudgetLedger.preflight() "
-                   "(verify the folder is writable and has room, writing nothing); without it "
-                   "a full disk is only noticed by spend(), after training")
 @pytest.mark.parametrize("fault", ["enospc_fsync", "erofs_mkstemp", "eacces_mkstemp"])
 def test_full_or_readonly_disk_fails_before_training(fault, tmp_path, monkeypatch):
     ledger = _ledger(tmp_path)
@@ -115,7 +112,6 @@ def test_full_or_readonly_disk_fails_before_training(fault, tmp_path, monkeypatc
     assert _snapshot(tmp_path) == before
 
 
-@pytest.mark.xfail(strict=True, reason="MISSING API: accounting.BudgetLedger.preflight()")
 def test_preflight_on_a_healthy_ledger_leaves_no_trace(tmp_path):
     ledger = _ledger(tmp_path)
     before = _snapshot(tmp_path)
