@@ -25,7 +25,6 @@ import os
 from pathlib import Path
 
 import numpy as np
-from scipy import stats
 
 from dpboost._validation import check_choice, check_finite_rows, check_random_state, check_scalar
 
@@ -67,6 +66,8 @@ def _symmetric(n: int, d: int, margin: float, u: np.ndarray,
     # For x uniform on the d-ball, (u . x)^2 ~ Beta(1/2, (d + 1)/2); truncate it to
     # [margin^2, 1] by inverse survival (accurate in the far tail), then draw the rest of x
     # uniformly in the (d-1)-ball of radius sqrt(1 - a^2) orthogonal to u.
+    from scipy import stats  # imported here: scipy.stats costs ~1-2 s at CLI start-up
+
     beta = stats.beta(0.5, (d + 1) / 2.0)
     tail = beta.sf(margin**2)
     if not tail > 0.0:  # margin so large that the tail underflows: put mass at |a| = margin
@@ -305,7 +306,8 @@ def _parse_labels(cells: list[str]) -> np.ndarray:
         values = np.array(cells, dtype=np.float64)
     except ValueError:
         return np.array(cells, dtype=str)
-    if np.all(np.isfinite(values)) and np.all(values == np.round(values)):
+    exact_int = np.isfinite(values) & (np.abs(values) < 2.0**53) & (values == np.round(values))
+    if exact_int.all():  # integers that a float64 holds exactly; larger ones stay floats
         return values.astype(np.int64)
     return values
 

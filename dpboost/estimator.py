@@ -404,13 +404,28 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         s["T"], s["kappa"], s["lr"] = T, kappa, lr
         return s
 
-    def fit(self, X, y):
-        """Train the private halfspace on ``X`` (rows clipped to ``norm_bound``) and ``y``."""
+    def _plan(self):
         s = self._settings()
-        # Privacy is fixed from public quantities before the data is looked at.
         cal = calibrate_noise(s["epsilon"], s["delta"], count=s["T"], method=s["accounting"])
         event = SelfComposedEvent(GaussianEvent(noise_multiplier=cal.noise_multiplier),
                                   count=s["T"])
+        return s, cal, event
+
+    def planned_privacy_event(self) -> SelfComposedEvent:
+        """The privacy event :meth:`fit` will spend, from the parameters alone (no data).
+
+        The noise multiplier depends only on (target_epsilon, target_delta, T, accounting), so
+        a budget ledger can ``check`` a run, or a whole grid search, before any data is read::
+
+            ledger.preflight(); ledger.check(est.planned_privacy_event())
+            est.fit(X, y); ledger.spend(est.privacy_event_, label="...")
+        """
+        return self._plan()[2]
+
+    def fit(self, X, y):
+        """Train the private halfspace on ``X`` (rows clipped to ``norm_bound``) and ``y``."""
+        # Privacy is fixed from public quantities before the data is looked at.
+        s, cal, event = self._plan()
         X, y = self._validate_X_y(X, y)
         n = X.shape[0]
         self._check_density(s["kappa"], n)

@@ -49,6 +49,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="seed for reproducibility only (a seeded run's noise is "
                              "predictable by whoever knows the seed)")
     parser.add_argument("--out", required=True, metavar="MODEL.json")
+    parser.add_argument("--ledger", default=None, metavar="LEDGER.json",
+                        help="a budget ledger (see 'dpboost budget init'): checked, and proved "
+                             "writable, before the data is read; the run is recorded in it "
+                             "before the model is written")
     parser.add_argument("--json", action="store_true",
                         help="print the privacy report and the (non-private) training "
                              "accuracy as JSON")
@@ -115,6 +119,13 @@ def run(args) -> int:
     folder = Path(args.out).parent
     if not folder.is_dir():  # fail before spending the budget
         raise FileNotFoundError(f"--out {args.out}: folder {folder} does not exist.")
+    ledger = None
+    if args.ledger is not None:  # check before any data is touched (diffprivlib's order)
+        from accounting import BudgetLedger
+
+        ledger = BudgetLedger.open(args.ledger)
+        ledger.preflight()
+        ledger.check(_estimator(args, None).planned_privacy_event())
     X, y = load_dataset(args.data, label=args.label)
     classes = parse_classes(args.classes, y)
     estimator = _estimator(args, classes)
@@ -124,6 +135,8 @@ def run(args) -> int:
     for warning in caught:
         message = " ".join(str(warning.message).split())
         print(f"dpboost train: warning: {message}", file=sys.stderr)
+    if ledger is not None:  # record before release; a concurrent overspend stops here
+        ledger.spend(estimator.privacy_event_, label=f"dpboost train {Path(args.data).name}")
     save_model(estimator, args.out)
     report = model_to_dict(estimator)["privacy_report"]
     accuracy = float(np.mean(estimator.predict(X) == y))

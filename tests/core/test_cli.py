@@ -229,3 +229,32 @@ def test_staged_accuracy_ends_at_score():
     assert acc[-1] == pytest.approx(clf.score(X, y))
     # skewed data: the first round is the centroid, which errs on the 20% minority
     assert acc[0] < 0.85 and acc[-1] > 0.95
+
+
+def test_train_with_ledger_checks_before_and_records_after(data, capsys, tmp_path):
+    """--ledger: the spend is recorded; a run that does not fit fails before reading the data."""
+    from accounting import BudgetLedger, ComposedEvent, ZCDPAccountant
+
+    _, X, y, path = data
+    ledger_path = tmp_path / "budget.json"
+    BudgetLedger(ledger_path, target_epsilon=1.5, target_delta=1e-6)
+    model = tmp_path / "model.json"
+    argv = ["train", str(path), "--label", "label", *TRAIN, "--classes", "-1,1",
+            "--ledger", str(ledger_path), "--out", str(model)]
+    assert main(argv) == 0, capsys.readouterr().err
+    ledger = BudgetLedger.open(ledger_path)
+    assert len(ledger.history) == 1
+    assert ledger.spent_epsilon == pytest.approx(1.0, abs=1e-6)  # calibrated to the target
+
+    # A ledger at 1.2 that already holds one eps=1 run cannot take another (exact total > 1.2).
+    planned = estimator.PrivateHalfspaceClassifier(1.0, 1e-6, n_rounds=20).planned_privacy_event()
+    assert ZCDPAccountant().compose(ComposedEvent((planned, planned))).get_epsilon(1e-6) > 1.2
+    tight = tmp_path / "tight.json"
+    BudgetLedger(tight, target_epsilon=1.2, target_delta=1e-6).spend(planned, label="earlier")
+    before = tight.read_bytes()
+    second = tmp_path / "second.json"
+    missing = tmp_path / "does-not-exist.csv"  # the budget is checked before the data is read
+    code = main(["train", str(missing), *TRAIN, "--ledger", str(tight), "--out", str(second)])
+    line = _one_line_error(capsys, code, "budget exceeded")
+    assert "does-not-exist" not in line
+    assert tight.read_bytes() == before and not second.exists()
