@@ -3,6 +3,9 @@
 Every learner follows the protocol in :mod:`dpboost.online.base`:
 ``predict_one(x)``, ``learn_one(x, y, weight=1.0)``, and batch verbs defined as their loops.
 Expert algorithms (Hedge) and OCO learners (OGD) use ``predict()`` / ``update(feedback)``.
+
+``online_to_batch`` is not re-exported here: the function would shadow its own module
+(``import dpboost.online.online_to_batch`` must give the module).
 """
 
 from dpboost.online.adaboost_ol import AdaBoostOL, AdaBoostOLS
@@ -15,7 +18,6 @@ from dpboost.online.halving import Halving, StandardOptimalAlgorithm, littleston
 from dpboost.online.hedge import Hedge
 from dpboost.online.learners import OnlineLinearLearner, OnlinePerceptronLearner, OnlineStumpLearner
 from dpboost.online.ogd import Box, L2Ball, OnlineGradientDescent, OnlineGradientDescentClassifier
-from dpboost.online.online_to_batch import online_to_batch, online_to_batch_oco
 from dpboost.online.perceptron import Perceptron
 from dpboost.online.weighted_majority import WeightedMajority
 
@@ -25,5 +27,5 @@ __all__ = [
     "OnlineGradientDescentClassifier", "OnlineLearner", "OnlineLinearLearner",
     "OnlinePerceptronLearner", "OnlineRealizableBoost", "OnlineStumpLearner", "Perceptron",
     "StandardOptimalAlgorithm", "WeightedMajority", "boost_with_oco", "littlestone_dimension",
-    "online_to_batch", "online_to_batch_oco", "progressive_val_score",
+    "progressive_val_score",
 ]
