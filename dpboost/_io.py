@@ -9,6 +9,16 @@ from pathlib import Path
 __all__ = ["atomic_write_text", "atomic_write_bytes"]
 
 
+def _new_file_mode(target: Path) -> int:
+    """The mode ``open(target, "w")`` would give: the existing file's, else 0666 less umask."""
+    try:
+        return target.stat().st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to ``path`` via a temporary file in the same folder, fsync, rename.
 
@@ -18,6 +28,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     folder = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
+        os.fchmod(fd, _new_file_mode(target))  # mkstemp makes 0600; give what open() would
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

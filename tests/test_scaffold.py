@@ -43,3 +43,21 @@ def test_cli_bad_command_is_one_line(capsys):
     assert main(["no-such-command"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_atomic_write_gives_ordinary_permissions_and_leaves_nothing_on_failure(tmp_path):
+    import os
+
+    from dpboost._io import atomic_write_bytes, atomic_write_text
+
+    target = tmp_path / "out.csv"
+    umask = os.umask(0o022)
+    try:
+        atomic_write_text(target, "a\n")
+    finally:
+        os.umask(umask)
+    assert target.read_text() == "a\n" and (target.stat().st_mode & 0o777) == 0o644
+    with pytest.raises(TypeError):
+        atomic_write_bytes(target, None)  # fails mid-way: old content kept, no temp file left
+    assert target.read_text() == "a\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.csv"]
