@@ -10,13 +10,14 @@ from __future__ import annotations
 import math
 import numbers
 
-__all__ = ["METHODS", "check_int", "check_method", "check_real"]
+__all__ = ["METHODS", "check_int", "check_method", "check_real", "house_message", "interval"]
 
 #: Conversion methods understood by the accountant, in the order they are reported.
 METHODS = ("paper", "cks", "exact")
 
 
-def _interval(low: float | None, high: float | None, closed: str) -> str:
+def interval(low: float | None, high: float | None, closed: str = "neither") -> str:
+    """Render an interval such as ``(0, 1]``; ``closed`` is neither, left, right or both."""
     left = "[" if closed in ("left", "both") else "("
     right = "]" if closed in ("right", "both") else ")"
     lo = "-inf" if low is None else ("inf" if low == math.inf else f"{low:g}")
@@ -24,7 +25,8 @@ def _interval(low: float | None, high: float | None, closed: str) -> str:
     return f"{left}{lo}, {hi}{right}"
 
 
-def _message(name: str, owner: str, expected: str, value: object) -> str:
+def house_message(name: str, owner: str, expected: str, value: object) -> str:
+    """The one error sentence of dpboost and accounting (see the module docstring)."""
     return f"The {name!r} parameter of {owner} must be {expected}. Got {value!r} instead."
 
 
@@ -43,7 +45,8 @@ def check_real(
     admitted.
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(_message(name, owner, f"a float in {_interval(low, high, closed)}", value))
+        expected = f"a float in {interval(low, high, closed)}"
+        raise TypeError(house_message(name, owner, expected, value))
     out = float(value)
     lo_ok = low is None or (out >= low if closed in ("left", "both") else out > low)
     hi_ok = (
@@ -52,7 +55,8 @@ def check_real(
         else (out <= high if closed in ("right", "both") else out < high)
     )
     if not (lo_ok and hi_ok) or math.isnan(out):
-        raise ValueError(_message(name, owner, f"a float in {_interval(low, high, closed)}", value))
+        expected = f"a float in {interval(low, high, closed)}"
+        raise ValueError(house_message(name, owner, expected, value))
     return out
 
 
@@ -60,9 +64,9 @@ def check_int(value: object, name: str, owner: str, *, low: int = 0) -> int:
     """Return ``value`` as an int ``>= low`` (bools and floats rejected with ``TypeError``)."""
     expected = f"an int in [{low}, inf)"
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(_message(name, owner, expected, value))
+        raise TypeError(house_message(name, owner, expected, value))
     if int(value) < low:
-        raise ValueError(_message(name, owner, expected, value))
+        raise ValueError(house_message(name, owner, expected, value))
     return int(value)
 
 
@@ -71,7 +75,7 @@ def check_method(value: object, owner: str, *, allow_best: bool = True) -> str:
     choices = METHODS + (("best",) if allow_best else ())
     expected = "one of " + ", ".join(repr(c) for c in choices)
     if not isinstance(value, str):
-        raise TypeError(_message("method", owner, expected, value))
+        raise TypeError(house_message("method", owner, expected, value))
     if value not in choices:
-        raise ValueError(_message("method", owner, expected, value))
+        raise ValueError(house_message("method", owner, expected, value))
     return value

@@ -6,7 +6,8 @@ same sentence whatever went wrong::
     The 'kappa' parameter of PrivateHalfspaceClassifier must be a float in (0, 1). Got 1.5 instead.
 
 ``TypeError`` is raised for the wrong kind of value, ``ValueError`` for a value out of range
-(NaN is out of every range).  Internal functions do not re-validate.
+(NaN is out of every range).  Internal functions do not re-validate.  The sentence itself lives in
+:mod:`accounting._validation` (accounting may not import dpboost; dpboost may import accounting).
 """
 
 from __future__ import annotations
@@ -16,23 +17,10 @@ import numbers
 
 import numpy as np
 
+from accounting._validation import house_message as _message
+from accounting._validation import interval
+
 __all__ = ["check_scalar", "check_choice", "check_random_state", "check_finite_rows", "interval"]
-
-
-def interval(low: float | None, high: float | None, closed: str = "neither") -> str:
-    """Render an interval such as ``(0, 1]`` for error messages.
-
-    ``closed`` is one of ``"neither"``, ``"left"``, ``"right"``, ``"both"``.
-    """
-    left = "[" if closed in ("left", "both") else "("
-    right = "]" if closed in ("right", "both") else ")"
-    lo = "-inf" if low is None else f"{low:g}"
-    hi = "inf" if high is None else f"{high:g}"
-    return f"{left}{lo}, {hi}{right}"
-
-
-def _message(name: str, owner: str, expected: str, value: object) -> str:
-    return f"The {name!r} parameter of {owner} must be {expected}. Got {value!r} instead."
 
 
 def check_scalar(
