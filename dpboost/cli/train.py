@@ -119,13 +119,15 @@ def run(args) -> int:
     folder = Path(args.out).parent
     if not folder.is_dir():  # fail before spending the budget
         raise FileNotFoundError(f"--out {args.out}: folder {folder} does not exist.")
+    # Parameters are checked, and the noise calibrated, before any data is read.
+    planned = _estimator(args, None).planned_privacy_event()
     ledger = None
     if args.ledger is not None:  # check before any data is touched (diffprivlib's order)
         from accounting import BudgetLedger
 
         ledger = BudgetLedger.open(args.ledger)
         ledger.preflight()
-        ledger.check(_estimator(args, None).planned_privacy_event())
+        ledger.check(planned)
     X, y = load_dataset(args.data, label=args.label)
     classes = parse_classes(args.classes, y)
     estimator = _estimator(args, classes)
