@@ -23,7 +23,7 @@ the *proof*, and where it leaves a constant open we make it an explicit, documen
   bound exceeds 1 whenever ``delta < 4/e``).  We implement the original.
 * **Sensitivity.**  The paper's per-round privacy ``rho = 8/(kappa n sigma)^2`` (Theorem 27 with the
   slickness ``s = 1/(kappa n)`` of Lemma 25) is an L2 sensitivity of ``4/(kappa n)``; the tight value
-  is ``2/(kappa n)`` (FIELD-NOTES).  Sample-complexity functions take ``sensitivity="paper"|"tight"``.
+  is ``2/(kappa n)`` (proof in :class:`dpboost.weak_learners.GaussianCenteringHalfspace`).  Sample-complexity functions take ``sensitivity="paper"|"tight"``.
 * **zCDP to DP** uses Lemma 15 exactly, ``eps = rho + 2 sqrt(rho log(1/delta))``, not the proof's
   simplification ``3 sqrt(rho log(1/delta))``.
 

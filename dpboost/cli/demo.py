@@ -185,7 +185,7 @@ def run_demo(out_dir: str | Path = ".", seed: int = 0, n: int = 50_000,
 
 def run(args) -> int:
     # One BLAS thread: on a busy 2-core machine two threads were measured several times
-    # slower (FIELD-NOTES); threadpoolctl ships with scikit-learn.
+    # slower; threadpoolctl ships with scikit-learn.
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1):

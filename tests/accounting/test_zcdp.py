@@ -147,7 +147,7 @@ dp_accounting = pytest.importorskip("dp_accounting")
 def test_exact_matches_dp_accounting_pld(T, delta, target):
     """PLD with the default add/remove relation and the same noise multiplier: the Gaussian
     mechanism's privacy loss is identical under both relations for the same L2 sensitivity, and
-    dp-accounting's REPLACE_ONE would double that sensitivity (FIELD-NOTES)."""
+    dp-accounting's REPLACE_ONE would double that sensitivity (measured while planning)."""
     from dp_accounting.pld import PLDAccountant
 
     z = calibrate_noise(target, delta, T, method="exact").noise_multiplier
