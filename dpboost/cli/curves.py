@@ -25,11 +25,11 @@ from dpboost.experiments import (
     fit_slopes,
     make_grid,
     noise_tolerance,
-    plot_all,
     read_results,
     run_grid,
     training_diagnostics,
 )
+from dpboost.plotting import plot_all
 
 #: Default grid (star around tau=0.1, eps=1, alpha=0.1); noise rates are absolute.
 DEFAULT_MARGINS = "0.07,0.085,0.1,0.12,0.14,0.17,0.2"
