@@ -22,7 +22,7 @@ the runner keeps the *shape* of Algorithm 5 with smaller constants:
 
 ``mode="theory"`` uses :func:`dpboost.theory.algorithm5_parameters` instead (slow).  Data come
 from ``make_margin_data(kind="skewed")``, where a single centroid stays at 20% error and boosting
-is needed (FIELD-NOTES).  Noise is calibrated by the estimator from ``(eps, delta, T)`` only.
+is needed.  Noise is calibrated by the estimator from ``(eps, delta, T)`` only.
 
 Seeding: every cell's randomness comes from ``SeedSequence(seed, spawn_key=cell key)`` where the
 key is built from the cell's parameter values, so results do not depend on the grid, the order
