@@ -16,6 +16,7 @@ Usage::
     python benchmarks/bench_online.py                 # full table (several minutes; covtype dominates)
     python benchmarks/bench_online.py --quick         # 6,000-row subsamples, small grids
     python benchmarks/bench_online.py --datasets a9a --throughput-only
+    python benchmarks/bench_online.py --datasets a9a --splits 10   # paired BBM-minus-base table
 
 Needs ``vowpalwabbit`` (the ``bench`` extra) and the data under ``--data-dir``.
 
@@ -150,8 +151,9 @@ def grids(quick: bool, lr_best: float | None = None):
     }
 
 
-def bench_dataset(name, X, y, args, tmp):
-    train, test = split(len(y))
+def bench_dataset(name, X, y, args, tmp, seed=0, only=None):
+    """Tune and score every algorithm (or those in ``only``) on the 80/20 split ``seed``."""
+    train, test = split(len(y), seed)
     tune = train[: args.tune_rows]
     Xtr, ytr, Xte, yte = X[train], y[train], X[test], y[test]
     files = {}
@@ -161,7 +163,8 @@ def bench_dataset(name, X, y, args, tmp):
             write_vw(files[key], X[idx], y[idx])
     rows = {}
     for who in ("dpboost",) + (() if args.skip_vw else ("vw",)):
-        algos = ALGOS if who == "dpboost" else VW_ALGOS
+        algos = [a for a in (ALGOS if who == "dpboost" else VW_ALGOS)
+                 if only is None or a in only]
         best_lr = None
         for algo in algos:
             grid = grids(args.quick, best_lr)[algo]
@@ -181,7 +184,7 @@ def bench_dataset(name, X, y, args, tmp):
                 pv, err, sec = vw_run(algo, cfg, files["train"], files["test"],
                                       os.path.join(tmp, "model.vw"))
             rows[(who, algo)] = {"config": cfg, "pv": pv, "test_error": err, "seconds": sec}
-            print(f"  {name:8s} {who:8s} {algo:14s} {json.dumps(cfg):45s} pv {pv:.4f} "
+            print(f"  {name:8s} s{seed:<3d} {who:8s} {algo:14s} {json.dumps(cfg):45s} pv {pv:.4f} "
                   f"test {err:.4f} ({sec:.1f} s)", flush=True)
     return {"n_train": len(train), "n_test": len(test), "rows": rows}
 
@@ -201,6 +204,49 @@ def throughput(X, y, args, tmp, n_learners=100):
     print(f"  VW      {vw_eps:10.0f} examples/s (including parsing its text file)")
     print(f"  ratio dpboost/VW = {ours_eps / vw_eps:.3f} (target >= 0.05, i.e. 1/20)")
     return {"dpboost": ours_eps, "vw": vw_eps, "ratio": ours_eps / vw_eps}
+
+
+def paired_splits(name, X, y, args, tmp):
+    """Paired BBM-minus-base test errors over ``args.splits`` random 80/20 splits.
+
+    Each split (seeds 0..K-1) is re-tuned from scratch by progressive validation on its own
+    training part, exactly as the single-split table; the base learner and BBM of one library
+    are scored on the same held-out rows, so their difference is paired.
+    """
+    keys = [("dpboost", "base"), ("dpboost", "bbm")]
+    if not args.skip_vw:
+        keys += [("vw", "base"), ("vw", "bbm")]
+    per_split = []
+    for seed in range(args.splits):
+        rows = bench_dataset(name, X, y, args, tmp, seed=seed, only=("base", "bbm"))["rows"]
+        per_split.append({f"{w}/{a}": rows[(w, a)] for w, a in keys})
+    err = {f"{w}/{a}": np.array([s[f"{w}/{a}"]["test_error"] for s in per_split])
+           for w, a in keys}
+    diffs = {"dpb BBM-base": err["dpboost/bbm"] - err["dpboost/base"]}
+    if not args.skip_vw:
+        diffs["VW BBM-base"] = err["vw/bbm"] - err["vw/base"]
+        diffs["dpbBBM-VWBBM"] = err["dpboost/bbm"] - err["vw/bbm"]
+    print(f"\n{name}: paired test 0-1 errors over {args.splits} random 80/20 splits (each "
+          f"re-tuned by progressive validation on its training part)")
+    cols = list(err) + list(diffs)
+    names = {"dpboost/base": "dpb base", "dpboost/bbm": "dpb BBM", "vw/base": "VW base",
+             "vw/bbm": "VW BBM"}
+    print(f"{'seed':>4s} | " + " ".join(f"{names.get(c, c):>12s}" for c in cols))
+    for i in range(args.splits):
+        print(f"{i:4d} | " + " ".join(f"{err[c][i]:12.4f}" for c in err) + " "
+              + " ".join(f"{diffs[c][i]:+12.4f}" for c in diffs))
+    k = args.splits
+    se = {c: (float(np.std(v, ddof=1) / np.sqrt(k)) if k > 1 else float("nan"))
+          for c, v in {**err, **diffs}.items()}
+    print(f"{'mean':>4s} | " + " ".join(f"{err[c].mean():12.4f}" for c in err) + " "
+          + " ".join(f"{diffs[c].mean():+12.4f}" for c in diffs))
+    print(f"{'se':>4s} | " + " ".join(f"{se[c]:12.4f}" for c in cols))
+    print("(differences are paired on the same split; se = sample sd / sqrt(K); "
+          "mean/se ~ t with K-1 d.f.)")
+    return {"test_error": {c: v.tolist() for c, v in err.items()},
+            "paired": {c: {"per_split": v.tolist(), "mean": float(v.mean()), "se": se[c]}
+                       for c, v in diffs.items()},
+            "configs": [{c: s[c]["config"] for c in s} for s in per_split]}
 
 
 def print_table(results):
@@ -231,6 +277,9 @@ def main(argv=None) -> int:
     parser.add_argument("--cache-dir", default=None, help="cache the loaded arrays as .npz")
     parser.add_argument("--skip-vw", action="store_true")
     parser.add_argument("--throughput-only", action="store_true")
+    parser.add_argument("--splits", type=int, default=0, metavar="K",
+                        help="instead of the table, re-tune base and BBM on K random 80/20 "
+                             "splits (seeds 0..K-1) and print paired BBM-minus-base differences")
     parser.add_argument("--out", default=None, help="write the results as JSON")
     args = parser.parse_args(argv)
     if not os.path.isdir(args.data_dir):
@@ -245,6 +294,10 @@ def main(argv=None) -> int:
             if args.quick and len(y) > 6000:
                 keep = np.sort(np.random.default_rng(1).choice(len(y), 6000, replace=False))
                 X, y = X[keep], y[keep]
+            if args.splits:
+                print(f"\n{name}: {len(y)} rows, {X.shape[1]} features", flush=True)
+                out.setdefault("splits", {})[name] = paired_splits(name, X, y, args, tmp)
+                continue
             if name == "a9a" and not args.skip_vw:
                 out["throughput"] = throughput(X, y, args, tmp)
             if args.throughput_only:
