@@ -35,6 +35,7 @@ import os
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -268,7 +269,12 @@ def print_table(results):
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data-dir", default="/work/shared/datasets")
+    parser.add_argument(
+        "--data-dir",
+        default=os.environ.get(
+            "DPBOOST_DATA", str(Path(__file__).resolve().parents[2] / "shared" / "datasets")),
+        help="folder holding a9a/, letter/, covtype/ (default: $DPBOOST_DATA or ../shared/datasets "
+             "beside the repository)")
     parser.add_argument("--datasets", default="a9a,letter,covtype")
     parser.add_argument("--quick", action="store_true",
                         help="subsample 6,000 rows per dataset and use one-point grids")
