@@ -6,14 +6,14 @@ See README.md for the Quickstart. Privacy accounting lives in the sibling packag
 
 __version__ = "0.1.0"
 
-from dpboost.data import make_margin_data  # noqa: E402
-from dpboost.estimator import BoostedHalfspaceClassifier, PrivateHalfspaceClassifier  # noqa: E402
-from dpboost.exceptions import PrivacyLeakWarning  # noqa: E402
+from dpboost.data import make_margin_data
+from dpboost.estimator import BoostedHalfspaceClassifier, PrivateHalfspaceClassifier
+from dpboost.exceptions import PrivacyLeakWarning
 
 __all__ = [
-    "__version__",
     "BoostedHalfspaceClassifier",
-    "PrivateHalfspaceClassifier",
     "PrivacyLeakWarning",
+    "PrivateHalfspaceClassifier",
+    "__version__",
     "make_margin_data",
 ]

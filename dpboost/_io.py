@@ -6,7 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_write_text", "atomic_write_bytes"]
+__all__ = ["atomic_write_bytes", "atomic_write_text"]
 
 
 def _new_file_mode(target: Path) -> int:

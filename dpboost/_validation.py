@@ -20,7 +20,7 @@ import numpy as np
 from accounting._validation import house_message as _message
 from accounting._validation import interval
 
-__all__ = ["check_scalar", "check_choice", "check_random_state", "check_finite_rows", "interval"]
+__all__ = ["check_choice", "check_finite_rows", "check_random_state", "check_scalar", "interval"]
 
 
 def check_scalar(

@@ -9,11 +9,11 @@ from __future__ import annotations
 from accounting.exceptions import BudgetExceededError, ConvergenceError, UnsupportedEventError
 
 __all__ = [
-    "PrivacyLeakWarning",
     "BudgetExceededError",
     "ConvergenceError",
-    "UnsupportedEventError",
     "ModelFileError",
+    "PrivacyLeakWarning",
+    "UnsupportedEventError",
 ]
 
 

@@ -57,22 +57,22 @@ from dpboost import theory
 from dpboost._validation import check_choice, check_scalar
 
 __all__ = [
+    "CSV_COLUMNS",
     "Cell",
     "CurveSettings",
-    "practical_parameters",
-    "make_grid",
-    "trial_errors",
-    "find_sample_complexity",
-    "run_grid",
-    "read_results",
     "SlopeFit",
-    "center_cell",
     "axis_rows",
+    "center_cell",
+    "find_sample_complexity",
     "fit_slope",
     "fit_slopes",
-    "training_diagnostics",
+    "make_grid",
     "noise_tolerance",
-    "CSV_COLUMNS",
+    "practical_parameters",
+    "read_results",
+    "run_grid",
+    "training_diagnostics",
+    "trial_errors",
 ]
 
 CSV_COLUMNS = ("margin", "epsilon", "accuracy", "noise_rate", "n_star", "censored", "n_rounds",
@@ -414,8 +414,9 @@ def run_grid(cells: list[Cell], settings: CurveSettings, csv_path: str | os.Path
                         _progress(finished, total, start, stream)
     ordered = [done[c] for c in dict.fromkeys(cells) if c in done]
     if len(ordered) == len(dict.fromkeys(cells)):
-        from dpboost._io import atomic_write_text
         import io
+
+        from dpboost._io import atomic_write_text
 
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\r\n")

@@ -42,7 +42,7 @@ class UsageError(Exception):
 class OneLineParser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose errors become one line on stderr (exit code 2)."""
 
-    def error(self, message: str):  # noqa: D401 - argparse API
+    def error(self, message: str):
         raise UsageError(f"{self.prog}: error: {message}")
 
 

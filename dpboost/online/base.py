@@ -18,7 +18,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["OnlineLearner", "OnlineClassifier"]
+__all__ = ["OnlineClassifier", "OnlineLearner"]
 
 
 @runtime_checkable
@@ -39,7 +39,7 @@ class OnlineClassifier:
     def learn_one(self, x: np.ndarray, y: float, weight: float = 1.0) -> None:  # pragma: no cover
         raise NotImplementedError
 
-    def partial_fit(self, X, y, sample_weight=None) -> "OnlineClassifier":
+    def partial_fit(self, X, y, sample_weight=None) -> OnlineClassifier:
         """Learn from the rows of ``X`` in order: exactly the loop of :meth:`learn_one`."""
         X = np.asarray(X, dtype=float)
         y = np.asarray(y, dtype=float)

@@ -235,7 +235,7 @@ def test_train_with_ledger_checks_before_and_records_after(data, capsys, tmp_pat
     """--ledger: the spend is recorded; a run that does not fit fails before reading the data."""
     from accounting import BudgetLedger, ComposedEvent, ZCDPAccountant
 
-    _, X, y, path = data
+    path = data[3]
     ledger_path = tmp_path / "budget.json"
     BudgetLedger(ledger_path, target_epsilon=1.5, target_delta=1e-6)
     model = tmp_path / "model.json"
