@@ -16,6 +16,11 @@ def run_json(capsys, argv):
     return json.loads(out)
 
 
+def _spend_argv(path, label):
+    return ["budget", "spend", path, "--noise-multiplier", "42.25", "--rounds", "100",
+            "--label", label]
+
+
 def test_privacy_json(capsys):
     out = run_json(
         capsys,
@@ -131,37 +136,13 @@ def test_budget_workflow(capsys, tmp_path):
     )
     assert out["spent_epsilon"] == pytest.approx(0.999918, abs=5e-7)
     assert (
-        main(
-            [
-                "budget",
-                "spend",
-                path,
-                "--noise-multiplier",
-                "42.25",
-                "--rounds",
-                "100",
-                "--label",
-                "run 2",
-            ]
-        )
+        main(_spend_argv(path, "run 2"))
         == 0
     )
     assert "spent epsilon=1.454551" in capsys.readouterr().out
     # a third run does not fit: refused in one line, nothing recorded
     assert (
-        main(
-            [
-                "budget",
-                "spend",
-                path,
-                "--noise-multiplier",
-                "42.25",
-                "--rounds",
-                "100",
-                "--label",
-                "run 3",
-            ]
-        )
+        main(_spend_argv(path, "run 3"))
         == 2
     )
     err = capsys.readouterr().err

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+from _oracles import NoisyOracle
 
 from dpboost.online.adaboost_ol import AdaBoostOL, AdaBoostOLS
 from dpboost.online.evaluate import progressive_val_score
@@ -16,17 +17,6 @@ def _rotated_halfspace(n, seed=1):
     return X, np.where(X[:, 0] + X[:, 1] > 0, 1.0, -1.0)
 
 
-class _NoisyOracle:
-    def __init__(self, gamma, rng):
-        self.gamma, self.rng = gamma, rng
-
-    def predict_one(self, x):
-        return x[0] if self.rng.random() < (1 + self.gamma) / 2 else -x[0]
-
-    def learn_one(self, x, y, weight=1.0):
-        pass
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("gamma", [0.1, 0.3])
 def test_theorem4_inequality_from_the_proof(gamma):
@@ -37,7 +27,7 @@ def test_theorem4_inequality_from_the_proof(gamma):
     N, T = 20, 2000
     rng = np.random.default_rng(int(gamma * 10))
     model = AdaBoostOL(N, random_state=0)
-    model.bank_ = ListBank([_NoisyOracle(gamma, rng) for _ in range(N)])
+    model.bank_ = ListBank([NoisyOracle(gamma, rng) for _ in range(N)])
     y = rng.choice([-1.0, 1.0], size=T)
     mistakes = T * progressive_val_score(model, y[:, None], y)
     edges = model.edges_
@@ -55,7 +45,7 @@ def test_more_edge_means_fewer_mistakes():
     for gamma in (0.05, 0.2, 0.5):
         rng = np.random.default_rng(1)
         model = AdaBoostOL(N, prediction="mean", random_state=0)
-        model.bank_ = ListBank([_NoisyOracle(gamma, rng) for _ in range(N)])
+        model.bank_ = ListBank([NoisyOracle(gamma, rng) for _ in range(N)])
         y = rng.choice([-1.0, 1.0], size=T)
         out.append(progressive_val_score(model, y[:, None], y))
     assert out[0] > out[1] > out[2]

@@ -6,6 +6,7 @@ from math import comb, floor
 import mpmath
 import numpy as np
 import pytest
+from _oracles import NoisyOracle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -121,19 +122,6 @@ def test_booster_beats_its_weak_learner(mode):
     assert boosted < base - 0.06
 
 
-class _NoisyOracle:
-    """A weak learner that knows the label (x[0]) and reports it correctly w.p. (1 + gamma)/2."""
-
-    def __init__(self, gamma, rng):
-        self.gamma, self.rng = gamma, rng
-
-    def predict_one(self, x):
-        return x[0] if self.rng.random() < (1 + self.gamma) / 2 else -x[0]
-
-    def learn_one(self, x, y, weight=1.0):
-        pass
-
-
 @pytest.mark.slow
 def test_theorem2_rate_with_independent_weak_learners():
     """With N independent learners of edge gamma, the majority errs w.p. <= exp(-N gamma^2/2)."""
@@ -142,7 +130,7 @@ def test_theorem2_rate_with_independent_weak_learners():
     from dpboost.online.learners import ListBank
 
     model = OnlineBBM(N, gamma)
-    model.bank_ = ListBank([_NoisyOracle(gamma, rng) for _ in range(N)])
+    model.bank_ = ListBank([NoisyOracle(gamma, rng) for _ in range(N)])
     y = rng.choice([-1.0, 1.0], size=T)
     err = progressive_val_score(model, y[:, None], y)
     bound = np.exp(-N * gamma**2 / 2)  # 0.0375
