@@ -6,7 +6,10 @@ Each subcommand lives in ``dpboost/cli/<name>.py`` and exposes
 * ``run(args) -> int`` that does the work and returns the exit code.
 
 Errors a user can cause (bad arguments, unreadable files, invalid values, an exhausted
-budget) end as **one line on stderr and exit code 2**, never a traceback.
+budget) end as **one line on stderr and exit code 2**, never a traceback.  A bug in dpboost is
+reported as an internal error with its traceback (exit code 1), so it is never mistaken for the
+user's fault: :func:`dpboost.cli._options.is_user_error` tells the two apart.  The shared flags
+are defined once, in :mod:`dpboost.cli._options`.
 """
 
 from __future__ import annotations
@@ -14,15 +17,19 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import sys
 
 from accounting.exceptions import BudgetExceededError, ConvergenceError, UnsupportedEventError
+from dpboost.cli._options import UserError, report_error
 
 #: Subcommands in the order ``dpboost --help`` lists them.
 SUBCOMMANDS = ("demo", "train", "predict", "privacy", "budget", "audit", "curves", "online")
 
-#: What counts as a user error: reported in one line, exit code 2.
+#: The exception types a user error can have (which of them are really the user's doing is
+#: decided by :func:`dpboost.cli._options.is_user_error`).
 USER_ERRORS = (
+    UserError,
     ValueError,
     TypeError,
     OSError,
@@ -43,6 +50,9 @@ class OneLineParser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose errors become one line on stderr (exit code 2)."""
 
     def error(self, message: str):
+        # a required flag with a hidden deprecated alias is a one-flag exclusive group
+        message = re.sub(r"^one of the arguments (\S+) is required$",
+                         r"the following arguments are required: \1", message)
         raise UsageError(f"{self.prog}: error: {message}")
 
 
@@ -77,17 +87,11 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    except USER_ERRORS as exc:
-        command = getattr(locals().get("args"), "command", None)
-        prefix = f"dpboost {command}" if command else "dpboost"
-        message = " ".join(str(exc).split()) or type(exc).__name__
-        if isinstance(exc, KeyError):
-            message = f"missing key {message}"
-        print(f"{prefix}: error: {message}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print("dpboost: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # noqa: BLE001 (one line for user errors, traceback for bugs)
+        return report_error(exc, getattr(locals().get("args"), "command", None))
 
 
 if __name__ == "__main__":  # pragma: no cover
