@@ -8,7 +8,7 @@ Gaussian rounds: Balle & Wang 2018, Thm 8; Dong, Roth & Su 2019).
 Examples::
 
     dpboost budget init adult.budget.json --target-epsilon 3 --target-delta 1e-6
-    dpboost budget spend adult.budget.json --noise-multiplier 42.25 --rounds 100 --label run1
+    dpboost budget spend adult.budget.json --noise-multiplier 42.25 --n-rounds 100 --note run1
     dpboost budget show adult.budget.json --json
 """
 
@@ -18,6 +18,8 @@ import argparse
 import json
 import math
 import os
+
+from dpboost.cli._options import add_json, add_n_rounds, add_note, add_target_epsilon_delta
 
 __all__ = ["add_parser", "run"]
 
@@ -36,17 +38,17 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     init = actions.add_parser(
         "init", help="create a ledger", description="Create a new budget ledger file."
     )
-    init.add_argument("ledger", metavar="LEDGER")
-    init.add_argument("--target-epsilon", type=float, required=True, metavar="E")
-    init.add_argument("--target-delta", type=float, required=True, metavar="D")
+    init.add_argument("ledger", metavar="LEDGER", help="path of the new ledger file (JSON)")
+    add_target_epsilon_delta(init, epsilon_help="the total epsilon this dataset may spend",
+                             delta_help="the delta of the total")
 
     show = actions.add_parser(
         "show",
         help="show spends and the remaining budget",
         description="Show the history and the total of a ledger.",
     )
-    show.add_argument("ledger", metavar="LEDGER")
-    show.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    show.add_argument("ledger", metavar="LEDGER", help="path of the ledger file")
+    add_json(show, help="print JSON instead of a table")
 
     spend = actions.add_parser(
         "spend",
@@ -54,11 +56,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         description="Check and record T Gaussian rounds with the given "
         "noise multiplier (refused if over budget).",
     )
-    spend.add_argument("ledger", metavar="LEDGER")
-    spend.add_argument("--noise-multiplier", type=float, required=True, metavar="Z")
-    spend.add_argument("--rounds", type=int, required=True, metavar="T")
-    spend.add_argument("--label", required=True, metavar="L")
-    spend.add_argument("--json", action="store_true", help="print JSON instead of text")
+    spend.add_argument("ledger", metavar="LEDGER", help="path of the ledger file")
+    spend.add_argument("--noise-multiplier", type=float, required=True, metavar="Z",
+                       help="sigma divided by the L2 sensitivity of one round (required)")
+    add_n_rounds(spend, required=True, aliases=True, help="number of Gaussian rounds to record")
+    add_note(spend, required=True, aliases_label=True,
+             help="a note naming the spend in the ledger (e.g. the run)")
+    add_json(spend)
     parser.set_defaults(func=run)
     return parser
 
@@ -146,14 +150,14 @@ def run(args) -> int:
     z = check_scalar(
         args.noise_multiplier, "noise_multiplier", OWNER, low=0, high=math.inf, closed="right"
     )
-    rounds = check_scalar(args.rounds, "rounds", OWNER, kind="int", low=1, closed="left")
+    rounds = check_scalar(args.n_rounds, "n_rounds", OWNER, kind="int", low=1, closed="left")
     ledger = BudgetLedger.open(args.ledger)
-    total = ledger.spend(SelfComposedEvent(GaussianEvent(z), rounds), label=args.label)
+    total = ledger.spend(SelfComposedEvent(GaussianEvent(z), rounds), label=args.note)
     if args.json:
         print(
             json.dumps(
                 {
-                    "label": args.label,
+                    "label": args.note,
                     "spent_epsilon": total,
                     "target_epsilon": ledger.target_epsilon,
                     "target_delta": ledger.target_delta,
@@ -162,7 +166,7 @@ def run(args) -> int:
         )
     else:
         print(
-            f"recorded '{args.label}': {rounds} x Gaussian(z={z:g}); spent epsilon="
+            f"recorded '{args.note}': {rounds} x Gaussian(z={z:g}); spent epsilon="
             f"{total:.6f} of {ledger.target_epsilon:g} (delta={ledger.target_delta:g})"
         )
     return 0

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dpboost.cli._options import add_out, add_seed, add_target_epsilon_delta
 from dpboost.experiments import (
     Cell,
     CurveSettings,
@@ -59,45 +60,68 @@ def add_parser(subparsers):
         description="For each cell (tau, eps, alpha, eta) find the smallest n at which the "
                     "private halfspace learner has clean test error <= alpha in at least "
                     "(1 - beta) of the trials; write OUT/curves.csv and PNG figures.")
-    p.add_argument("--out", default="out/curves", help="output folder (default out/curves)")
-    p.add_argument("--margins", default=DEFAULT_MARGINS, help="tau values (<= 0.25 for skewed)")
-    p.add_argument("--epsilons", default=DEFAULT_EPSILONS)
-    p.add_argument("--accuracies", default=DEFAULT_ACCURACIES)
-    p.add_argument("--noise-rates", default=DEFAULT_NOISE_RATES,
-                   help="label-noise rates eta (absolute; Claim 2's rate is alpha*tau/32)")
-    p.add_argument("--center", default=None,
-                   help=f"centre of the star design as tau,eps,alpha (default {DEFAULT_CENTER} "
-                        "when those values are in the lists, else the middle value of each)")
+    add_out(p, metavar="DIR", default="out/curves",
+            help="output folder for curves.csv and the figures")
+    p.add_argument("--margins", default=DEFAULT_MARGINS, metavar="LIST",
+                   help=f"margins tau, comma-separated, <= 0.25 for --kind skewed "
+                        f"(default: {DEFAULT_MARGINS})")
+    p.add_argument("--epsilons", default=DEFAULT_EPSILONS, metavar="LIST",
+                   help=f"target epsilons of the grid, comma-separated "
+                        f"(default: {DEFAULT_EPSILONS})")
+    p.add_argument("--accuracies", default=DEFAULT_ACCURACIES, metavar="LIST",
+                   help=f"test errors alpha to reach, comma-separated "
+                        f"(default: {DEFAULT_ACCURACIES})")
+    p.add_argument("--noise-rates", default=DEFAULT_NOISE_RATES, metavar="LIST",
+                   help="label-noise rates eta, absolute; Claim 2's rate is alpha*tau/32 "
+                        f"(default: {DEFAULT_NOISE_RATES})")
+    p.add_argument("--center", default=None, metavar="TAU,EPS,ALPHA",
+                   help=f"centre of the star design (default: {DEFAULT_CENTER} when those "
+                        "values are in the lists, else the middle value of each)")
     p.add_argument("--design", choices=("star", "full"), default="star",
-                   help="star: centre plus one axis at a time (default); full: product grid")
-    p.add_argument("--trials", type=int, default=5)
-    p.add_argument("--beta", type=float, default=0.2, help="failure probability (default 0.2)")
-    p.add_argument("--delta", type=float, default=1e-6)
-    p.add_argument("--dimension", type=int, default=10)
-    p.add_argument("--n-start", type=int, default=64)
-    p.add_argument("--n-max", type=int, default=2**17)
-    p.add_argument("--n-test", type=int, default=2000)
+                   help="star: centre plus one axis at a time; full: product grid "
+                        "(default: star)")
+    p.add_argument("--trials", type=int, default=5,
+                   help="trials per sample size (default: 5)")
+    p.add_argument("--beta", type=float, default=0.2,
+                   help="failure probability: n* must succeed in (1 - beta) of the trials "
+                        "(default: 0.2)")
+    add_target_epsilon_delta(p, epsilon=False, required=False, delta_default=1e-6,
+                             aliases=True, delta_help="the delta of every cell's privacy target")
+    p.add_argument("--dimension", type=int, default=10,
+                   help="dimension d of the synthetic data (default: 10)")
+    p.add_argument("--n-start", type=int, default=64,
+                   help="first sample size of the search (default: 64)")
+    p.add_argument("--n-max", type=int, default=2**17,
+                   help=f"largest sample size tried (default: {2**17})")
+    p.add_argument("--n-test", type=int, default=2000,
+                   help="test points per trial (default: 2000)")
     p.add_argument("--resolution", type=float, default=2**0.25,
-                   help="bisection stops when hi/lo <= this ratio")
-    p.add_argument("--kind", choices=("skewed", "symmetric"), default="skewed")
-    p.add_argument("--mode", choices=("practical", "theory"), default="practical")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
-    p.add_argument("--no-progress", action="store_true")
-    p.add_argument("--no-plots", action="store_true")
+                   help=f"bisection stops when hi/lo <= this ratio (default: {2**0.25:.4g})")
+    p.add_argument("--kind", choices=("skewed", "symmetric"), default="skewed",
+                   help="margin distribution of the synthetic data (default: skewed)")
+    p.add_argument("--mode", choices=("practical", "theory"), default="practical",
+                   help="practical defaults, or the theorem's settings (Theorem 24) "
+                        "(default: practical)")
+    add_seed(p, private=False, what="the synthetic data and the noise of every cell")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="worker processes (default: all cores)")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar on stderr (default: shown)")
+    p.add_argument("--no-plots", action="store_true",
+                   help="write the CSV only (default: also the figures)")
     p.add_argument("--diagnostics", action="store_true",
                    help="also plot Theorem 24's per-round diagnostics at the centre cell's n* "
-                        "and 16 n*")
+                        "and 16 n* (default: off)")
     p.add_argument("--noise-factor", type=float, default=2.0,
                    help="with several noise rates, also measure every trial's clean test error "
-                        "at n = FACTOR * n*(eta=0) for each rate (default 2; 0 to skip)")
+                        "at n = FACTOR * n*(eta=0) for each rate (0 to skip; default: 2)")
     p.set_defaults(func=run)
     return p
 
 
 def run(args) -> int:
     settings = CurveSettings(
-        delta=args.delta, failure_probability=args.beta, n_trials=args.trials,
+        delta=args.target_delta, failure_probability=args.beta, n_trials=args.trials,
         n_test=args.n_test, dimension=args.dimension, n_start=args.n_start, n_max=args.n_max,
         resolution=args.resolution, kind=args.kind, mode=args.mode, seed=args.seed).validate()
     if args.jobs is not None and args.jobs < 1:

@@ -39,6 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
+from dpboost.cli._options import add_n_rounds, add_out, add_seed, deprecated_alias
+
 __all__ = ["add_parser", "run", "run_demo"]
 
 EPSILON, DELTA = 1.0, 1e-6
@@ -54,14 +56,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "baselines on synthetic margin data and scikit-learn's breast-cancer data; "
                     "print accuracies and the privacy report; write a PNG.",
     )
-    parser.add_argument("--out-dir", default=".", metavar="DIR",
-                        help="folder for dpboost-demo.png (default: current directory)")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="seed for data splits and noise (reproducibility only)")
+    add_out(parser, metavar="DIR", default=".", default_text="the current folder",
+            help="folder for dpboost-demo.png")
+    deprecated_alias(parser, "--out-dir", "--out", dest="out")
+    add_seed(parser, private=False, what="the data splits and the noise (public data)")
     parser.add_argument("--n", type=int, default=50_000,
-                        help="synthetic sample size (train + test; default 50000)")
-    parser.add_argument("--n-rounds", type=int, default=None,
-                        help="boosting rounds T (default: the estimator's default)")
+                        help="synthetic sample size, train + test (default: 50000)")
+    add_n_rounds(parser)
     parser.set_defaults(func=run)
     return parser
 
@@ -119,7 +120,7 @@ def run_demo(out_dir: str | Path = ".", seed: int = 0, n: int = 50_000,
         raise ValueError(f"--n must be at least 50. Got {n} instead.")
     out_dir = Path(out_dir)
     if not out_dir.is_dir():
-        raise FileNotFoundError(f"--out-dir {out_dir} is not an existing folder.")
+        raise FileNotFoundError(f"--out {out_dir} is not an existing folder.")
     start = time.perf_counter()
     results, panels, report = [], [], None
     extra = {} if n_rounds is None else {"n_rounds": n_rounds}
@@ -189,5 +190,5 @@ def run(args) -> int:
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1):
-        run_demo(args.out_dir, seed=args.seed, n=args.n, n_rounds=args.n_rounds)
+        run_demo(args.out, seed=args.seed, n=args.n, n_rounds=args.n_rounds)
     return 0

@@ -9,8 +9,8 @@ Three conversions side by side (neighbouring relation: replace-one):
 
 Examples::
 
-    dpboost privacy --rounds 100 --noise-multiplier 42.25 --delta 1e-6
-    dpboost privacy --rounds 100 --target-epsilon 1 --delta 1e-6 --calibrate --json
+    dpboost privacy --n-rounds 100 --noise-multiplier 42.25 --target-delta 1e-6
+    dpboost privacy --n-rounds 100 --target-epsilon 1 --target-delta 1e-6 --calibrate --json
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+
+from dpboost.cli._options import UserError, add_json, add_n_rounds, add_target_epsilon_delta
 
 __all__ = ["add_parser", "run"]
 
@@ -38,34 +40,27 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "and exact (Gaussian DP). With --calibrate, the smallest noise multiplier "
         "meeting --target-epsilon by each method.",
     )
-    parser.add_argument(
-        "--rounds",
-        type=int,
-        required=True,
-        metavar="T",
-        help="number of Gaussian rounds (boosting rounds)",
-    )
+    add_n_rounds(parser, required=True, aliases=True,
+                 help="number of Gaussian rounds composed (boosting rounds)")
     parser.add_argument(
         "--noise-multiplier",
         type=float,
         default=None,
         metavar="Z",
-        help="sigma divided by the L2 sensitivity of one round",
+        help="sigma divided by the L2 sensitivity of one round (default: none; give it, or "
+        "--target-epsilon with --calibrate)",
     )
-    parser.add_argument("--delta", type=float, required=True, metavar="D")
-    parser.add_argument(
-        "--target-epsilon",
-        type=float,
-        default=None,
-        metavar="E",
-        help="with --calibrate: the epsilon to meet",
-    )
+    add_target_epsilon_delta(parser, epsilon=False, aliases=True,
+                             delta_help="the delta at which epsilon is reported, or met with "
+                                        "--calibrate")
+    add_target_epsilon_delta(parser, delta=False, required=False,
+                             epsilon_help="with --calibrate: the epsilon to meet")
     parser.add_argument(
         "--calibrate",
         action="store_true",
-        help="find the noise multiplier for --target-epsilon instead",
+        help="find the noise multiplier for --target-epsilon instead (default: off)",
     )
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_json(parser, help="print JSON instead of a table")
     parser.set_defaults(func=run)
     return parser
 
@@ -73,19 +68,19 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def _check(args) -> tuple[int, float]:
     from dpboost._validation import check_scalar
 
-    rounds = check_scalar(args.rounds, "rounds", OWNER, kind="int", low=1, closed="left")
-    delta = check_scalar(args.delta, "delta", OWNER, low=0, high=1)
+    rounds = check_scalar(args.n_rounds, "n_rounds", OWNER, kind="int", low=1, closed="left")
+    delta = check_scalar(args.target_delta, "target_delta", OWNER, low=0, high=1)
     if args.calibrate:
         if args.target_epsilon is None:
-            raise ValueError("--calibrate needs --target-epsilon")
+            raise UserError("--calibrate needs --target-epsilon")
         if args.noise_multiplier is not None:
-            raise ValueError("give either --noise-multiplier or --calibrate, not both")
+            raise UserError("give either --noise-multiplier or --calibrate, not both")
         check_scalar(args.target_epsilon, "target_epsilon", OWNER, low=0)
     else:
         if args.noise_multiplier is None:
-            raise ValueError("give --noise-multiplier Z, or --target-epsilon E --calibrate")
+            raise UserError("give --noise-multiplier Z, or --target-epsilon E --calibrate")
         if args.target_epsilon is not None:
-            raise ValueError("--target-epsilon is only used with --calibrate")
+            raise UserError("--target-epsilon is only used with --calibrate")
         check_scalar(
             args.noise_multiplier, "noise_multiplier", OWNER, low=0, high=math.inf, closed="right"
         )

@@ -17,14 +17,14 @@ def run_json(capsys, argv):
 
 
 def _spend_argv(path, label):
-    return ["budget", "spend", path, "--noise-multiplier", "42.25", "--rounds", "100",
-            "--label", label]
+    return ["budget", "spend", path, "--noise-multiplier", "42.25", "--n-rounds", "100",
+            "--note", label]
 
 
 def test_privacy_json(capsys):
     out = run_json(
         capsys,
-        ["privacy", "--rounds", "100", "--noise-multiplier", "42.25", "--delta", "1e-6", "--json"],
+        ["privacy", "--n-rounds", "100", "--noise-multiplier", "42.25", "--target-delta", "1e-6", "--json"],
     )
     assert set(out) == {"rho", "mu", "epsilon"}
     assert out["rho"] == pytest.approx(100 / (2 * 42.25**2), rel=1e-15)
@@ -39,11 +39,11 @@ def test_privacy_calibrate_json(capsys):
         capsys,
         [
             "privacy",
-            "--rounds",
+            "--n-rounds",
             "100",
             "--target-epsilon",
             "1",
-            "--delta",
+            "--target-delta",
             "1e-6",
             "--calibrate",
             "--json",
@@ -57,7 +57,7 @@ def test_privacy_calibrate_json(capsys):
 
 def test_privacy_tables(capsys):
     assert (
-        main(["privacy", "--rounds", "100", "--noise-multiplier", "42.25", "--delta", "1e-6"]) == 0
+        main(["privacy", "--n-rounds", "100", "--noise-multiplier", "42.25", "--target-delta", "1e-6"]) == 0
     )
     out = capsys.readouterr().out
     assert "exact   0.999918" in out and "Lemma 15" in out
@@ -65,11 +65,11 @@ def test_privacy_tables(capsys):
         main(
             [
                 "privacy",
-                "--rounds",
+                "--n-rounds",
                 "100",
                 "--target-epsilon",
                 "1",
-                "--delta",
+                "--target-delta",
                 "1e-6",
                 "--calibrate",
             ]
@@ -83,24 +83,24 @@ def test_privacy_tables(capsys):
 @pytest.mark.parametrize(
     "argv, fragment",
     [
-        (["privacy", "--rounds", "0", "--noise-multiplier", "3", "--delta", "1e-6"], "'rounds'"),
+        (["privacy", "--n-rounds", "0", "--noise-multiplier", "3", "--target-delta", "1e-6"], "'n_rounds'"),
         (
-            ["privacy", "--rounds", "5", "--noise-multiplier", "-3", "--delta", "1e-6"],
+            ["privacy", "--n-rounds", "5", "--noise-multiplier", "-3", "--target-delta", "1e-6"],
             "'noise_multiplier'",
         ),
-        (["privacy", "--rounds", "5", "--noise-multiplier", "3", "--delta", "2"], "'delta'"),
+        (["privacy", "--n-rounds", "5", "--noise-multiplier", "3", "--target-delta", "2"], "'target_delta'"),
         (
-            ["privacy", "--rounds", "5", "--noise-multiplier", "nan", "--delta", "1e-6"],
+            ["privacy", "--n-rounds", "5", "--noise-multiplier", "nan", "--target-delta", "1e-6"],
             "'noise_multiplier'",
         ),
         (
-            ["privacy", "--rounds", "5", "--noise-multiplier", "abc", "--delta", "1e-6"],
+            ["privacy", "--n-rounds", "5", "--noise-multiplier", "abc", "--target-delta", "1e-6"],
             "invalid float",
         ),
-        (["privacy", "--rounds", "5", "--delta", "1e-6"], "--noise-multiplier"),
-        (["privacy", "--rounds", "5", "--delta", "1e-6", "--calibrate"], "--target-epsilon"),
+        (["privacy", "--n-rounds", "5", "--target-delta", "1e-6"], "--noise-multiplier"),
+        (["privacy", "--n-rounds", "5", "--target-delta", "1e-6", "--calibrate"], "--target-epsilon"),
         (
-            ["privacy", "--rounds", "5", "--delta", "1e-6", "--calibrate", "--target-epsilon", "0"],
+            ["privacy", "--n-rounds", "5", "--target-delta", "1e-6", "--calibrate", "--target-epsilon", "0"],
             "'target_epsilon'",
         ),
         (["budget"], "required"),
@@ -127,9 +127,9 @@ def test_budget_workflow(capsys, tmp_path):
             path,
             "--noise-multiplier",
             "42.25",
-            "--rounds",
+            "--n-rounds",
             "100",
-            "--label",
+            "--note",
             "run 1",
             "--json",
         ],
@@ -169,11 +169,11 @@ def test_python_m_dpboost_bad_argument_exit_2():
             "-m",
             "dpboost",
             "privacy",
-            "--rounds",
+            "--n-rounds",
             "-1",
             "--noise-multiplier",
             "1",
-            "--delta",
+            "--target-delta",
             "1e-6",
         ],
         capture_output=True,
@@ -184,4 +184,48 @@ def test_python_m_dpboost_bad_argument_exit_2():
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.strip().count("\n") == 0
-    assert "The 'rounds' parameter of dpboost privacy must be an int in [1, inf)" in proc.stderr
+    assert "The 'n_rounds' parameter of dpboost privacy must be an int in [1, inf)" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        (["privacy", "--rounds", "100", "--noise-multiplier", "42.25", "--delta", "1e-6",
+          "--json"],
+         ["privacy", "--n-rounds", "100", "--noise-multiplier", "42.25", "--target-delta",
+          "1e-6", "--json"]),
+    ],
+)
+def test_old_spellings_still_work_and_warn(capsys, old, new):
+    assert main(new) == 0
+    expected = capsys.readouterr()
+    assert expected.err == ""
+    assert main(old) == 0
+    got = capsys.readouterr()
+    assert got.out == expected.out
+    lines = got.err.strip().splitlines()
+    assert len(lines) == 2
+    assert "--rounds is deprecated" in lines[0] and "use --n-rounds" in lines[0]
+    assert "--delta is deprecated" in lines[1] and "use --target-delta" in lines[1]
+
+
+def test_budget_spend_old_label_is_the_note(capsys, tmp_path):
+    path = str(tmp_path / "l.json")
+    assert main(["budget", "init", path, "--target-epsilon", "5", "--target-delta", "1e-6"]) == 0
+    capsys.readouterr()
+    assert main(["budget", "spend", path, "--noise-multiplier", "42.25", "--rounds", "100",
+                 "--label", "old script"]) == 0
+    err = capsys.readouterr().err
+    assert "--label is deprecated" in err and "use --note" in err
+    assert [s.label for s in BudgetLedger.open(path).history] == ["old script"]
+    # giving both spellings of one flag is refused in one line
+    assert main(["budget", "spend", path, "--noise-multiplier", "1", "--n-rounds", "1",
+                 "--note", "a", "--label", "b"]) == 2
+    err = capsys.readouterr().err
+    assert "not allowed" in err and "Traceback" not in err
+
+
+def test_missing_required_flag_names_the_new_spelling(capsys):
+    assert main(["privacy", "--noise-multiplier", "3", "--target-delta", "1e-6"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("the following arguments are required: --n-rounds"), err
