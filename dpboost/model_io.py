@@ -6,11 +6,17 @@ as ``classes=`` or named on the command line), and the privacy report (a functio
 parameters and the sample size).  Never diagnostics or training accuracy, which are
 computed from the data without privacy.
 
-Layout (format version 1)::
+Layout (format version 2)::
 
-    {"format": "dpboost-halfspace", "format_version": 1, "dpboost_version": "0.1.0",
+    {"format": "dpboost-halfspace", "format_version": 2, "dpboost_version": "0.1.0",
      "n_features": d, "coef": [...], "intercept": 0.0, "classes": [neg, pos],
-     "privacy_report": {...} | null}
+     "privacy_report": {...} | null,
+     "schema": {...} | null, "feature_names": [...] | null}
+
+Version 2 adds the schema of public facts the model was trained through
+(:class:`dpboost.schema.Schema`: it says how to encode a raw table, so ``dpboost predict``
+matches columns by name) and the names of the d features.  Both are public declarations, not
+read from the data.  Version-1 files (without them) still load.
 
 References
 ----------
@@ -42,9 +48,12 @@ __all__ = [
 ]
 
 FORMAT = "dpboost-halfspace"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: Versions this dpboost reads.
+READABLE_VERSIONS = (1, 2)
 _KEYS = ("format", "format_version", "dpboost_version", "n_features", "coef", "intercept",
          "classes", "privacy_report")
+_KEYS_V2 = ("schema", "feature_names")
 
 
 def _jsonable(value):
@@ -77,18 +86,23 @@ class HalfspaceModel:
     """A loaded halfspace predictor: ``predict(X) = classes_[1] if X @ coef_ + intercept_ > 0
     else classes_[0]``.
 
-    Holds only ``coef_``, ``intercept_``, ``classes_``, ``n_features_in_`` and
-    ``privacy_report_`` (None for a non-private model).  Made by :func:`load_model`.
+    Holds only ``coef_``, ``intercept_``, ``classes_``, ``n_features_in_``,
+    ``privacy_report_`` (None for a non-private model), ``schema_`` (a
+    :class:`~dpboost.schema.Schema` or None) and ``feature_names_`` (a list or None).
+    Made by :func:`load_model`.
     """
 
     def __init__(self, coef, intercept: float, classes, privacy_report: dict | None,
-                 *, dpboost_version: str = __version__) -> None:
+                 *, dpboost_version: str = __version__, schema=None,
+                 feature_names=None) -> None:
         self.coef_ = np.asarray(coef, dtype=np.float64)
         self.intercept_ = float(intercept)
         self.classes_ = np.asarray(classes)
         self.n_features_in_ = int(self.coef_.shape[0])
         self.privacy_report_ = privacy_report
         self.dpboost_version = dpboost_version
+        self.schema_ = schema
+        self.feature_names_ = None if feature_names is None else list(feature_names)
 
     def _check_X(self, X) -> np.ndarray:
         X = np.asarray(X, dtype=np.float64)
@@ -121,11 +135,24 @@ class HalfspaceModel:
                 f"classes={self.classes_.tolist()}, {private})")
 
 
-def model_to_dict(estimator) -> dict:
+def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -> dict:
     """The JSON-ready content of a fitted halfspace estimator (w, classes, privacy report).
+
+    Parameters
+    ----------
+    estimator : fitted estimator with ``coef_`` and ``classes_``
+    schema : Schema, dict or None
+        The public schema the features were encoded with (default: the estimator's
+        ``schema_`` if it has one).
+    feature_names : list of str or None
+        Names of the d features (default: ``feature_names_`` if the estimator has them).
+    classes : list or None
+        The two public labels to write instead of ``estimator.classes_`` (used when the
+        estimator was trained on label positions 0/1, e.g. from a schema), negative first.
 
     Raises ``ValueError`` if the estimator is not fitted or its weights are not finite.
     """
+    declared = classes
     coef = getattr(estimator, "coef_", None)
     classes = getattr(estimator, "classes_", None)
     if coef is None or classes is None:
@@ -134,7 +161,18 @@ def model_to_dict(estimator) -> dict:
     coef = np.asarray(coef, dtype=np.float64).ravel()
     if not np.all(np.isfinite(coef)):
         raise ValueError("The model's weights contain NaN or infinity; refusing to save.")
-    classes = np.asarray(classes)
+    if schema is None:
+        schema = getattr(estimator, "schema_", None)
+    if feature_names is None:
+        feature_names = getattr(estimator, "feature_names_", None)
+    if schema is not None and not isinstance(schema, dict):
+        schema = schema.to_dict()
+    if feature_names is not None:
+        feature_names = [str(n) for n in feature_names]
+        if len(feature_names) != coef.shape[0]:
+            raise ValueError(f"{len(feature_names)} feature names for {coef.shape[0]} "
+                             "weights.")
+    classes = np.asarray(declared if declared is not None else classes)
     if classes.shape != (2,):
         raise ValueError(f"Expected two classes, got {classes.tolist()!r}.")
     report = getattr(estimator, "privacy_report_", None)
@@ -147,6 +185,8 @@ def model_to_dict(estimator) -> dict:
         "intercept": float(getattr(estimator, "intercept_", 0.0)),
         "classes": _jsonable(classes),
         "privacy_report": None if report is None else _jsonable(dict(report)),
+        "schema": schema,
+        "feature_names": feature_names,
     }
 
 
@@ -159,12 +199,13 @@ def model_from_dict(content: object, source: str = "model") -> HalfspaceModel:
     if content.get("format") != FORMAT:
         raise ModelFileError(f"{source} is not a dpboost model file (format "
                              f"{content.get('format')!r}, expected {FORMAT!r}).")
-    if content.get("format_version") != FORMAT_VERSION:
+    version = content.get("format_version")
+    if isinstance(version, bool) or version not in READABLE_VERSIONS:
         raise ModelFileError(f"{source} has model format version "
                              f"{content.get('format_version')!r} (written by dpboost "
                              f"{content.get('dpboost_version')!r}); this dpboost {__version__} "
-                             f"reads version {FORMAT_VERSION} only.")
-    missing = [k for k in _KEYS if k not in content]
+                             f"reads versions {', '.join(map(str, READABLE_VERSIONS))}.")
+    missing = [k for k in _KEYS + (_KEYS_V2 if version >= 2 else ()) if k not in content]
     if missing:
         raise ModelFileError(f"{source} is missing the key(s) {', '.join(missing)}.")
     try:
@@ -181,21 +222,36 @@ def model_from_dict(content: object, source: str = "model") -> HalfspaceModel:
     report = content["privacy_report"]
     if report is not None and not isinstance(report, dict):
         raise ModelFileError(f"{source}: 'privacy_report' must be an object or null.")
+    schema, names = content.get("schema"), content.get("feature_names")
+    if schema is not None:
+        from dpboost.schema import Schema
+
+        try:
+            schema = Schema.from_dict(schema)
+        except (TypeError, ValueError) as exc:
+            raise ModelFileError(f"{source}: its schema is invalid: {exc}") from None
+    if names is not None and (not isinstance(names, list) or len(names) != coef.shape[0]):
+        raise ModelFileError(f"{source}: 'feature_names' must list n_features = "
+                             f"{coef.shape[0]} names.")
     return HalfspaceModel(coef, intercept, classes, None if report is None else _unjson(report),
-                          dpboost_version=str(content["dpboost_version"]))
+                          dpboost_version=str(content["dpboost_version"]), schema=schema,
+                          feature_names=names)
 
 
-def save_model(estimator, path: str | os.PathLike) -> None:
+def save_model(estimator, path: str | os.PathLike, *, schema=None, feature_names=None,
+               classes=None) -> None:
     """Write a fitted halfspace classifier to ``path`` as JSON, atomically.
 
-    Only the weights, the classes and the privacy report are written (see the module
-    docstring); diagnostics and training accuracy never are.
+    Only the weights, the classes, the privacy report and the public schema and feature names
+    are written (see the module docstring); diagnostics and training accuracy never are.
 
     Parameters
     ----------
     estimator : fitted PrivateHalfspaceClassifier (or any estimator with ``coef_`` and
         ``classes_``; a non-private one is saved with ``privacy_report: null``)
     path : str or path-like
+    schema, feature_names, classes
+        See :func:`model_to_dict`.
 
     References
     ----------
@@ -210,7 +266,9 @@ def save_model(estimator, path: str | os.PathLike) -> None:
     >>> load_model(p).predict([[1.0, 0.0], [0.0, 1.0]]).tolist()
     [1, -1]
     """
-    text = json.dumps(model_to_dict(estimator), indent=2, allow_nan=False) + "\n"
+    content = model_to_dict(estimator, schema=schema, feature_names=feature_names,
+                            classes=classes)
+    text = json.dumps(content, indent=2, allow_nan=False) + "\n"
     atomic_write_text(path, text)
 
 

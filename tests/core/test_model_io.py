@@ -66,7 +66,9 @@ def test_file_holds_only_weights_classes_report(tmp_path):
     save_model(_Fitted([0.5, -0.25], [-1, 1], REPORT), path)
     content = json.loads(path.read_text())
     assert set(content) == {"format", "format_version", "dpboost_version", "n_features",
-                            "coef", "intercept", "classes", "privacy_report"}
+                            "coef", "intercept", "classes", "privacy_report", "schema",
+                            "feature_names"}
+    assert content["schema"] is None and content["feature_names"] is None
     assert content["format"] == FORMAT and content["format_version"] == FORMAT_VERSION
     assert content["dpboost_version"] == __version__
     assert "diagnostics" not in path.read_text() and "accuracy" not in path.read_text()
@@ -104,7 +106,11 @@ def test_truncated_file(tmp_path):
 @pytest.mark.parametrize(
     "edit, match",
     [
-        (lambda c: c.update(format_version=2), "format version 2"),
+        (lambda c: c.update(format_version=3), "format version 3"),
+        (lambda c: c.update(format_version=True), "format version True"),
+        (lambda c: c.pop("schema"), "missing the key"),
+        (lambda c: c.update(schema={"columns": {"a": {"type": "nope"}}}), "schema is invalid"),
+        (lambda c: c.update(feature_names=["a"]), "feature_names"),
         (lambda c: c.update(format="other"), "not a dpboost model file"),
         (lambda c: c.pop("coef"), "missing the key"),
         (lambda c: c.update(coef=[1.0, 2.0]), "n_features"),
@@ -149,3 +155,31 @@ def test_refuses_unfitted_or_nonfinite(tmp_path):
 def test_model_to_dict_is_json_serialisable_strictly():
     content = model_to_dict(HalfspaceModel([1.0, 2.0], 0.0, [0, 1], REPORT))
     json.dumps(content, allow_nan=False)
+
+
+def test_version_1_files_still_load(tmp_path):
+    path = tmp_path / "v1.json"
+    content = json.loads(_good(tmp_path).read_text())
+    content.pop("schema"), content.pop("feature_names")
+    content["format_version"] = 1
+    path.write_text(json.dumps(content))
+    model = load_model(path)
+    assert model.schema_ is None and model.feature_names_ is None
+    np.testing.assert_array_equal(model.coef_, content["coef"])
+
+
+def test_schema_and_feature_names_round_trip(tmp_path):
+    from dpboost.schema import Schema
+
+    schema = Schema.from_dict({"columns": {"age": {"type": "numeric", "lower": 0,
+                                                   "upper": 100}},
+                               "label": {"column": "y", "classes": ["no", "yes"]}})
+    path = tmp_path / "m.json"
+    save_model(_Fitted([0.5, -0.25], [0, 1], None), path, schema=schema,
+               feature_names=["age", "intercept"], classes=["no", "yes"])
+    model = load_model(path)
+    assert model.schema_ == schema
+    assert model.feature_names_ == ["age", "intercept"]
+    assert model.classes_.tolist() == ["no", "yes"]
+    with pytest.raises(ValueError, match="1 feature names for 2 weights"):
+        save_model(_Fitted([0.5, -0.25], [0, 1], None), path, feature_names=["age"])

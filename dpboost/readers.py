@@ -1,0 +1,283 @@
+"""Reading raw tables (CSV, Parquet) through pyarrow and pandas, with one-line errors on top.
+
+CSV files may be comma, semicolon, tab or whitespace separated (the separator is taken from
+the first non-blank line, outside quotes), quoted, gzip-compressed, with CRLF line endings,
+empty cells, stray spaces and string values; a file without a header takes its column names
+from ``names`` (a schema's ``"names"``).  Separated files go through :func:`pyarrow.csv.read_csv`
+(multi-threaded; a row with too few or too many fields is an error, and the message names its
+line); whitespace-separated files through :func:`pandas.read_csv`.  Parquet files (by suffix
+``.parquet``/``.pq`` or by their ``PAR1`` magic) through :func:`pandas.read_parquet`.
+
+What a reader infers from the contents (the separator, the column names in the header) shapes
+nothing that is released unless the caller lets it: :class:`~dpboost.tabular.TabularEncoder`
+takes the columns it uses, and their order, from the schema.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import os
+import re
+from pathlib import Path
+
+__all__ = ["field_count", "header_names", "line_of", "read_table", "sniff_delimiter", "table_format"]
+
+_PARQUET_SUFFIXES = (".parquet", ".pq")
+
+
+def _open_text(path: Path):
+    with open(path, "rb") as handle:
+        gz = handle.read(2) == b"\x1f\x8b"
+    if gz:
+        return gzip.open(path, "rt", encoding="utf-8", newline="")
+    return open(path, encoding="utf-8", newline="")
+
+
+def _is_gzip(path: Path) -> bool:
+    with open(path, "rb") as handle:
+        return handle.read(2) == b"\x1f\x8b"
+
+
+def table_format(path: str | os.PathLike) -> str:
+    """``"parquet"``, ``"libsvm"`` or ``"csv"`` (by suffix, then by content)."""
+    from dpboost.data import detect_format
+
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"No such file: {path}")
+    if path.name.lower().endswith(_PARQUET_SUFFIXES):
+        return "parquet"
+    with open(path, "rb") as handle:
+        if handle.read(4) == b"PAR1":
+            return "parquet"
+    return detect_format(path)
+
+
+def _first_lines(path: Path, k: int = 2) -> list[tuple[int, str]]:
+    """The first ``k`` non-blank lines with their 1-based line numbers."""
+    out = []
+    with _open_text(path) as handle:
+        for number, line in enumerate(handle, start=1):
+            line = line.rstrip("\r\n")
+            if line.strip():
+                out.append((number, line))
+                if len(out) == k:
+                    break
+    return out
+
+
+def sniff_delimiter(line: str) -> str | None:
+    """The most frequent of ``,``, ``;`` and tab outside double quotes; None = whitespace.
+
+    Examples
+    --------
+    >>> sniff_delimiter('a;"b,c";d'), sniff_delimiter("A11 6 A34"), sniff_delimiter("x,y")
+    (';', None, ',')
+    """
+    outside = re.sub(r'"[^"]*"', "", line)
+    counts = {d: outside.count(d) for d in (",", ";", "\t")}
+    best = max(counts, key=counts.get)
+    return best if counts[best] > 0 else None
+
+
+def _split(line: str, delimiter: str | None) -> list[str]:
+    if delimiter is None:
+        return line.split()
+    return [cell.strip() for cell in next(csv.reader([line], delimiter=delimiter))]
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def header_names(path: str | os.PathLike, header: bool | str = True) -> list[str] | None:
+    """The stripped column names of a CSV file's header row, or None if it has none.
+
+    ``header="infer"``: a first row is a header if one of its cells is not a number where the
+    second row has a number (or, for a one-row file, if none of its cells is a number).
+    """
+    path = Path(path)
+    if table_format(path) == "parquet":
+        import pyarrow.parquet as pq
+
+        return [str(n) for n in pq.read_schema(path).names]
+    lines = _first_lines(path)
+    if not lines:
+        raise ValueError(f"{path} is empty: no rows to read.")
+    delimiter = sniff_delimiter(lines[0][1])
+    first = _split(lines[0][1], delimiter)
+    if header == "infer":
+        second = _split(lines[1][1], delimiter) if len(lines) > 1 else None
+        header = (not any(_is_number(c) for c in first) if second is None else
+                  any(not _is_number(a) and _is_number(b) for a, b in zip(first, second)))
+    return first if header else None
+
+
+def field_count(path: str | os.PathLike) -> int:
+    """Number of fields in the first non-blank line of a CSV file."""
+    lines = _first_lines(Path(path), 1)
+    if not lines:
+        raise ValueError(f"{path} is empty: no rows to read.")
+    return len(_split(lines[0][1], sniff_delimiter(lines[0][1])))
+
+
+def line_of(path: str | os.PathLike, row: int, *, header: bool) -> int | None:
+    """The 1-based line number of data row ``row`` (0-based, blank lines skipped)."""
+    seen = -1 if header else 0
+    with _open_text(Path(path)) as handle:
+        for number, line in enumerate(handle, start=1):
+            if line.strip():
+                if seen == row:
+                    return number
+                seen += 1
+    return None
+
+
+def _find_line(path: Path, text: str) -> int | None:
+    text = text.strip()
+    with _open_text(path) as handle:
+        for number, line in enumerate(handle, start=1):
+            if line.rstrip("\r\n").strip() == text:
+                return number
+    return None
+
+
+def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(),
+               header: bool | str = True, text_columns=()):
+    """Read a CSV or Parquet file into a pandas DataFrame with stripped column names.
+
+    Parameters
+    ----------
+    path : str or path-like
+    names : list of str or None
+        Column names of a file WITHOUT a header row (a schema's ``"names"``).  Its length
+        must equal the number of fields per row.
+    columns : list of str or None
+        Read only these columns (each must exist: the message names a missing one).
+    na_values : sequence of str or None
+        Strings that mean "missing" besides the empty cell (None: nothing is missing, an
+        empty cell is read as the text ``""``).
+    header : bool or "infer", default=True
+        Whether the first non-blank row holds column names (ignored when ``names`` is given).
+    text_columns : sequence of str
+        Columns to keep as text (no type inference), e.g. a label column.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``attrs["dpboost_header"]`` records whether a header row was read (for
+        :func:`line_of`).
+
+    Raises
+    ------
+    ValueError
+        Empty file; a row with the wrong number of fields (names the line); a requested
+        column absent (names it and lists the columns).
+    """
+    import pandas as pd
+
+    path = Path(path)
+    fmt = table_format(path)
+    if fmt == "libsvm":
+        raise ValueError(f"{path} looks like a LIBSVM file, not a table; declare its "
+                         "dimension with --n-features/--index-base or a schema with "
+                         "'n_features'.")
+    if fmt == "parquet":
+        available = header_names(path)
+        _check_columns(path, columns, available)
+        frame = pd.read_parquet(path, columns=None if columns is None else list(columns))
+        frame.columns = [str(c).strip() for c in frame.columns]
+        frame.attrs["dpboost_header"] = True
+        return frame
+    lines = _first_lines(path)
+    if not lines:
+        raise ValueError(f"{path} is empty: no rows to read.")
+    delimiter = sniff_delimiter(lines[0][1])
+    width = len(_split(lines[0][1], delimiter))
+    if names is not None:
+        names = [str(n) for n in names]
+        if len(names) != width:
+            raise ValueError(f"{path} has {width} fields per row (line {lines[0][0]}) but "
+                             f"the schema's 'names' lists {len(names)}.")
+        skip, has_header = lines[0][0] - 1, False
+    else:
+        found = header_names(path, header)
+        has_header = found is not None
+        names = found if has_header else [str(j) for j in range(width)]
+        skip = lines[0][0] if has_header else lines[0][0] - 1
+        if has_header and len(set(names)) != len(names):
+            raise ValueError(f"{path}: the header row repeats a column name ({names}).")
+    if has_header and len(lines) < 2:
+        raise ValueError(f"{path} has a header row but no data rows.")
+    _check_columns(path, columns, names)
+    na = [] if na_values is None else ["", *na_values]
+    if delimiter is None:
+        frame = _read_whitespace(path, names, skip, columns, na, text_columns)
+    else:
+        frame = _read_arrow(path, names, skip, delimiter, columns, na, text_columns)
+    frame.attrs["dpboost_header"] = has_header
+    return frame
+
+
+def _check_columns(path: Path, wanted, available) -> None:
+    if wanted is None:
+        return
+    absent = [c for c in wanted if c not in available]
+    if absent:
+        raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema); its "
+                         f"columns are {list(available)[:30]}.")
+
+
+def _read_arrow(path, names, skip, delimiter, columns, na, text_columns):
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+
+    read = pcsv.ReadOptions(column_names=names, skip_rows=skip)
+    parse = pcsv.ParseOptions(delimiter=delimiter)
+    convert = pcsv.ConvertOptions(
+        include_columns=None if columns is None else list(columns), null_values=na,
+        strings_can_be_null=bool(na), quoted_strings_can_be_null=bool(na),
+        column_types={c: pa.string() for c in text_columns})
+    stream = pa.input_stream(str(path), compression="gzip" if _is_gzip(path) else None)
+    try:
+        table = pcsv.read_csv(stream, read_options=read, parse_options=parse,
+                              convert_options=convert)
+    except pa.ArrowInvalid as exc:
+        message = str(exc)
+        match = re.search(r"Expected (\d+) columns, got (\d+): (.*)", message, re.S)
+        if match:
+            line = _find_line(path, match.group(3))
+            where = f"line {line}" if line is not None else f"row {match.group(3)[:40]!r}"
+            raise ValueError(f"{path}, {where}: expected {match.group(1)} fields (as in the "
+                             f"first row), found {match.group(2)}.") from None
+        raise ValueError(f"{path} could not be read as CSV: "
+                         f"{message.splitlines()[0]}") from None
+    frame = table.to_pandas()
+    for name in frame.columns:  # pyarrow keeps stray spaces around text; drop them
+        if frame[name].dtype == object:
+            frame[name] = frame[name].str.strip()
+    return frame
+
+
+def _read_whitespace(path, names, skip, columns, na, text_columns):
+    import pandas as pd
+
+    try:
+        frame = pd.read_csv(path, sep=r"\s+", header=None, names=names, skiprows=skip,
+                            usecols=None if columns is None else list(columns),
+                            na_values=na, keep_default_na=False, index_col=False,
+                            dtype={c: str for c in text_columns} or None,
+                            compression="gzip" if _is_gzip(path) else None)
+    except (pd.errors.ParserError, ValueError) as exc:
+        match = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(exc))
+        if match:
+            raise ValueError(f"{path}, line {int(match.group(2))}: expected "
+                             f"{match.group(1)} fields (as in the first row), found "
+                             f"{match.group(3)}.") from None
+        raise ValueError(f"{path} could not be read: {str(exc).splitlines()[0]}") from None
+    return frame

@@ -1,0 +1,523 @@
+"""A schema of public facts about a table: what each column is, its public range, the label.
+
+A private model may only depend on the data through its private mechanism.  Everything else
+that shapes the model (the number of features, the range each value is scaled from, the list
+of categories, the set of labels) must be *declared* from public knowledge: a data
+dictionary, a law, a unit, a form's list of choices.  :class:`Schema` holds those
+declarations; :class:`dpboost.tabular.TabularEncoder` turns a table into unit-norm rows using
+nothing else.  Reading them from the data instead (the data's own min/max, the categories
+that happen to occur) is a leak: IBM diffprivlib's issues #20 and #58 are about exactly that.
+
+JSON layout (the same as the Python object, via :meth:`Schema.from_dict` / :meth:`to_dict`)::
+
+    {"columns": {
+        "age":    {"type": "numeric", "lower": 17, "upper": 100},
+        "amount": {"type": "numeric", "lower": 0, "upper": 1e6, "transform": "log"},
+        "hours":  {"type": "numeric", "lower": 0, "upper": 100, "bins": 5},
+        "job":    {"type": "categorical", "categories": ["a", "b"], "missing": "indicator"},
+        "id":     {"type": "drop"}},
+     "label": {"column": "y", "classes": ["no", "yes"]},
+     "names": ["id", "age", ...],          # optional: column names of a headerless file
+     "na_values": ["?"],                   # optional: strings that mean "missing"
+     "n_features": 123, "index_base": 1}   # LIBSVM files only: the public dimension
+
+Columns of the data that the schema does not name are not used.  A column named in the
+schema but absent from the data is an error.  The second label class is the positive one.
+
+A draft read from the data (:func:`draft_schema`, ``dpboost schema``) carries
+``"from_data"`` marks on every value it read; training with a schema that still carries one
+raises a :class:`~dpboost.exceptions.PrivacyLeakWarning` naming the columns.
+
+References
+----------
+Holohan, N. et al. (2019). diffprivlib: the IBM differential privacy library
+(arXiv:1907.02444); its issues #20 and #58 (bounds read from the data leak privacy).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+__all__ = [
+    "DRAFT_NOTE",
+    "CategoricalColumn",
+    "DropColumn",
+    "Label",
+    "NumericColumn",
+    "Schema",
+    "category_key",
+    "draft_schema",
+]
+
+#: Written at the top of every drafted schema file.
+DRAFT_NOTE = ("DRAFT READ FROM THE DATA, NOT PRIVATE: every value marked 'from_data' was read "
+              "from the file. Replace each with a public fact (a data dictionary, a unit, a "
+              "law) and delete the mark; training with a mark left warns PrivacyLeakWarning.")
+
+_TRANSFORMS = (None, "log", "signed-log")
+_MISSING = ("zero", "indicator")
+
+
+def _err(what: str, expected: str, got: object) -> str:
+    return f"The {what} in the schema must be {expected}. Got {got!r} instead."
+
+
+def _number(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(_err(what, "a number", value))
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(_err(what, "a finite number", value))
+    return value
+
+
+def category_key(value) -> str | None:
+    """The canonical text of a category or label value, or None for a missing value.
+
+    Strings are stripped (``""`` is missing); ``true``/``false`` in any case and Python bools
+    become ``"true"``/``"false"``; numbers that are integers become their integer text
+    (``2``, ``2.0`` and ``"2"`` all match), other numbers their shortest ``repr``.  The same
+    rule is applied to the schema's declared values and to the data, so a CSV read as text,
+    as ints, or as bools matches the same declaration.
+
+    Examples
+    --------
+    >>> [category_key(v) for v in ("A11 ", 2.0, "2", True, "TRUE", float("nan"), "")]
+    ['A11', '2', '2', 'true', 'true', None, None]
+    """
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if math.isnan(value):
+            return None
+        return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
+    text = str(value).strip()
+    if not text:
+        return None
+    if text.lower() in ("true", "false"):
+        return text.lower()
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    if math.isnan(number) or text.lower() in ("inf", "-inf", "infinity", "-infinity", "+inf"):
+        return text
+    return category_key(number)
+
+
+def _from_data(spec: dict, where: str) -> tuple[str, ...]:
+    marks = spec.get("from_data", ())
+    if isinstance(marks, bool):
+        marks = ("values",) if marks else ()
+    if isinstance(marks, str):
+        marks = (marks,)
+    if not all(isinstance(m, str) for m in marks):
+        raise TypeError(_err(f"'from_data' of {where}", "a list of field names", marks))
+    return tuple(marks)
+
+
+def _missing(spec: dict, where: str) -> str:
+    missing = spec.get("missing", "zero")
+    if missing not in _MISSING:
+        raise ValueError(_err(f"'missing' of {where}", "'zero' or 'indicator'", missing))
+    return missing
+
+
+@dataclass(frozen=True)
+class NumericColumn:
+    """A number with a public range ``[lower, upper]`` (values outside are clipped to it).
+
+    ``transform``: None, ``"log"`` (``log(1 + x - lower)``, for non-negative heavy tails) or
+    ``"signed-log"`` (``sign(x) log(1 + |x|)``).  ``bins`` (k equal-width bins between the
+    transformed bounds) or ``edges`` (increasing bin boundaries in the raw unit, the first and
+    last being the bounds) one-hot encode the value instead of scaling it.
+    """
+
+    lower: float
+    upper: float
+    transform: str | None = None
+    bins: int | None = None
+    edges: tuple[float, ...] | None = None
+    missing: str = "zero"
+    from_data: tuple[str, ...] = ()
+
+    @classmethod
+    def from_dict(cls, spec: dict, name: str) -> NumericColumn:
+        where = f"numeric column {name!r}"
+        unknown = set(spec) - {"type", "lower", "upper", "transform", "bins", "edges",
+                               "missing", "from_data", "note"}
+        if unknown:
+            raise ValueError(_err(f"keys of {where}", "among type, lower, upper, transform, "
+                                  "bins, edges, missing, from_data, note", sorted(unknown)))
+        for key in ("lower", "upper"):
+            if key not in spec:
+                raise ValueError(f"The {where} in the schema needs a public '{key}' bound.")
+        lower = _number(spec["lower"], f"'lower' of {where}")
+        upper = _number(spec["upper"], f"'upper' of {where}")
+        if not lower < upper:
+            raise ValueError(_err(f"'upper' of {where}", f"a number above lower = {lower:g}",
+                                  upper))
+        transform = spec.get("transform")
+        if transform not in _TRANSFORMS:
+            raise ValueError(_err(f"'transform' of {where}", "'log' or 'signed-log'",
+                                  transform))
+        bins, edges = spec.get("bins"), spec.get("edges")
+        if bins is not None and edges is not None:
+            raise ValueError(f"The {where} in the schema gives both 'bins' and 'edges'; "
+                             "give one.")
+        if bins is not None and (isinstance(bins, bool) or not isinstance(bins, int)
+                                 or bins < 2):
+            raise ValueError(_err(f"'bins' of {where}", "an int >= 2", bins))
+        if edges is not None:
+            if not isinstance(edges, (list, tuple)) or len(edges) < 3:
+                raise ValueError(_err(f"'edges' of {where}", "a list of at least 3 numbers",
+                                      edges))
+            edges = tuple(_number(e, f"'edges' of {where}") for e in edges)
+            if any(b <= a for a, b in zip(edges, edges[1:])):
+                raise ValueError(_err(f"'edges' of {where}", "strictly increasing", edges))
+        return cls(lower, upper, transform, bins, edges, _missing(spec, where),
+                   _from_data(spec, where))
+
+    def to_dict(self) -> dict:
+        out: dict = {"type": "numeric", "lower": self.lower, "upper": self.upper}
+        for key in ("transform", "bins"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.edges is not None:
+            out["edges"] = list(self.edges)
+        if self.missing != "zero":
+            out["missing"] = self.missing
+        if self.from_data:
+            out["from_data"] = list(self.from_data)
+        return out
+
+
+@dataclass(frozen=True)
+class CategoricalColumn:
+    """One of a public list of categories, one-hot encoded; any other value is all zeros."""
+
+    categories: tuple
+    missing: str = "zero"
+    from_data: tuple[str, ...] = ()
+
+    @classmethod
+    def from_dict(cls, spec: dict, name: str) -> CategoricalColumn:
+        where = f"categorical column {name!r}"
+        unknown = set(spec) - {"type", "categories", "missing", "from_data", "note"}
+        if unknown:
+            raise ValueError(_err(f"keys of {where}", "among type, categories, missing, "
+                                  "from_data, note", sorted(unknown)))
+        cats = spec.get("categories")
+        if not isinstance(cats, (list, tuple)) or not cats:
+            raise ValueError(_err(f"'categories' of {where}", "a non-empty list", cats))
+        keys = [category_key(c) for c in cats]
+        if None in keys:
+            raise ValueError(_err(f"'categories' of {where}", "a list without empty values",
+                                  list(cats)))
+        if len(set(keys)) != len(keys):
+            raise ValueError(_err(f"'categories' of {where}", "a list without duplicates",
+                                  list(cats)))
+        return cls(tuple(cats), _missing(spec, where), _from_data(spec, where))
+
+    def to_dict(self) -> dict:
+        out: dict = {"type": "categorical", "categories": list(self.categories)}
+        if self.missing != "zero":
+            out["missing"] = self.missing
+        if self.from_data:
+            out["from_data"] = list(self.from_data)
+        return out
+
+
+@dataclass(frozen=True)
+class DropColumn:
+    """A column that is read (so a header check finds it) but never used."""
+
+    def to_dict(self) -> dict:
+        return {"type": "drop"}
+
+
+@dataclass(frozen=True)
+class Label:
+    """The label column and its public classes (K >= 2; the second is positive if K = 2)."""
+
+    column: str | None
+    classes: tuple
+    from_data: tuple[str, ...] = ()
+
+    @classmethod
+    def from_dict(cls, spec: dict) -> Label:
+        if not isinstance(spec, dict):
+            raise TypeError(_err("'label'", 'an object {"column": ..., "classes": [...]}',
+                                 spec))
+        column = spec.get("column")
+        if column is not None and not isinstance(column, str):
+            raise TypeError(_err("'column' of the label", "a column name", column))
+        classes = spec.get("classes")
+        if not isinstance(classes, (list, tuple)) or len(classes) < 2:
+            raise ValueError(_err("'classes' of the label", "a list of at least 2 labels",
+                                  classes))
+        keys = [category_key(c) for c in classes]
+        if None in keys or len(set(keys)) != len(keys):
+            raise ValueError(_err("'classes' of the label", "distinct non-empty labels",
+                                  list(classes)))
+        return cls(column, tuple(classes), _from_data(spec, "the label"))
+
+    def to_dict(self) -> dict:
+        out: dict = {"column": self.column, "classes": list(self.classes)}
+        if self.from_data:
+            out["from_data"] = list(self.from_data)
+        return out
+
+
+ColumnSpec = NumericColumn | CategoricalColumn | DropColumn
+
+
+@dataclass(frozen=True)
+class Schema:
+    """Public facts about a table (see the module docstring for the JSON layout).
+
+    Build one with :meth:`from_dict`, :meth:`load` (a JSON file) or :func:`draft_schema`;
+    ``to_dict`` / :meth:`save` give the JSON back.  Every number and category in it must be
+    declared from public knowledge, never read from the private data.
+
+    Examples
+    --------
+    >>> s = Schema.from_dict({"columns": {"age": {"type": "numeric", "lower": 0,
+    ...                                            "upper": 100}},
+    ...                       "label": {"column": "y", "classes": ["no", "yes"]}})
+    >>> s.used_columns, s.label.classes
+    (('age',), ('no', 'yes'))
+    """
+
+    columns: dict = field(default_factory=dict)
+    label: Label | None = None
+    names: tuple[str, ...] | None = None
+    na_values: tuple[str, ...] = ()
+    n_features: int | None = None
+    index_base: int | None = None
+    note: str | None = None
+
+    @classmethod
+    def from_dict(cls, content: object) -> Schema:
+        """Validate a JSON-like dict and build the schema (one-line errors on bad input)."""
+        if isinstance(content, Schema):
+            return content
+        if not isinstance(content, dict):
+            raise TypeError(_err("top level", 'an object {"columns": ..., "label": ...}',
+                                 type(content).__name__))
+        known = {"columns", "label", "names", "na_values", "n_features", "index_base",
+                 "note", "_comment"}
+        unknown = set(content) - known
+        if unknown:
+            raise ValueError(_err("top-level keys", "among " + ", ".join(sorted(known)),
+                                  sorted(unknown)))
+        raw = content.get("columns", {})
+        if not isinstance(raw, dict):
+            raise TypeError(_err("'columns'", "an object mapping names to column specs", raw))
+        columns: dict = {}
+        for name, spec in raw.items():
+            if not isinstance(spec, dict):
+                raise TypeError(_err(f"entry of column {name!r}", "an object", spec))
+            kind = spec.get("type")
+            if kind == "numeric":
+                columns[name] = NumericColumn.from_dict(spec, name)
+            elif kind == "categorical":
+                columns[name] = CategoricalColumn.from_dict(spec, name)
+            elif kind == "drop":
+                columns[name] = DropColumn()
+            else:
+                raise ValueError(_err(f"'type' of column {name!r}",
+                                      "'numeric', 'categorical' or 'drop'", kind))
+        label = Label.from_dict(content["label"]) if content.get("label") is not None else None
+        if label is not None and label.column in columns:
+            raise ValueError(f"The label column {label.column!r} is also listed in the "
+                             "schema's 'columns'; a label is never a feature.")
+        names = content.get("names")
+        if names is not None:
+            if (not isinstance(names, (list, tuple)) or not names
+                    or not all(isinstance(n, str) for n in names)):
+                raise TypeError(_err("'names'", "a list of column names", names))
+            if len(set(names)) != len(names):
+                raise ValueError(_err("'names'", "a list without duplicates", list(names)))
+            wanted = list(columns) + ([label.column] if label and label.column else [])
+            absent = [c for c in wanted if c not in names]
+            if absent:
+                raise ValueError(f"The schema's 'names' do not include the column(s) "
+                                 f"{absent} that it describes.")
+            names = tuple(names)
+        na_values = content.get("na_values", [])
+        if not isinstance(na_values, (list, tuple)) or not all(
+                isinstance(v, str) for v in na_values):
+            raise TypeError(_err("'na_values'", "a list of strings", na_values))
+        n_features = content.get("n_features")
+        if n_features is not None and (isinstance(n_features, bool)
+                                       or not isinstance(n_features, int) or n_features < 1):
+            raise ValueError(_err("'n_features'", "an int >= 1", n_features))
+        index_base = content.get("index_base")
+        if index_base not in (None, 0, 1) or isinstance(index_base, bool):
+            raise ValueError(_err("'index_base'", "0 or 1", index_base))
+        if n_features is not None and columns:
+            raise ValueError("A schema declares either 'columns' (a table) or 'n_features' "
+                             "(a LIBSVM file), not both.")
+        return cls(columns, label, names, tuple(na_values), n_features, index_base,
+                   content.get("note"))
+
+    def to_dict(self) -> dict:
+        out: dict = {}
+        if self.note is not None:
+            out["note"] = self.note
+        if self.names is not None:
+            out["names"] = list(self.names)
+        if self.na_values:
+            out["na_values"] = list(self.na_values)
+        if self.n_features is not None:
+            out["n_features"] = self.n_features
+        if self.index_base is not None:
+            out["index_base"] = self.index_base
+        if self.columns:
+            out["columns"] = {name: spec.to_dict() for name, spec in self.columns.items()}
+        if self.label is not None:
+            out["label"] = self.label.to_dict()
+        return out
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> Schema:
+        """Read and validate a schema JSON file (errors name the file)."""
+        path = Path(path)
+        try:
+            content = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}."
+                             ) from None
+        try:
+            return cls.from_dict(content)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"{path}: {exc}") from None
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the schema as indented JSON, atomically."""
+        from dpboost._io import atomic_write_text
+
+        atomic_write_text(path, json.dumps(self.to_dict(), indent=2) + "\n")
+
+    # -- derived facts (all from the declarations, none from data) ------------------------
+    @property
+    def used_columns(self) -> tuple[str, ...]:
+        """Names of the columns that become features, in schema order."""
+        return tuple(n for n, s in self.columns.items() if not isinstance(s, DropColumn))
+
+    @property
+    def read_columns(self) -> tuple[str, ...]:
+        """Columns a reader must find: every named column and the label column."""
+        label = (self.label.column,) if self.label and self.label.column else ()
+        return tuple(self.columns) + label
+
+    def draft_marks(self) -> list[str]:
+        """Columns (and ``"label"``) whose declarations were read from the data."""
+        marked = [n for n, s in self.columns.items() if getattr(s, "from_data", ())]
+        if self.label is not None and self.label.from_data:
+            marked.append(f"label {self.label.column!r}")
+        return marked
+
+
+# ------------------------------------------------------------------------------------------
+# drafting from the data (NOT private)
+# ------------------------------------------------------------------------------------------
+def _looks_numeric(values) -> bool:
+    import pandas as pd
+
+    if pd.api.types.is_bool_dtype(values):
+        return False
+    if pd.api.types.is_numeric_dtype(values):
+        return True
+    present = values.dropna().astype(str).str.strip()
+    present = present[present != ""]
+    return bool(len(present)) and bool(pd.to_numeric(present, errors="coerce").notna().all())
+
+
+def _draft_column(values, max_categories: int) -> dict:
+    import pandas as pd
+
+    has_missing = bool(values.isna().any() or
+                       (values.astype(str).str.strip() == "").any())
+    spec: dict
+    n_distinct = values.dropna().nunique()
+    if _looks_numeric(values) and n_distinct > 2:
+        x = pd.to_numeric(values.astype(str).str.strip() if values.dtype == object else values,
+                          errors="coerce")
+        lo, hi = float(np.nanmin(x)), float(np.nanmax(x))
+        if lo == hi:
+            hi = lo + 1.0
+        spec = {"type": "numeric", "lower": lo, "upper": hi,
+                "from_data": ["lower", "upper"]}
+        q90 = float(np.nanquantile(x, 0.9))
+        if lo >= 0 and hi > 10.0 * max(q90, 1.0):  # heavy right tail
+            spec["transform"] = "log"
+        elif lo < 0 and max(abs(lo), hi) > 10.0 * max(float(np.nanquantile(np.abs(x), 0.9)),
+                                                      1.0):
+            spec["transform"] = "signed-log"
+    elif 0 < n_distinct <= max_categories:
+        cats = sorted({category_key(v) for v in values} - {None})
+        spec = {"type": "categorical", "categories": cats, "from_data": ["categories"]}
+    else:  # free text or an identifier: nothing a halfspace can use
+        spec = {"type": "drop"}
+    if has_missing and spec["type"] != "drop":
+        spec["missing"] = "indicator"
+    return spec
+
+
+def draft_schema(frame, label: str | None = None, *, max_categories: int = 50) -> Schema:
+    """Draft a schema by READING THE DATA: the result is not private until reviewed.
+
+    Numeric columns get their observed min/max (and ``"log"`` when the maximum is far above
+    the 90th percentile), text columns with at most ``max_categories`` distinct values their
+    observed categories, other text columns ``"drop"``; the label column its observed classes.
+    Every value read is marked ``"from_data"`` and the schema carries :data:`DRAFT_NOTE`.
+    Replace each marked value with a public fact and delete the mark before training.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+    label : str or None
+        The label column (drafted as the label, never as a feature).
+    max_categories : int, default=50
+
+    Returns
+    -------
+    Schema
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> s = draft_schema(pd.DataFrame({"age": [30, 40, 50], "y": ["no", "yes", "no"]}), "y")
+    >>> s.columns["age"].lower, s.label.classes, s.draft_marks()
+    (30.0, ('no', 'yes'), ['age', "label 'y'"])
+    """
+    import pandas as pd
+
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"The 'frame' parameter of draft_schema must be a pandas DataFrame. "
+                        f"Got {type(frame).__name__} instead.")
+    if label is not None and label not in frame.columns:
+        raise ValueError(f"Label column {label!r} not found; columns are "
+                         f"{[str(c) for c in frame.columns]}.")
+    columns = {str(c): _draft_column(frame[c], max_categories)
+               for c in frame.columns if c != label}
+    content: dict = {"note": DRAFT_NOTE, "columns": columns}
+    if label is not None:
+        classes = sorted({category_key(v) for v in frame[label]} - {None})
+        content["label"] = {"column": label, "classes": classes, "from_data": ["classes"]}
+        if len(classes) < 2:
+            content["label"]["classes"] = classes + ["<declare the other class>"]
+    return Schema.from_dict(content)

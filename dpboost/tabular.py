@@ -1,0 +1,315 @@
+"""``TabularEncoder``: a table to rows of norm at most 1, from a schema of public facts alone.
+
+Every column of the :class:`~dpboost.schema.Schema` becomes one *block* of features whose
+Euclidean norm is at most 1 whatever the value:
+
+* numeric: the value is clipped to the public ``[lower, upper]``, optionally transformed
+  (``log`` / ``signed-log``), and mapped linearly onto ``[-1, 1]``; with ``bins``/``edges`` it
+  is one-hot encoded instead (norm 1);
+* categorical: one-hot over the declared categories; any other value (unseen in the
+  declaration) is all zeros, never a new column;
+* missing: ``"zero"`` encodes the block as zeros; ``"indicator"`` adds a feature that is 1
+  when the value is missing, and the rest of the block is then zero (norm still at most 1).
+
+One more block, the constant 1, plays the intercept.  With B blocks each of norm at most 1,
+the row divided by the public constant ``sqrt(B)`` has norm at most 1 *by construction*
+(``||x||^2 = sum_b ||x_b||^2 / B <= 1``), so :class:`~dpboost.PrivateHalfspaceClassifier`
+never has to clip a row and its sensitivity bound 2R/(kappa n) holds with R = 1.  The factor is
+shrunk by 1e-12 so that rounding cannot push a norm past 1.  ``fit`` reads nothing from the
+data: the encoding, its width and its feature names are functions of the schema only.
+
+References
+----------
+Bun, Carmosino & Sorrell (2020), Theorem 24: the halfspace learner needs ``||x|| <= 1``.
+Holohan et al. (2019), diffprivlib, issues #20 and #58: bounds read from the data leak.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+
+from dpboost.exceptions import PrivacyLeakWarning
+from dpboost.schema import (
+    CategoricalColumn,
+    DropColumn,
+    NumericColumn,
+    Schema,
+    category_key,
+    draft_schema,
+)
+
+__all__ = ["BadValueError", "TabularEncoder"]
+
+#: Relative shrink of the 1/sqrt(B) factor, so rounding never lifts a norm above 1.
+_SHRINK = 1.0 - 1e-12
+
+
+class BadValueError(ValueError):
+    """A value the schema cannot encode (text in a numeric column, an undeclared label).
+
+    ``column`` and ``row`` (0-based position in the table) say where, so a file reader can
+    translate the row to a line number.
+    """
+
+    def __init__(self, message: str, *, column: str, row: int) -> None:
+        super().__init__(message)
+        self.column, self.row = column, row
+
+
+def _transform(kind: str | None, x: np.ndarray, lower: float) -> np.ndarray:
+    if kind == "log":
+        return np.log1p(x - lower)
+    if kind == "signed-log":
+        return np.sign(x) * np.log1p(np.abs(x))
+    return x
+
+
+def _as_table(X, schema: Schema):
+    """A DataFrame from a DataFrame, a dict of columns, records or a 2-d array."""
+    import pandas as pd
+
+    if isinstance(X, pd.DataFrame):
+        return X
+    if isinstance(X, dict) or (isinstance(X, np.ndarray) and X.dtype.names):
+        return pd.DataFrame(X)
+    if isinstance(X, (list, tuple)) and X and isinstance(X[0], dict):
+        return pd.DataFrame.from_records(X)
+    arr = np.asarray(X, dtype=object)
+    if arr.ndim != 2:
+        raise ValueError(f"TabularEncoder needs a table (DataFrame, records or a 2-d array). "
+                         f"Got shape {arr.shape} instead.")
+    names = list(schema.names) if schema.names is not None else list(schema.columns)
+    if arr.shape[1] != len(names):
+        raise ValueError(f"A 2-d array given to TabularEncoder must have one column per "
+                         f"schema {'names' if schema.names else 'columns'} entry "
+                         f"({len(names)}). Got {arr.shape[1]} columns instead.")
+    return pd.DataFrame(arr, columns=names)
+
+
+def _numeric_values(series, name: str, na_values: tuple[str, ...]) -> np.ndarray:
+    """float64 values with NaN for missing; one-line error naming a non-numeric cell."""
+    import pandas as pd
+
+    if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
+        return series.to_numpy(dtype=np.float64, na_value=np.nan)
+    text = series.astype(object).where(series.notna(), None)
+    text = text.map(lambda v: None if v is None else str(v).strip())
+    text = text.where(~text.isin(("",) + tuple(na_values)), None)
+    values = pd.to_numeric(text, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+    bad = np.isnan(values) & text.notna().to_numpy() & ~text.isin(("nan", "NaN")).to_numpy()
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise BadValueError(f"Column {name!r} is declared numeric but holds the non-numeric "
+                            f"value {text.iloc[row]!r} at row {row}.", column=name, row=row)
+    return values
+
+
+class TabularEncoder(TransformerMixin, BaseEstimator):
+    """Encode a table into rows of L2 norm at most 1 using a schema of public facts only.
+
+    Parameters
+    ----------
+    schema : Schema, dict or str
+        The schema (a :class:`~dpboost.schema.Schema`, its JSON dict, or a path to its JSON
+        file).  Every number and category in it must come from public knowledge.
+
+    Attributes
+    ----------
+    schema_ : Schema
+        The validated schema (set by ``fit``; ``transform`` works without ``fit`` too).
+    n_features_out_ : int
+        Width of the encoding (a function of the schema only).
+
+    Notes
+    -----
+    ``fit`` reads nothing from ``X``; it warns with ``PrivacyLeakWarning`` if the schema still
+    carries ``"from_data"`` marks from :meth:`draft`.  Columns of ``X`` the schema does not
+    name are ignored; a named column missing from ``X`` is an error.
+
+    References
+    ----------
+    Bun, Carmosino & Sorrell (2020), Theorem 24 (rows in the unit ball).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> enc = TabularEncoder({"columns": {
+    ...     "age": {"type": "numeric", "lower": 0, "upper": 100},
+    ...     "job": {"type": "categorical", "categories": ["a", "b"]}}})
+    >>> Z = enc.fit_transform(pd.DataFrame({"age": [50, 500], "job": ["b", "zzz"],
+    ...                                     "id": [1, 2]}))
+    >>> enc.get_feature_names_out().tolist()
+    ['age', 'job=a', 'job=b', 'intercept']
+    >>> bool((np.linalg.norm(Z, axis=1) <= 1).all())
+    True
+    """
+
+    def __init__(self, schema) -> None:
+        self.schema = schema
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.string = True
+        tags.input_tags.categorical = True
+        tags.requires_fit = False
+        return tags
+
+    # -- the schema ----------------------------------------------------------------------
+    def _schema(self) -> Schema:
+        if isinstance(self.schema, Schema):
+            schema = self.schema
+        elif isinstance(self.schema, dict):
+            schema = Schema.from_dict(self.schema)
+        elif isinstance(self.schema, str) or hasattr(self.schema, "__fspath__"):
+            schema = Schema.load(self.schema)
+        else:
+            raise TypeError(f"The 'schema' parameter of TabularEncoder must be a Schema, a "
+                            f"dict or a path to a JSON file. Got {self.schema!r} instead.")
+        if not schema.used_columns:
+            raise ValueError("The 'schema' parameter of TabularEncoder must declare at least "
+                             "one numeric or categorical column. Got none instead.")
+        return schema
+
+    @staticmethod
+    def draft(frame, label: str | None = None, *, max_categories: int = 50) -> Schema:
+        """Draft a schema FROM THE DATA (not private; see :func:`dpboost.schema.draft_schema`)."""
+        return draft_schema(frame, label, max_categories=max_categories)
+
+    def fit(self, X=None, y=None):
+        """Validate the schema; read nothing from ``X`` (warn if the schema is a draft)."""
+        schema = self._schema()
+        marked = schema.draft_marks()
+        if marked:
+            warnings.warn(
+                f"The schema still carries values read from the data (marked 'from_data') "
+                f"for {', '.join(marked)}: the encoding, and so the model, depends on the data "
+                "without privacy. Replace them with public facts and delete the marks.",
+                PrivacyLeakWarning, stacklevel=2)
+        self.schema_ = schema
+        self.n_features_out_ = len(self._names(schema))
+        return self
+
+    # -- the encoding --------------------------------------------------------------------
+    @staticmethod
+    def _edges(spec: NumericColumn) -> np.ndarray | None:
+        if spec.edges is not None:
+            return _transform(spec.transform, np.asarray(spec.edges, dtype=np.float64),
+                              spec.lower)
+        if spec.bins is not None:
+            lo, hi = _transform(spec.transform, np.array([spec.lower, spec.upper]), spec.lower)
+            return np.linspace(lo, hi, spec.bins + 1)
+        return None
+
+    def _names(self, schema: Schema) -> list[str]:
+        names = []
+        for name, spec in schema.columns.items():
+            if isinstance(spec, DropColumn):
+                continue
+            if isinstance(spec, CategoricalColumn):
+                names += [f"{name}={category_key(c)}" for c in spec.categories]
+            elif spec.bins is None and spec.edges is None:
+                names.append(name)
+            else:
+                e = spec.edges if spec.edges is not None else np.linspace(
+                    spec.lower, spec.upper, spec.bins + 1) if spec.transform is None else None
+                k = spec.bins if spec.bins is not None else len(spec.edges) - 1
+                names += ([f"{name}[{e[i]:g},{e[i + 1]:g})" for i in range(k)]
+                          if e is not None else [f"{name}[bin{i}]" for i in range(k)])
+            if spec.missing == "indicator":
+                names.append(f"{name}_missing")
+        return names + ["intercept"]
+
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        """Names of the encoded features (from the schema alone)."""
+        return np.asarray(self._names(self._schema()), dtype=object)
+
+    def _block(self, spec, values, name: str, na_values) -> np.ndarray:
+        n = len(values)
+        if isinstance(spec, CategoricalColumn):
+            index = {category_key(c): j for j, c in enumerate(spec.categories)}
+            codes, uniques = _factorize(values)
+            lookup = np.array([index.get(category_key(u), -1) for u in uniques] + [-1])
+            cat = lookup[codes]  # code -1 (missing) picks the trailing -1
+            keys_missing = np.array([category_key(u) is None or str(u).strip() in na_values
+                                     for u in uniques] + [True])
+            missing = keys_missing[codes]
+            block = np.zeros((n, len(spec.categories)))
+            hit = cat >= 0
+            block[np.flatnonzero(hit), cat[hit]] = 1.0
+        else:
+            x = _numeric_values(values, name, na_values)
+            missing = np.isnan(x)
+            t = _transform(spec.transform, np.clip(np.where(missing, spec.lower, x),
+                                                   spec.lower, spec.upper), spec.lower)
+            edges = self._edges(spec)
+            if edges is None:
+                lo, hi = _transform(spec.transform, np.array([spec.lower, spec.upper]),
+                                    spec.lower)
+                z = np.clip(2.0 * (t - lo) / (hi - lo) - 1.0, -1.0, 1.0)
+                block = np.where(missing, 0.0, z)[:, None]
+            else:
+                k = len(edges) - 1
+                j = np.clip(np.searchsorted(edges, t, side="right") - 1, 0, k - 1)
+                block = np.zeros((n, k))
+                block[np.arange(n), j] = 1.0
+                block[missing] = 0.0
+        if spec.missing == "indicator":
+            block = np.column_stack([block, missing.astype(np.float64)])
+        return block
+
+    def transform(self, X) -> np.ndarray:
+        """Encode ``X`` (DataFrame, dict of columns, records, or 2-d array in schema order).
+
+        Returns
+        -------
+        ndarray of shape (n, n_features_out_), float64, every row of L2 norm at most 1.
+        """
+        schema = getattr(self, "schema_", None) or self._schema()
+        table = _as_table(X, schema)
+        columns = {str(c): c for c in table.columns}
+        absent = [c for c in schema.used_columns if c not in columns]
+        if absent:
+            raise ValueError(f"The data has no column {absent[0]!r} (named in the schema); "
+                             f"its columns are {list(columns)[:20]}.")
+        blocks = [self._block(spec, table[columns[name]], name, schema.na_values)
+                  for name, spec in schema.columns.items() if not isinstance(spec, DropColumn)]
+        blocks.append(np.ones((len(table), 1)))
+        scale = _SHRINK / math.sqrt(len(blocks))
+        return np.ascontiguousarray(np.hstack(blocks) * scale, dtype=np.float64)
+
+    def encode_labels(self, y) -> np.ndarray:
+        """The position of each label in the schema's ``label.classes`` (0 = first class).
+
+        An empty or undeclared label raises :class:`BadValueError` naming the row.
+        """
+        schema = getattr(self, "schema_", None) or self._schema()
+        if schema.label is None:
+            raise ValueError("The schema declares no label: add "
+                             '{"label": {"column": ..., "classes": [...]}}.')
+        index = {category_key(c): j for j, c in enumerate(schema.label.classes)}
+        codes, uniques = _factorize(y)
+        lookup = np.array([index.get(category_key(u), -1) for u in uniques] + [-1])
+        out = lookup[codes]
+        if (out < 0).any():
+            row = int(np.flatnonzero(out < 0)[0])
+            value = np.asarray(y, dtype=object)[row]
+            column = schema.label.column or "label"
+            raise BadValueError(
+                f"The label {value!r} at row {row} is not one of the schema's classes "
+                f"{list(schema.label.classes)}." if category_key(value) is not None else
+                f"The label is missing at row {row}.", column=column, row=row)
+        return out
+
+
+def _factorize(values):
+    """(codes with -1 for missing, uniques) of a 1-d sequence, in O(n) via pandas."""
+    import pandas as pd
+
+    codes, uniques = pd.factorize(pd.Series(values, dtype=object) if not hasattr(
+        values, "dtype") else values, use_na_sentinel=True)
+    return np.asarray(codes), list(uniques)
