@@ -20,6 +20,7 @@ from accounting.conversions import (
 )
 from accounting.events import (
     ComposedEvent,
+    DiscreteGaussianEvent,
     DPEvent,
     GaussianEvent,
     NonPrivateEvent,
@@ -40,6 +41,7 @@ __all__ = [
     "ComposedEvent",
     "ConvergenceError",
     "DPEvent",
+    "DiscreteGaussianEvent",
     "GaussianEvent",
     "NoOpEvent",
     "NonPrivateEvent",

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from accounting import conversions
 from accounting._validation import METHODS, check_int, check_method, check_real
-from accounting.exceptions import ConvergenceError
+from accounting.exceptions import ConvergenceError, UnsupportedEventError
 
 
 def _brentq():
@@ -40,6 +40,10 @@ MIN_TARGET_EPSILON = 1e-9
 MAX_TARGET_EPSILON = 1e6
 
 _RTOL = 1e-9  # relative tolerance of Brent's method on z (target: 1e-6)
+
+#: Mechanisms calibrate_noise knows, and the conversion methods that apply to each: the exact GDP
+#: profile is the continuous Gaussian's only (the discrete Gaussian is accounted through zCDP).
+MECHANISM_METHODS = {"gaussian": METHODS, "discrete_gaussian": ("paper", "cks")}
 
 
 @dataclass(frozen=True)
@@ -147,7 +151,12 @@ def _calibrate_one(eps: float, delta: float, count: int, method: str) -> Calibra
 
 
 def calibrate_noise(
-    target_epsilon: float, target_delta: float, count: int = 1, method: str = "best"
+    target_epsilon: float,
+    target_delta: float,
+    count: int = 1,
+    method: str = "best",
+    *,
+    mechanism: str = "gaussian",
 ) -> CalibrationResult:
     """Smallest noise multiplier for ``count`` Gaussian rounds to be (target_epsilon, target_delta)-DP.
 
@@ -159,7 +168,11 @@ def calibrate_noise(
     count : int >= 1
         Number of adaptively composed Gaussian mechanisms sharing the noise multiplier.
     method : {"best", "exact", "cks", "paper"}
-        Conversion used; ``"best"`` returns the smallest noise over all methods.
+        Conversion used; ``"best"`` returns the smallest noise over the methods that apply.
+    mechanism : {"gaussian", "discrete_gaussian"}, default "gaussian"
+        ``"gaussian"``: ``GaussianEvent`` rounds (every method applies).  ``"discrete_gaussian"``:
+        ``DiscreteGaussianEvent`` rounds, accounted through zCDP (``"paper"``, ``"cks"``);
+        ``method="exact"`` then raises :class:`UnsupportedEventError`.
 
     Returns
     -------
@@ -188,9 +201,20 @@ def calibrate_noise(
     delta = check_real(target_delta, "target_delta", "calibrate_noise", low=0, high=1)
     count = check_int(count, "count", "calibrate_noise", low=1)
     method = check_method(method, "calibrate_noise")
+    if mechanism not in MECHANISM_METHODS:
+        raise ValueError(
+            "The 'mechanism' parameter of calibrate_noise must be one of "
+            f"{sorted(MECHANISM_METHODS)}. Got {mechanism!r} instead."
+        )
+    methods = MECHANISM_METHODS[mechanism]
+    if method != "best" and method not in methods:
+        raise UnsupportedEventError(
+            f"The {method!r} conversion does not apply to the {mechanism!r} mechanism "
+            f"(use one of {list(methods)} or 'best')."
+        )
     if method != "best":
         return _calibrate_one(eps, delta, count, method)
-    results = [_calibrate_one(eps, delta, count, m) for m in METHODS]
+    results = [_calibrate_one(eps, delta, count, m) for m in methods]
     best = min(results, key=lambda r: r.noise_multiplier)
     calls = sum(r.iterations for r in results)
     return CalibrationResult(

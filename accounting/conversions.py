@@ -342,4 +342,7 @@ def gdp_epsilon(mu: float, delta: float) -> float:
     while f(root) > 0.0:  # conservative: never report an epsilon whose delta exceeds the target
         root = math.nextafter(root, math.inf) if root > 0 else 5e-324
         root *= 1.0 + 1e-15
-    return root
+    # f itself is evaluated in floating point: near the root its rounding can make f(root) <= 0
+    # while the true delta(root) still exceeds the target (seen for mu >= 3e4, where epsilon is
+    # ~mu^2/2).  Two more ulps up keep the conversion from ever being optimistic.
+    return math.nextafter(math.nextafter(root, math.inf), math.inf)

@@ -30,6 +30,7 @@ from accounting._validation import check_int, check_real
 __all__ = [
     "ComposedEvent",
     "DPEvent",
+    "DiscreteGaussianEvent",
     "GaussianEvent",
     "NoOpEvent",
     "NonPrivateEvent",
@@ -79,6 +80,37 @@ class GaussianEvent(DPEvent):
 
     def to_dict(self) -> dict:
         return {"type": "GaussianEvent", "noise_multiplier": _encode(self.noise_multiplier)}
+
+
+@dataclass(frozen=True)
+class DiscreteGaussianEvent(DPEvent):
+    """The discrete Gaussian mechanism on an integer-valued query; ``noise_multiplier`` is the
+    noise scale divided by the query's L2 sensitivity.
+
+    Adding ``N_Z(0, s^2)`` independently to each coordinate of an integer query of L2
+    sensitivity ``Delta`` is ``Delta^2 / (2 s^2)``-zCDP (Canonne, Kamath & Steinke 2020,
+    Theorem 14), i.e. ``1/(2 z^2)``-zCDP with ``z = s / Delta``: the same rho as the continuous
+    Gaussian.  Its (epsilon, delta) profile is *not* exactly the continuous Gaussian's, so the
+    exact GDP conversion does not apply; accountants convert through zCDP (CKS20 Prop. 12 /
+    Cor. 13, or Lemma 15).  This is what dpboost's floating-point-safe release spends
+    (:class:`dpboost.mechanisms.LatticeGaussian`).
+    """
+
+    noise_multiplier: float
+
+    def __post_init__(self) -> None:
+        z = check_real(
+            self.noise_multiplier,
+            "noise_multiplier",
+            "DiscreteGaussianEvent",
+            low=0,
+            high=math.inf,
+            closed="right",
+        )
+        object.__setattr__(self, "noise_multiplier", z)
+
+    def to_dict(self) -> dict:
+        return {"type": "DiscreteGaussianEvent", "noise_multiplier": _encode(self.noise_multiplier)}
 
 
 @dataclass(frozen=True)
@@ -172,6 +204,7 @@ class NonPrivateEvent(DPEvent):
 
 _FIELDS = {
     "GaussianEvent": (GaussianEvent, ("noise_multiplier",)),
+    "DiscreteGaussianEvent": (DiscreteGaussianEvent, ("noise_multiplier",)),
     "ZCDPEvent": (ZCDPEvent, ("rho",)),
     "PureDPEvent": (PureDPEvent, ("epsilon",)),
     "SelfComposedEvent": (SelfComposedEvent, ("event", "count")),

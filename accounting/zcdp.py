@@ -32,6 +32,7 @@ from accounting import conversions
 from accounting._validation import METHODS, check_int, check_method, check_real
 from accounting.events import (
     ComposedEvent,
+    DiscreteGaussianEvent,
     DPEvent,
     GaussianEvent,
     NonPrivateEvent,
@@ -48,8 +49,8 @@ __all__ = ["ZCDPAccountant", "event_mu_squared", "event_rho"]
 
 def event_rho(event: DPEvent) -> float:
     """zCDP parameter of an event (``inf`` for :class:`NonPrivateEvent`)."""
-    if isinstance(event, GaussianEvent):
-        z = event.noise_multiplier
+    if isinstance(event, (GaussianEvent, DiscreteGaussianEvent)):
+        z = event.noise_multiplier  # CKS20 Thm 14: the discrete Gaussian has the same rho
         return 0.0 if z == math.inf else 0.5 / z / z  # overflows to inf, never raises
     if isinstance(event, ZCDPEvent):
         return event.rho

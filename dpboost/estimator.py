@@ -25,7 +25,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
 from accounting import (
-    GaussianEvent,
+    DiscreteGaussianEvent,
     NonPrivateEvent,
     SelfComposedEvent,
     ZCDPAccountant,
@@ -249,8 +249,10 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     classes : array-like of two labels, optional
         The two labels.  If omitted they are inferred from ``y`` with a
         :class:`~dpboost.exceptions.PrivacyLeakWarning` (the label set leaks).
-    accounting : {"best", "exact", "cks", "paper"}, default "best"
-        Conversion used to calibrate the noise (see :func:`accounting.calibrate_noise`).
+    accounting : {"best", "cks", "paper"}, default "best"
+        Conversion used to calibrate the noise (see :func:`accounting.calibrate_noise`).  The
+        release is a discrete Gaussian (floating-point safe), accounted through zCDP, so
+        ``"exact"`` (the continuous Gaussian's GDP profile) raises ``UnsupportedEventError``.
     sensitivity : {"tight", "paper"}, default "tight"
         Per-round L2 sensitivity ``2R/(kappa n)`` (proof in
         :class:`~dpboost.weak_learners.GaussianCenteringHalfspace`) or the paper's ``4R/(kappa n)``.
@@ -270,11 +272,13 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     classes_, n_features_in_ :
         As in scikit-learn.
     privacy_event_ : accounting.SelfComposedEvent
-        ``SelfComposedEvent(GaussianEvent(noise_multiplier), count=n_rounds)``.
+        ``SelfComposedEvent(DiscreteGaussianEvent(noise_multiplier), count=n_rounds)``.
     privacy_report_ : dict
-        ``rho`` (zCDP), ``mu`` (GDP), ``delta``, ``epsilon`` (dict by method plus ``"best"``),
-        ``sigma`` (absolute noise std per coordinate per round), ``noise_multiplier``,
-        ``sensitivity``, ``n_rounds``, ``kappa``, ``learning_rate``, ``norm_bound``,
+        ``rho`` (zCDP), ``mu`` (GDP; None for the discrete Gaussian release), ``delta``, ``epsilon`` (dict by method plus ``"best"``),
+        ``sigma`` (absolute noise scale per coordinate per round), ``noise_multiplier``,
+        ``sensitivity`` (the effective ``Delta'`` the noise is calibrated to),
+        ``sensitivity_exact_arithmetic`` (``2R/(kappa n)``), ``float_error_bound``,
+        ``grid_granularity``, ``mechanism``, ``n_rounds``, ``kappa``, ``learning_rate``, ``norm_bound``,
         ``n_samples``, ``sigma_util`` (theory mode: Algorithm 5's utility noise level
         ``tau/(8 c sqrt(log(3T/beta)))``, ``c = sqrt(2)``; else None),
         ``sigma_at_most_sigma_util`` (theory mode; else None), ``utility_guarantee_applies``
@@ -291,15 +295,18 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     -----
     The noise is always the smallest that meets ``(target_epsilon, target_delta)`` for this
     ``n``, ``kappa``, ``T`` and sensitivity: ``noise_multiplier`` from
-    ``calibrate_noise(target_epsilon, target_delta, count=T)``, ``sigma = noise_multiplier *
-    sensitivity(n)``.  If ``sigma > sigma_util`` the utility guarantee lapses; privacy never
+    ``calibrate_noise(target_epsilon, target_delta, count=T, mechanism="discrete_gaussian")``,
+    ``sigma = noise_multiplier * Delta'`` with ``Delta' = 2R/(kappa n) + 2E + g sqrt(d)`` (the
+    floating-point error bound and the grid of the safe release,
+    :mod:`dpboost.mechanisms`).  If ``sigma > sigma_util`` the utility guarantee lapses; privacy never
     does.  Only ``coef_``/``hypothesis_coefs_`` (and what is computed from them with public
     quantities) are covered by the guarantee; ``classes_`` is covered only when ``classes=`` is
     given; ``diagnostics_`` is not covered.  Scaling data into the ball is a preprocessing choice
-    outside the guarantee unless its constants are public.  Floating-point arithmetic is assumed
-    exact in the analysis (as usual for Gaussian-mechanism implementations); float32 input is
-    kept in float32 (mat-vecs in float32, losses accumulated in float64), which enlarges the
-    rounding error the analysis ignores: prefer float64 when the guarantee matters most.
+    outside the guarantee unless its constants are public.  Floating-point arithmetic is *not*
+    assumed exact: every released centre is an exact double on a public grid with exact discrete
+    Gaussian noise, and the floating-point error of the centre is a public bound included in the
+    sensitivity (:mod:`dpboost.mechanisms`).  float32 input keeps its margins pass in float32;
+    the released centre is always accumulated in float64.
     BLAS is limited to one thread during boosting (the mat-vecs are memory-bound).
 
     Practical defaults ``T = 100``, ``kappa = 0.25``, ``lambda = 5`` were picked by a grid
@@ -406,8 +413,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
 
     def _plan(self):
         s = self._settings()
-        cal = calibrate_noise(s["epsilon"], s["delta"], count=s["T"], method=s["accounting"])
-        event = SelfComposedEvent(GaussianEvent(noise_multiplier=cal.noise_multiplier),
+        cal = calibrate_noise(s["epsilon"], s["delta"], count=s["T"], method=s["accounting"],
+                              mechanism="discrete_gaussian")
+        event = SelfComposedEvent(DiscreteGaussianEvent(noise_multiplier=cal.noise_multiplier),
                                   count=s["T"])
         return s, cal, event
 
@@ -445,7 +453,8 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         acc = ZCDPAccountant().compose(event)
         epsilons = acc.epsilons(s["delta"])
         epsilons["best"] = acc.get_epsilon(s["delta"], method="best")
-        sigma = learner.sigma(n)
+        mech = learner.mechanism(n, self.n_features_in_)
+        sigma = mech.sigma
         s_util = None
         applies = None
         if s["mode"] == "theory":
@@ -453,12 +462,16 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             applies = bool(sigma <= s_util and not s["overridden"])
         return {
             "rho": acc.rho,
-            "mu": acc.mu,
+            "mu": acc.mu if acc.is_gaussian else None,  # GDP applies to continuous Gaussians
             "delta": s["delta"],
             "epsilon": epsilons,
             "sigma": sigma,
             "noise_multiplier": cal.noise_multiplier,
-            "sensitivity": learner.sensitivity(n),
+            "sensitivity": mech.effective_sensitivity,
+            "sensitivity_exact_arithmetic": learner.sensitivity(n),
+            "float_error_bound": mech.error_bound,
+            "grid_granularity": mech.granularity,
+            "mechanism": "discrete Gaussian on a public grid (Canonne, Kamath & Steinke 2020)",
             "sensitivity_rule": s["sensitivity"],
             "n_rounds": s["T"],
             "kappa": s["kappa"],

@@ -2,7 +2,8 @@
 
 The centering learner returns ``h(x) = clip(z . x, -1, 1)`` with ``z = sum_i mu_hat(i) y_i x_i``
 (Servedio 2003, Theorem 26 of the paper); the private learner adds ``N(0, sigma^2 I)`` to ``z``
-(Theorem 27).  With a norm bound ``R`` other than 1 the hypothesis is the same one on the
+(Theorem 27), on a public grid with discrete Gaussian noise so that the release is private as
+implemented in floating point (:mod:`dpboost.mechanisms`).  With a norm bound ``R`` other than 1 the hypothesis is the same one on the
 rescaled point ``x / R`` with the rescaled centre ``z / R``, i.e. ``clip(x . z / R^2, -1, 1)``.
 
 References
@@ -17,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from dpboost._validation import check_choice, check_scalar
+from dpboost.mechanisms import LatticeGaussian, blocked_centre, centre_error_bound
 
 __all__ = [
     "CenteringHalfspace",
@@ -134,15 +136,27 @@ class GaussianCenteringHalfspace:
     which gives ``2(1/(kappa n) + s) = 4/(kappa n)``; composing NxM and WkL directly halves the
     noise needed for the same (epsilon, delta).
 
+    **Floating-point-safe release.**  ``z_hat`` is not ``z + numpy normal noise`` (whose low-order
+    bits give the data away, Mironov 2012) but :class:`dpboost.mechanisms.LatticeGaussian`:
+    ``z`` is computed by :func:`~dpboost.mechanisms.blocked_centre` (error at most the public
+    :func:`~dpboost.mechanisms.centre_error_bound` ``E`` for *any* summation order inside a
+    block, so partial sums from several workers are covered too), rounded to a public grid
+    ``g Z^d`` and released with exact discrete Gaussian noise (Canonne, Kamath & Steinke 2020).
+    The L2 sensitivity the noise is calibrated to is ``Delta' = 2R/(kappa n) + 2E + g sqrt(d)``
+    (:meth:`effective_sensitivity`), and one call is ``DiscreteGaussianEvent(noise_multiplier)``:
+    ``1/(2 z^2)``-zCDP (CKS20 Theorem 14).  Every output is an exact double on the grid, whatever
+    the data.
+
     References
     ----------
     Bun, Carmosino & Sorrell (COLT 2020), Theorem 27, Lemma 9, Lemma 25.
+    Canonne, Kamath & Steinke (NeurIPS 2020), Algorithm 3, Theorem 14.
 
     Examples
     --------
     >>> wl = GaussianCenteringHalfspace(noise_multiplier=2.0, kappa=0.25)
-    >>> wl.sensitivity(100), wl.sigma(100)
-    (0.08, 0.16)
+    >>> wl.sensitivity(100), round(wl.effective_sensitivity(100, 2) / wl.sensitivity(100), 4)
+    (0.08, 1.0004)
     """
 
     def __init__(
@@ -163,18 +177,33 @@ class GaussianCenteringHalfspace:
         factor = 2.0 if self.sensitivity_mode == "tight" else 4.0
         return factor * self.norm_bound / (self.kappa * n)
 
-    def sigma(self, n: int) -> float:
-        """Standard deviation of the noise on each coordinate: ``noise_multiplier * sensitivity(n)``."""
-        return self.noise_multiplier * self.sensitivity(n)
+    def mechanism(self, n: int, d: int) -> LatticeGaussian:
+        """The release of one round on ``n`` examples in ``d`` dimensions (public quantities only).
+
+        This is the one definition of what a boosting round releases: every backend computes
+        the centre and hands it to this mechanism.
+        """
+        return LatticeGaussian(sensitivity=self.sensitivity(n),
+                               noise_multiplier=self.noise_multiplier, dimension=d,
+                               error_bound=centre_error_bound(n, self.norm_bound))
+
+    def effective_sensitivity(self, n: int, d: int) -> float:
+        """``Delta' = sensitivity(n) + 2E + g sqrt(d)``, what the noise is calibrated to."""
+        return self.mechanism(n, d).effective_sensitivity
+
+    def sigma(self, n: int, d: int = 1) -> float:
+        """Noise scale per coordinate: ``g sqrt(t m) >= noise_multiplier * effective_sensitivity``."""
+        return self.mechanism(n, d).sigma
 
     def privacy_event(self, n: int):
-        """``GaussianEvent(noise_multiplier)``, known from the parameters before any data is seen."""
-        from accounting import GaussianEvent
+        """``DiscreteGaussianEvent(noise_multiplier)``, known from the parameters before any data."""
+        from accounting import DiscreteGaussianEvent
 
-        return GaussianEvent(noise_multiplier=self.noise_multiplier)
+        return DiscreteGaussianEvent(noise_multiplier=self.noise_multiplier)
 
     def fit(self, X, y, mu_hat, *, rng: np.random.Generator) -> HalfspaceHypothesis:
         """Return ``clip(x . z_hat / R^2, -1, 1)`` with ``z_hat`` the noisy centre of ``mu_hat``."""
         n, d = X.shape
-        z = centering_sum(X, y, mu_hat) + rng.normal(0.0, self.sigma(n), size=d)
-        return HalfspaceHypothesis(z / self.norm_bound**2)
+        weights = np.asarray(mu_hat, dtype=np.float64) * y
+        z_hat = self.mechanism(n, d).release(blocked_centre(X, weights), rng=rng)
+        return HalfspaceHypothesis(z_hat / self.norm_bound**2)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from _core_helpers import margin_data
 
-from accounting import GaussianEvent, SelfComposedEvent, calibrate_noise
+from accounting import DiscreteGaussianEvent, SelfComposedEvent, calibrate_noise
 from dpboost.estimator import BoostedHalfspaceClassifier, PrivateHalfspaceClassifier, clip_rows
 from dpboost.exceptions import PrivacyLeakWarning
 from dpboost.theory import algorithm5_parameters, sigma_util
@@ -28,17 +28,23 @@ def test_noise_is_the_smallest_that_meets_the_target():
     X, y, _ = margin_data(2000, 5, 0.1, seed=1)
     clf = _fit(X, y, n_rounds=50, kappa=0.2, norm_bound=1.0)
     rep = clf.privacy_report_
-    z = calibrate_noise(target_epsilon=1.0, target_delta=1e-6, count=50).noise_multiplier
+    z = calibrate_noise(target_epsilon=1.0, target_delta=1e-6, count=50,
+                        mechanism="discrete_gaussian").noise_multiplier
     assert rep["noise_multiplier"] == pytest.approx(z, rel=1e-12)
-    assert rep["sensitivity"] == pytest.approx(2.0 / (0.2 * 2000))
-    assert rep["sigma"] == pytest.approx(z * 2.0 / (0.2 * 2000))
+    assert rep["accounting_method"] == "cks"  # the discrete Gaussian is accounted via zCDP
+    exact = 2.0 / (0.2 * 2000)
+    assert rep["sensitivity_exact_arithmetic"] == pytest.approx(exact)
+    # the grid adds g sqrt(d) <= Delta / 1024, the float bound 2E far less
+    assert exact < rep["sensitivity"] <= exact * (1 + 1 / 1024 + 1e-9)
+    assert z * rep["sensitivity"] <= rep["sigma"] <= z * rep["sensitivity"] * (1 + 1e-3)
     assert rep["epsilon"]["best"] <= 1.0 + 1e-9
     assert rep["epsilon"]["best"] >= 1.0 - 1e-4  # the smallest noise: the budget is used
     assert rep["rho"] == pytest.approx(50 / (2 * z**2))
-    assert rep["mu"] == pytest.approx(math.sqrt(50) / z)
-    assert clf.privacy_event_ == SelfComposedEvent(GaussianEvent(noise_multiplier=z), count=50)
+    assert rep["mu"] is None  # not a continuous Gaussian: no GDP claim
+    assert clf.privacy_event_ == SelfComposedEvent(DiscreteGaussianEvent(noise_multiplier=z),
+                                                   count=50)
     paper = _fit(X, y, n_rounds=50, kappa=0.2, sensitivity="paper").privacy_report_
-    assert paper["sigma"] == pytest.approx(2 * rep["sigma"])
+    assert paper["sigma"] == pytest.approx(2 * rep["sigma"], rel=2e-3)
     assert rep["sigma_util"] is None and rep["utility_guarantee_applies"] is None
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from accounting import GaussianEvent, NonPrivateEvent
+from accounting import DiscreteGaussianEvent, NonPrivateEvent
 from dpboost.lazy_breg import LazyBregBoost
 from dpboost.weak_learners import (
     CenteringHalfspace,
@@ -46,10 +46,15 @@ def test_hypothesis_clips():
 def test_sensitivity_sigma_and_events():
     wl = GaussianCenteringHalfspace(3.0, 0.25, norm_bound=2.0)
     assert wl.sensitivity(1000) == pytest.approx(2 * 2.0 / (0.25 * 1000))
-    assert wl.sigma(1000) == pytest.approx(3.0 * 2 * 2.0 / (0.25 * 1000))
+    # the safe release calibrates to Delta' = Delta + 2E + g sqrt(d) <= Delta (1 + 1/1024 + tiny)
+    delta = 2 * 2.0 / (0.25 * 1000)
+    for d in (1, 7, 300):
+        eff = wl.effective_sensitivity(1000, d)
+        assert delta < eff <= delta * (1 + 1 / 1024 + 1e-9)
+        assert 3.0 * eff <= wl.sigma(1000, d) <= 3.0 * eff * (1 + 1e-3)
     paper = GaussianCenteringHalfspace(3.0, 0.25, norm_bound=2.0, sensitivity="paper")
     assert paper.sensitivity(1000) == pytest.approx(2 * wl.sensitivity(1000))
-    assert wl.privacy_event(10) == GaussianEvent(noise_multiplier=3.0)
+    assert wl.privacy_event(10) == DiscreteGaussianEvent(noise_multiplier=3.0)
     assert CenteringHalfspace().privacy_event(10) == NonPrivateEvent()
 
 
