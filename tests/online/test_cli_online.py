@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from dpboost.cli import main
-from dpboost.cli.online import ALGORITHMS, binary_labels
+from dpboost.cli.online import ALGORITHMS, binary_labels, library_default, make_model
+from dpboost.online import AdaBoostOL, AdaBoostOLS, OnlineAgnosticBoost, OnlineBBM
 
 
 @pytest.fixture()
@@ -40,7 +41,10 @@ def test_json_output(libsvm_file, capsys, algorithm):
                  "--seed", "3", "--json"])
     assert code == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"pv_loss", "test_error", "n_train", "n_test", "seconds"}
+    assert set(out) == {"pv_loss", "test_error", "n_train", "n_test", "seconds", "algorithm",
+                        "settings", "differentially_private", "privacy"}
+    assert out["differentially_private"] is False and "NOT differentially private" in out["privacy"]
+    assert out["algorithm"] == algorithm
     assert (out["n_train"], out["n_test"]) == (240, 60)
     assert 0 <= out["pv_loss"] <= 1 and 0 <= out["test_error"] <= 1
     if algorithm != "agnostic":  # Algorithm 1 needs many learners; 4 is far too few
@@ -98,3 +102,47 @@ def test_binary_labels():
     assert y.tolist() == [1.0, -1.0, 1.0] and classes == [1, 2]
     with pytest.raises(ValueError, match="two classes"):
         binary_labels(np.array([1, 1]))
+
+
+def test_says_it_is_not_private_in_help_and_text(csv_file, capsys):
+    from dpboost.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if hasattr(a, "choices") and a.choices
+               and "online" in a.choices)
+    assert "NOT differentially private" in " ".join(sub.choices["online"].format_help().split())
+    assert "NOT differentially private" in " ".join(parser.format_help().split())
+    assert main(["online", str(csv_file), "--label", "target", "--n-learners", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "privacy: none. NOT differentially private" in out
+
+
+@pytest.mark.parametrize("algorithm, cls", [("bbm", OnlineBBM), ("adaboost-ol", AdaBoostOL),
+                                            ("adaboost-ol-s", AdaBoostOLS),
+                                            ("agnostic", OnlineAgnosticBoost)])
+def test_cli_defaults_are_the_library_defaults(algorithm, cls, libsvm_file, capsys):
+    library = cls()
+    model = make_model(algorithm)
+    for key in ("n_learners", "gamma", "learning_rate"):
+        if hasattr(library, key):
+            assert getattr(model, key) == getattr(library, key) == library_default(algorithm, key)
+    assert main(["online", str(libsvm_file), "--algorithm", algorithm, "--json"]) == 0
+    settings = json.loads(capsys.readouterr().out)["settings"]
+    assert settings["n_learners"] == library.n_learners == 100
+
+
+def test_split_is_bench_online_split(tmp_path, capsys):
+    """The held-out rows are ``default_rng(seed).permutation(n)[n - n_test:]`` (the split of
+    benchmarks/bench_online.py): a label that is +1 exactly on those rows shows it."""
+    n, seed = 50, 4
+    perm = np.random.default_rng(seed).permutation(n)
+    held_out = set(perm[round(0.8 * n):].tolist())
+    rows = ["x,y"] + [f"{i},{'b' if i in held_out else 'a'}" for i in range(n)]
+    path = tmp_path / "split.csv"
+    path.write_text("\n".join(rows) + "\n")
+    assert main(["online", str(path), "--label", "y", "--algorithm", "base", "--seed",
+                 str(seed), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # every training row is 'a' (-1), every held-out row 'b' (+1): a learner that only ever saw
+    # -1 predicts -1 on all of them (only its very first, untrained prediction can be wrong)
+    assert out["n_test"] == 10 and out["pv_loss"] <= 1 / 40 and out["test_error"] == 1.0
