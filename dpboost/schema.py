@@ -36,6 +36,7 @@ Holohan, N. et al. (2019). diffprivlib: the IBM differential privacy library
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -184,7 +185,7 @@ class NumericColumn:
                 raise ValueError(_err(f"'edges' of {where}", "a list of at least 3 numbers",
                                       edges))
             edges = tuple(_number(e, f"'edges' of {where}") for e in edges)
-            if any(b <= a for a, b in zip(edges, edges[1:])):
+            if any(b <= a for a, b in itertools.pairwise(edges)):
                 raise ValueError(_err(f"'edges' of {where}", "strictly increasing", edges))
         return cls(lower, upper, transform, bins, edges, _missing(spec, where),
                    _from_data(spec, where))
@@ -446,8 +447,12 @@ def _looks_numeric(values) -> bool:
     return bool(len(present)) and bool(pd.to_numeric(present, errors="coerce").notna().all())
 
 
-def _draft_column(values, max_categories: int) -> dict:
+def _draft_column(values, max_categories: int, name: str = "") -> dict:
     import pandas as pd
+
+    lowered = name.lower()
+    if (lowered == "id" or lowered.endswith(("_id", " id"))) and values.is_unique:
+        return {"type": "drop"}  # an identifier: never a feature
 
     has_missing = bool(values.isna().any() or
                        (values.astype(str).str.strip() == "").any())
@@ -512,7 +517,7 @@ def draft_schema(frame, label: str | None = None, *, max_categories: int = 50) -
     if label is not None and label not in frame.columns:
         raise ValueError(f"Label column {label!r} not found; columns are "
                          f"{[str(c) for c in frame.columns]}.")
-    columns = {str(c): _draft_column(frame[c], max_categories)
+    columns = {str(c): _draft_column(frame[c], max_categories, str(c))
                for c in frame.columns if c != label}
     content: dict = {"note": DRAFT_NOTE, "columns": columns}
     if label is not None:

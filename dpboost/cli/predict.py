@@ -1,17 +1,28 @@
-"""``dpboost predict``: apply a saved halfspace model to a CSV or LIBSVM file.
+"""``dpboost predict``: apply a saved halfspace model to a CSV, Parquet or LIBSVM file.
 
-Prediction is post-processing of the released weights, so it costs no privacy.  A model file
-that is truncated, of another format version, or expects another number of features is a
-:class:`~dpboost.exceptions.ModelFileError`: one line on stderr, exit code 2, and no output
-file is written (the output is written atomically, after every check).
+Prediction is post-processing of the released weights, so it costs no privacy.  Columns are
+matched **by name**: a model trained through a schema encodes the file with that schema (any
+column order, extra columns ignored, a missing column is a one-line error); a model trained
+on a numeric CSV with a header picks the same header names.  The output has the columns
+``prediction``, ``score`` (the decision function, positive means the second class) and
+``probability`` when the model offers ``predict_proba``.  With ``--label COL`` the command
+also prints the accuracy and ROC AUC on the file (on test data: they say nothing private
+about the training data, but they are not noisy either).
+
+A model file that is truncated, of another format version, or expects another number of
+features is a :class:`~dpboost.exceptions.ModelFileError`: one line on stderr, exit code 2, and
+no output file is written (the output is written atomically, after every check).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 
 import numpy as np
+
+from dpboost.cli._options import UserError, add_label, add_out
 
 __all__ = ["add_parser", "run"]
 
@@ -20,16 +31,19 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "predict",
         help="predict labels with a model saved by 'dpboost train'",
-        description="Predict the labels of a CSV or LIBSVM file with a saved halfspace model.",
+        description="Predict the labels of a CSV, Parquet or LIBSVM file with a saved "
+                    "halfspace model; columns are matched by name.",
     )
-    parser.add_argument("data", metavar="DATA", help="CSV (.csv, .csv.gz) or LIBSVM file")
-    parser.add_argument("--model", required=True, metavar="MODEL.json")
-    parser.add_argument("--label", default=None,
-                        help="CSV column to ignore (e.g. the true labels); default: every "
-                             "column is a feature. LIBSVM labels are always ignored.")
-    parser.add_argument("--out", default=None, metavar="PREDS.csv",
-                        help="write the predictions here (one column 'prediction'); default: "
-                             "standard output")
+    parser.add_argument("data", metavar="DATA",
+                        help="CSV (.csv, .csv.gz; any separator), Parquet or LIBSVM file")
+    parser.add_argument("--model", required=True, metavar="MODEL.json",
+                        help="a model written by 'dpboost train' (required)")
+    add_label(parser, help="the label column of the file: never used as a feature; with it "
+                           "the accuracy and ROC AUC are printed (LIBSVM: any value turns "
+                           "them on)", default_text="none")
+    add_out(parser, metavar="PREDS.csv",
+            help="write the predictions here (columns prediction, score[, probability])",
+            default_text="standard output")
     parser.set_defaults(func=run)
     return parser
 
@@ -44,26 +58,142 @@ def _format(values: np.ndarray) -> list[str]:
     return out
 
 
-def run(args) -> int:
-    from dpboost._io import atomic_write_text
-    from dpboost.data import detect_format, load_features
-    from dpboost.exceptions import ModelFileError
-    from dpboost.model_io import load_model
+def _csv_cell(text: str) -> str:
+    return f'"{text.replace(chr(34), 2 * chr(34))}"' if any(c in text for c in ',"\n') else text
 
-    model = load_model(args.model)
+
+def _encoded(model, args):
+    """(X, true labels or None) for a model that carries a schema with columns."""
+    from dpboost.readers import read_table
+    from dpboost.tabular import BadValueError, TabularEncoder
+
+    schema = model.schema_
+    label = args.label or (schema.label.column if schema.label else None)
+    frame_columns = list(schema.columns)
+    from dpboost.readers import header_names, table_format
+
+    has_label = False
+    if label is not None:
+        if schema.names is not None and table_format(args.data) == "csv":
+            has_label = label in schema.names
+        else:
+            has_label = label in (header_names(args.data) or [])
+        if args.label is not None and not has_label:
+            raise UserError(f"{args.data} has no label column {args.label!r}.")
+    frame = read_table(args.data, names=schema.names,
+                       columns=frame_columns + ([label] if has_label else []),
+                       na_values=schema.na_values, text_columns=[label] if has_label else [])
+    encoder = TabularEncoder(schema)
+    try:
+        X = encoder.transform(frame)
+    except BadValueError as exc:
+        from dpboost.cli.train import _with_line
+
+        raise _with_line(exc, args.data, frame) from None
+    truth = frame[label].to_numpy(dtype=object) if has_label and args.label else None
+    return X, truth
+
+
+def _by_name(model, args):
+    """(X, true labels or None) for a numeric model with feature names (CSV with header)."""
+    from dpboost.readers import header_names, read_table
+
+    names = header_names(args.data, "infer")
+    if names is None:
+        return None
+    missing = [n for n in model.feature_names_ if n not in names]
+    if missing:
+        raise UserError(f"{args.data} has no column {missing[0]!r}, which the model was "
+                        f"trained on; its columns are {names[:30]}.")
+    wanted = list(model.feature_names_) + ([args.label] if args.label in names else [])
+    frame = read_table(args.data, columns=wanted, na_values=None,
+                       text_columns=[args.label] if args.label in names else [])
+    X = np.empty((len(frame), len(model.feature_names_)))
+    for j, name in enumerate(model.feature_names_):
+        try:
+            X[:, j] = frame[name].to_numpy(dtype=np.float64)
+        except (TypeError, ValueError):
+            raise UserError(f"{args.data}: column {name!r} is not numeric.") from None
+    if args.label is not None and args.label not in names:
+        raise UserError(f"{args.data} has no label column {args.label!r}.")
+    truth = frame[args.label].to_numpy(dtype=object) if args.label else None
+    return X, truth
+
+
+def _positional(model, args):
+    """(X, true labels or None) the version-1 way: every column but --label, in order."""
+    from dpboost.data import _load_csv, detect_format, load_libsvm
+    from dpboost.exceptions import ModelFileError
+
     d = model.n_features_in_
-    X = load_features(args.data, label=args.label)
-    if detect_format(args.data) == "libsvm" and X.shape[1] < d:
-        # a LIBSVM file need not mention the last features: they are zeros
-        X = np.hstack([X, np.zeros((X.shape[0], d - X.shape[1]))])
+    if detect_format(args.data) == "libsvm":
+        schema = model.schema_
+        index_base = schema.index_base if schema is not None else None
+        with warnings.catch_warnings():  # test data: the shape comes from the model
+            warnings.simplefilter("ignore")
+            X, y = load_libsvm(args.data, n_features=d if index_base is not None else None,
+                               index_base=index_base)
+        if X.shape[1] < d:  # a LIBSVM file need not mention the last features: zeros
+            X = np.hstack([X, np.zeros((X.shape[0], d - X.shape[1]))])
+        truth = y if args.label is not None else None
+    else:
+        X, y = _load_csv(args.data, args.label, header="infer",
+                         with_label=args.label is not None)
+        truth = y
     if X.shape[1] != d:
         raise ModelFileError(f"{args.model} expects {d} features but {args.data} has "
                              f"{X.shape[1]}" + ("" if args.label is not None else
                                                  " (pass --label to drop a label column)"))
-    text = "prediction\n" + "".join(f"{p}\n" for p in _format(model.predict(X)))
+    return X, truth
+
+
+def _metrics(model, truth, score, pred) -> str:
+    from sklearn.metrics import roc_auc_score
+
+    from dpboost.schema import category_key
+
+    keys = np.array([category_key(v) for v in truth], dtype=object)
+    classes = [category_key(c) for c in model.classes_.tolist()]
+    unknown = sorted({k for k in keys if k not in classes}, key=str)
+    if unknown:
+        raise UserError(f"The label column holds {unknown[:5]} outside the model's classes "
+                        f"{model.classes_.tolist()}.")
+    accuracy = float(np.mean(keys == np.array([category_key(p) for p in pred], dtype=object)))
+    positive = keys == classes[1]
+    auc = (float(roc_auc_score(positive, score)) if 0 < positive.sum() < len(positive)
+           else float("nan"))
+    return f"accuracy {accuracy:.4f}, ROC AUC {auc:.4f} on {len(keys)} rows"
+
+
+def run(args) -> int:
+    from dpboost._io import atomic_write_text
+    from dpboost.model_io import load_model
+
+    model = load_model(args.model)
+    result = None
+    if model.schema_ is not None and model.schema_.columns:
+        result = _encoded(model, args)
+    elif model.feature_names_ is not None:
+        result = _by_name(model, args)
+    if result is None:
+        result = _positional(model, args)
+    X, truth = result
+    score = model.decision_function(X)
+    pred = np.where(score > 0, model.classes_[1], model.classes_[0])
+    columns = [("prediction", [_csv_cell(p) for p in _format(pred)]),
+               ("score", [repr(float(s)) for s in score])]
+    proba = getattr(model, "predict_proba", None)
+    if proba is not None:
+        columns.append(("probability", [repr(float(p)) for p in np.asarray(proba(X))[:, 1]]))
+    header = ",".join(name for name, _ in columns)
+    rows = zip(*(values for _, values in columns))
+    text = header + "\n" + "".join(",".join(row) + "\n" for row in rows)
+    summary = _metrics(model, truth, score, pred) if truth is not None else None
     if args.out is None:
         sys.stdout.write(text)
     else:
         atomic_write_text(args.out, text)
         print(f"wrote {X.shape[0]} predictions to {args.out}", file=sys.stderr)
+    if summary is not None:
+        print(f"test: {summary}", file=sys.stderr if args.out is None else sys.stdout)
     return 0

@@ -1,8 +1,17 @@
-"""``dpboost train``: fit a differentially private halfspace on a CSV or LIBSVM file.
+"""``dpboost train``: fit a differentially private halfspace on a raw CSV, Parquet or LIBSVM file.
 
-The model file holds only the weights, the classes and the privacy report
-(:mod:`dpboost.model_io`).  The training accuracy is printed, labelled non-private: it is a
-function of the data computed without noise, so publishing it is outside the guarantee.
+With ``--schema`` (a JSON schema of public facts, :mod:`dpboost.schema`) a raw table with
+string categories, empty cells and unused columns is encoded by
+:class:`~dpboost.tabular.TabularEncoder` into rows of norm at most 1, so no row is clipped, and
+the model file carries the schema so ``dpboost predict`` can match columns by name.  A LIBSVM
+file must declare its dimension and index base (``--n-features``/``--index-base`` or the
+schema's ``n_features``/``index_base``): read from the file, they would make the model's shape
+depend on single rows.  Without a schema, a numeric CSV is used as it is; rows longer than
+``--norm-bound`` are clipped and the clipped fraction is reported (a warning above 1%).
+
+The model file holds only the weights, the classes, the privacy report and the public schema
+(:mod:`dpboost.model_io`).  The training accuracy and the clipped fraction are printed,
+labelled non-private: they are functions of the data computed without noise.
 
 References
 ----------
@@ -12,6 +21,7 @@ Bun, Carmosino & Sorrell (2020), Theorem 24 (the private halfspace learner).
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import re
 import sys
@@ -20,42 +30,73 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["add_parser", "parse_classes", "run"]
+from dpboost.cli._options import (
+    UserError,
+    add_json,
+    add_label,
+    add_n_rounds,
+    add_out,
+    add_seed,
+    add_target_epsilon_delta,
+)
+
+__all__ = ["add_parser", "clipped_fraction", "parse_classes", "run"]
+
+#: Above this clipped fraction of training rows, train warns.
+CLIP_WARN_FRACTION = 0.01
+
+SCHEMA_HELP = ("a JSON schema of PUBLIC facts (column types, public bounds, declared "
+               "categories, the label's classes; for LIBSVM files n_features and index_base). "
+               "Every number and category in it must come from public knowledge (a data "
+               "dictionary, a unit, a law), never from the data; 'dpboost schema' drafts one "
+               "for you to review (default: none: a numeric CSV is used as it is)")
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "train",
         help="fit a private halfspace (PrivateHalfspaceClassifier) and save it as JSON",
-        description="Fit PrivateHalfspaceClassifier on a local CSV or LIBSVM file and write "
-                    "the model (weights, classes, privacy report) as JSON.",
+        description="Fit PrivateHalfspaceClassifier on a local CSV, Parquet or LIBSVM file and "
+                    "write the model (weights, classes, privacy report, schema) as JSON.",
     )
-    parser.add_argument("data", metavar="DATA", help="CSV (.csv, .csv.gz) or LIBSVM file")
-    parser.add_argument("--label", default=None,
-                        help="CSV label column: header name or index (default: last column)")
-    parser.add_argument("--target-epsilon", type=float, required=True, metavar="E")
-    parser.add_argument("--target-delta", type=float, required=True, metavar="D")
-    parser.add_argument("--n-rounds", type=int, default=None, metavar="T")
-    parser.add_argument("--kappa", type=float, default=None)
-    parser.add_argument("--learning-rate", type=float, default=None)
-    parser.add_argument("--margin", type=float, default=None)
+    parser.add_argument("data", metavar="DATA",
+                        help="CSV (comma, semicolon, tab or whitespace separated; .gz too), "
+                             "Parquet or LIBSVM file")
+    parser.add_argument("--schema", default=None, metavar="SCHEMA.json", help=SCHEMA_HELP)
+    add_label(parser, help="the label column of a CSV/Parquet file: header name or index "
+                           "(with --schema: the schema's label column)",
+              default_text="the schema's label column, else the last column")
+    add_target_epsilon_delta(parser)
+    add_n_rounds(parser)
+    parser.add_argument("--kappa", type=float, default=None,
+                        help="density kappa of the boosting measures (default: the "
+                             "estimator's, 0.25)")
+    parser.add_argument("--learning-rate", type=float, default=None,
+                        help="learning rate lambda (default: the estimator's, 5)")
+    parser.add_argument("--margin", type=float, default=None,
+                        help="margin tau: theory mode (default: none, practical mode)")
     parser.add_argument("--norm-bound", type=float, default=1.0,
-                        help="rows with a larger L2 norm are clipped to it (default 1)")
+                        help="rows with a larger L2 norm are clipped to it; the clipped "
+                             "fraction is reported (default: 1)")
     parser.add_argument("--classes", default=None, metavar="NEG,POS",
                         help="the two labels, negative first (e.g. --classes -1,1 or "
-                             "--classes=no,yes); without it the labels are read from the data "
-                             "(a privacy leak, warned about)")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="seed for reproducibility only (a seeded run's noise is "
-                             "predictable by whoever knows the seed)")
-    parser.add_argument("--out", required=True, metavar="MODEL.json")
+                             "--classes=no,yes); a schema's label classes take its place "
+                             "(default: none: read from the data, a privacy leak, warned "
+                             "about)")
+    parser.add_argument("--n-features", type=int, default=None, metavar="N",
+                        help="public number of features of a LIBSVM file (required for "
+                             "LIBSVM unless the schema declares n_features); for a numeric "
+                             "CSV, checked against the file (default: none)")
+    parser.add_argument("--index-base", type=int, choices=(0, 1), default=None,
+                        help="public index base of a LIBSVM file: 1 (LIBSVM's convention) or "
+                             "0 (required for LIBSVM unless the schema declares index_base)")
+    add_seed(parser, private=True, what="the privacy noise")
+    add_out(parser, required=True, metavar="MODEL.json", help="where to write the model")
     parser.add_argument("--ledger", default=None, metavar="LEDGER.json",
                         help="a budget ledger (see 'dpboost budget init'): checked, and proved "
                              "writable, before the data is read; the run is recorded in it "
-                             "before the model is written")
-    parser.add_argument("--json", action="store_true",
-                        help="print the privacy report and the (non-private) training "
-                             "accuracy as JSON")
+                             "before the model is written (default: none)")
+    add_json(parser, help="print the privacy report and the non-private figures as JSON")
     parser.set_defaults(func=run)
     if hasattr(parser, "_negative_number_matcher"):
         # let "--classes -1,1" through as a value (argparse would take "-1,1" for an option)
@@ -89,12 +130,23 @@ def parse_classes(text: str | None, y: np.ndarray):
     return classes
 
 
+def clipped_fraction(X: np.ndarray, norm_bound: float) -> float:
+    """Share of rows the estimator clips: the norm test of ``clip_rows`` (``||x|| > R``)."""
+    if X.shape[0] == 0:
+        return 0.0
+    with np.errstate(over="ignore"):
+        norms = np.sqrt(np.einsum("ij,ij->i", X, X, dtype=np.float64))
+    return float(np.mean(norms > norm_bound))
+
+
 def _estimator(args, classes):
     from dpboost.estimator import PrivateHalfspaceClassifier
 
     optional = {"n_rounds": args.n_rounds, "kappa": args.kappa,
                 "learning_rate": args.learning_rate, "margin": args.margin}
     kwargs = {k: v for k, v in optional.items() if v is not None}
+    if "verbose" in inspect.signature(PrivateHalfspaceClassifier).parameters:
+        kwargs["verbose"] = not args.json  # progress on stderr for long runs
     return PrivateHalfspaceClassifier(
         target_epsilon=args.target_epsilon, target_delta=args.target_delta,
         norm_bound=args.norm_bound, classes=classes, random_state=args.seed, **kwargs)
@@ -112,15 +164,84 @@ def _summary(report: dict) -> str:
     return ", ".join(parts)
 
 
+def _warn_lines(caught) -> None:
+    for warning in caught:
+        message = " ".join(str(warning.message).split())
+        print(f"dpboost train: warning: {message}", file=sys.stderr)
+
+
+def _with_line(exc, path, frame):
+    """Re-raise an encoder error naming the file line instead of the table row."""
+    from dpboost.readers import line_of
+
+    line = line_of(path, exc.row, header=frame.attrs.get("dpboost_header", True))
+    text = str(exc).replace(f"at row {exc.row}", f"at line {line}" if line else
+                            f"at row {exc.row}")
+    return ValueError(f"{path}: {text}")
+
+
+def _read_libsvm(args, schema):
+    from dpboost.data import load_libsvm
+
+    n_features = args.n_features if args.n_features is not None else (
+        schema.n_features if schema is not None else None)
+    index_base = args.index_base if args.index_base is not None else (
+        schema.index_base if schema is not None else None)
+    if n_features is None or index_base is None:
+        raise UserError(
+            f"{args.data} is a LIBSVM file: declare its public number of features with "
+            "--n-features N and its index base with --index-base 1 (or 0), or both in "
+            "--schema as 'n_features' and 'index_base'; read from the file they would make "
+            "the model's shape depend on single rows.")
+    X, y = load_libsvm(args.data, n_features=n_features, index_base=index_base)
+    from dpboost.schema import Schema
+
+    label = schema.label if schema is not None else None
+    return X, y, Schema(label=label, n_features=n_features, index_base=index_base)
+
+
+def _read_encoded(args, schema):
+    """Raw table + schema -> (X, label positions, encoder)."""
+    from dpboost.readers import read_table
+    from dpboost.tabular import BadValueError, TabularEncoder
+
+    label = args.label or (schema.label.column if schema.label else None)
+    if schema.label is None or label is None:
+        raise UserError(f"{args.schema} declares no label: add "
+                        '"label": {"column": ..., "classes": [negative, positive]}.')
+    if args.label is not None and schema.label.column not in (None, args.label):
+        raise UserError(f"--label {args.label!r} differs from the schema's label column "
+                        f"{schema.label.column!r}.")
+    if len(schema.label.classes) != 2:
+        raise UserError(f"The schema declares {len(schema.label.classes)} classes; "
+                        "PrivateHalfspaceClassifier is binary: declare exactly two.")
+    if args.classes is not None:
+        raise UserError("--classes and a schema's label classes both declare the classes; "
+                        "keep the schema's.")
+    encoder = TabularEncoder(schema)
+    encoder.fit()  # reads no data; warns if the schema is still a draft
+    columns = list(dict.fromkeys([*schema.columns, label]))
+    frame = read_table(args.data, names=schema.names, columns=columns,
+                       na_values=schema.na_values, text_columns=[label])
+    try:
+        X = encoder.transform(frame)
+        y = encoder.encode_labels(frame[label])
+    except BadValueError as exc:
+        raise _with_line(exc, args.data, frame) from None
+    return X, y, encoder
+
+
 def run(args) -> int:
-    from dpboost.data import load_dataset
     from dpboost.model_io import model_to_dict, save_model
+    from dpboost.readers import table_format
+    from dpboost.schema import Schema
 
     folder = Path(args.out).parent
     if not folder.is_dir():  # fail before spending the budget
         raise FileNotFoundError(f"--out {args.out}: folder {folder} does not exist.")
     # Parameters are checked, and the noise calibrated, before any data is read.
     planned = _estimator(args, None).planned_privacy_event()
+    schema = Schema.load(args.schema) if args.schema is not None else None
     ledger = None
     if args.ledger is not None:  # check before any data is touched (diffprivlib's order)
         from accounting import BudgetLedger
@@ -128,27 +249,66 @@ def run(args) -> int:
         ledger = BudgetLedger.open(args.ledger)
         ledger.preflight()
         ledger.check(planned)
-    X, y = load_dataset(args.data, label=args.label)
-    classes = parse_classes(args.classes, y)
-    estimator = _estimator(args, classes)
+    fmt = table_format(args.data)
+    feature_names = public_classes = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        if fmt == "libsvm":
+            X, y, schema = _read_libsvm(args, schema)
+            classes = (list(schema.label.classes) if schema.label is not None
+                       else parse_classes(args.classes, y))
+        elif schema is not None and schema.columns:
+            X, y, encoder = _read_encoded(args, schema)
+            feature_names = encoder.get_feature_names_out().tolist()
+            classes, public_classes = [0, 1], list(schema.label.classes)
+        else:
+            X, y, feature_names = _read_numeric(args, schema, fmt)
+            classes = (list(schema.label.classes) if schema is not None and schema.label
+                       else parse_classes(args.classes, y))
+        clipped = clipped_fraction(X, args.norm_bound)
+        estimator = _estimator(args, classes)
         estimator.fit(X, y)
-    for warning in caught:
-        message = " ".join(str(warning.message).split())
-        print(f"dpboost train: warning: {message}", file=sys.stderr)
+    _warn_lines(caught)
+    if clipped > CLIP_WARN_FRACTION:
+        print(f"dpboost train: warning: {clipped:.1%} of the training rows had a norm above "
+              f"--norm-bound {args.norm_bound:g} and were clipped, which distorts the model. "
+              "Declare a schema (--schema) whose public bounds scale every row into the unit "
+              "ball; 'dpboost schema DATA --label COL' drafts one.", file=sys.stderr)
     if ledger is not None:  # record before release; a concurrent overspend stops here
         ledger.spend(estimator.privacy_event_, label=f"dpboost train {Path(args.data).name}")
-    save_model(estimator, args.out)
+    save_model(estimator, args.out, schema=schema, feature_names=feature_names,
+               classes=public_classes)
     report = model_to_dict(estimator)["privacy_report"]
     accuracy = float(np.mean(estimator.predict(X) == y))
+    shown = public_classes or np.asarray(estimator.classes_).tolist()
     if args.json:
-        print(json.dumps({"model": str(args.out), "privacy_report": report,
-                          "non_private": {"training_accuracy": accuracy}}, indent=2))
+        print(json.dumps({"model": str(args.out), "n_features": int(X.shape[1]),
+                          "classes": shown, "privacy_report": report,
+                          "non_private": {"training_accuracy": accuracy,
+                                          "clipped_fraction": clipped}}, indent=2))
     else:
-        classes = np.asarray(estimator.classes_).tolist()
-        print(f"wrote {args.out}: {X.shape[1]} features, classes {classes}")
+        print(f"wrote {args.out}: {X.shape[1]} features, classes {shown}")
         print(f"privacy: {_summary(report)}")
-        print(f"non-private: training accuracy {accuracy:.4f} (computed on the training data "
-              "without noise; not covered by the guarantee)")
+        print(f"non-private: training accuracy {accuracy:.4f}, clipped rows {clipped:.2%} "
+              "(computed on the training data without noise; not covered by the guarantee)")
     return 0
+
+
+def _read_numeric(args, schema, fmt):
+    """A numeric CSV or Parquet file without column declarations: (X, y, feature names)."""
+    from dpboost.data import _load_csv
+
+    if fmt == "parquet":
+        raise UserError(f"{args.data} is a Parquet file: declare its columns with --schema.")
+    label = args.label
+    if label is None and schema is not None and schema.label is not None:
+        label = schema.label.column
+    names: list[str] = []  # the header's names, so predict can match columns by name
+    X, y = _load_csv(args.data, label, header="infer", with_label=True, names_out=names)
+    n_features = args.n_features if args.n_features is not None else (
+        schema.n_features if schema is not None else None)
+    if n_features is not None and X.shape[1] != n_features:
+        raise UserError(f"{args.data} has {X.shape[1]} feature columns; --n-features "
+                        f"declares {n_features}.")
+    return X, y, names or None
+

@@ -214,7 +214,7 @@ def test_predict_wrong_number_of_features(trained, tmp_path, capsys):
     line = run_cli_expect_error(capsys, ["predict", str(data), "--model", str(path),
                                          "--label", "label", "--out", str(out)], tmp_path,
                                 [out])
-    assert "features" in line
+    assert "has no column 'c'" in line  # columns are matched by name (model format 2)
 
 
 # ---- loaders -------------------------------------------------------------------------------

@@ -55,8 +55,9 @@ def test_train_json_report_and_model_file(data, capsys, tmp_path):
     assert code == 0, captured.err
     assert captured.err == ""  # classes given: no privacy-leak warning
     out = json.loads(captured.out)
-    assert set(out) == {"model", "privacy_report", "non_private"}
-    assert set(out["non_private"]) == {"training_accuracy"}
+    assert set(out) == {"model", "n_features", "classes", "privacy_report", "non_private"}
+    assert set(out["non_private"]) == {"training_accuracy", "clipped_fraction"}
+    assert out["non_private"]["clipped_fraction"] == 0.0  # margin data lies in the unit ball
     report = out["privacy_report"]
     assert report["epsilon"]["best"] <= 1.0 + 1e-9 and report["n_rounds"] == 20
     assert report["delta"] == 1e-6 and report["n_samples"] == 3000
@@ -68,7 +69,8 @@ def test_train_json_report_and_model_file(data, capsys, tmp_path):
     assert out["non_private"]["training_accuracy"] == pytest.approx(clf.score(X, y))
     text = model.read_text()
     assert "accuracy" not in text and "diagnostics" not in text
-    assert content["classes"] == [-1, 1] and content["format_version"] == 1
+    assert content["classes"] == [-1, 1] and content["format_version"] == 2
+    assert content["feature_names"] == [f"x{j}" for j in range(5)]  # the header's names
 
 
 def test_train_human_output_and_leak_warning(data, capsys, tmp_path):
@@ -94,15 +96,18 @@ def test_train_then_predict_matches_estimator(data, capsys, tmp_path):
     assert main(["predict", "--model", str(model), str(path), "--label", "label",
                  "--out", str(preds)]) == 0
     lines = preds.read_text().splitlines()
-    assert lines[0] == "prediction"
-    assert [int(v) for v in lines[1:]] == clf.predict(X).tolist()
+    assert lines[0] == "prediction,score"
+    assert [int(v.split(",")[0]) for v in lines[1:]] == clf.predict(X).tolist()
+    np.testing.assert_allclose([float(v.split(",")[1]) for v in lines[1:]],
+                               clf.decision_function(X), rtol=1e-12, atol=1e-15)
     # features-only file to stdout
     feats = tmp_path / "feats.csv"
     np.savetxt(feats, X[:7], delimiter=",")
     capsys.readouterr()
     assert main(["predict", "--model", str(model), str(feats)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "prediction" and [int(v) for v in out[1:]] == clf.predict(X[:7]).tolist()
+    assert out[0] == "prediction,score"
+    assert [int(v.split(",")[0]) for v in out[1:]] == clf.predict(X[:7]).tolist()
 
 
 def test_string_labels_and_libsvm(tmp_path, capsys):
@@ -116,10 +121,11 @@ def test_string_labels_and_libsvm(tmp_path, capsys):
     svm = tmp_path / "d.svm"
     dump_svmlight_file(X, y, str(svm))
     model2 = tmp_path / "v.json"
-    assert main(["train", str(svm), *TRAIN, "--classes", "-1,1", "--out", str(model2)]) == 0
+    assert main(["train", str(svm), *TRAIN, "--classes", "-1,1", "--n-features", "4",
+                 "--index-base", "0", "--out", str(model2)]) == 0
     capsys.readouterr()
     assert main(["predict", "--model", str(model2), str(svm)]) == 0
-    preds = capsys.readouterr().out.splitlines()[1:]
+    preds = [line.split(",")[0] for line in capsys.readouterr().out.splitlines()[1:]]
     assert len(preds) == 600 and set(preds) <= {"-1", "1"}
 
 
@@ -134,8 +140,10 @@ def test_predict_wrong_features_leaves_no_file(data, capsys, tmp_path):
     code = main(["predict", "--model", str(model), str(narrow), "--out", str(out)])
     _one_line_error(capsys, code, "dpboost predict: error:", "expects 5 features", "has 3")
     assert not out.exists()
-    code = main(["predict", "--model", str(model), str(path), "--out", str(out)])
-    _one_line_error(capsys, code, "has 6", "--label")  # label column not dropped
+    headed = tmp_path / "headed.csv"  # a header without x4: matched by name, x4 is missing
+    _csv(headed, X[:5, :4], np.ones(5))
+    code = main(["predict", "--model", str(model), str(headed), "--out", str(out)])
+    _one_line_error(capsys, code, "has no column 'x4'")
     assert not out.exists()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from dpboost.data import (
     load_libsvm,
     make_margin_data,
 )
+from dpboost.exceptions import PrivacyLeakWarning
 
 
 # ------------------------------------------------------------------ make_margin_data
@@ -248,13 +250,14 @@ def test_libsvm_round_trip_and_dispatch(tmp_path):
         dump_svmlight_file(X, y, str(path if not name.endswith(".gz") else tmp_path / "raw"))
         if name.endswith(".gz"):
             path.write_bytes(gzip.compress((tmp_path / "raw").read_bytes()))
-        X2, y2 = load_libsvm(path, n_features=7)
+        X2, y2 = load_libsvm(path, n_features=7, index_base=0)  # dump_svmlight is 0-based
         assert X2.dtype == np.float64 and isinstance(X2, np.ndarray)
         np.testing.assert_allclose(X2, X, rtol=1e-15)
         np.testing.assert_array_equal(y2, y)
-        X3, _ = load_dataset(path, n_features=7)
+        X3, _ = load_dataset(path, n_features=7, index_base=0)
         np.testing.assert_allclose(X3, X, rtol=1e-15)
-    X4, _ = load_libsvm(tmp_path / "d.svm")  # without n_features: up to the last used index
+    with pytest.warns(PrivacyLeakWarning, match="number of features"):
+        X4, _ = load_libsvm(tmp_path / "d.svm")  # without n_features: the last used index
     assert X4.shape[1] <= 7
 
 
@@ -262,9 +265,12 @@ def test_libsvm_bad_files(tmp_path):
     with pytest.raises(ValueError, match="empty"):
         load_libsvm(_write(tmp_path, "e.svm", ""))
     with pytest.raises(ValueError, match="not a valid LIBSVM"):
-        load_libsvm(_write(tmp_path, "m.svm", "1 1:2 x:y\n"))
+        load_libsvm(_write(tmp_path, "m.svm", "1 1:2 x:y\n"), n_features=2, index_base=1)
     with pytest.raises(ValueError, match="first bad row: row 1"):
-        load_libsvm(_write(tmp_path, "n.svm", "1 1:2\n-1 2:nan\n"))
+        load_libsvm(_write(tmp_path, "n.svm", "1 1:2\n-1 2:nan\n"), n_features=2,
+                    index_base=1)
+    with pytest.raises(ValueError, match="'index_base' parameter of load_libsvm"):
+        load_libsvm(_write(tmp_path, "o.svm", "1 1:2\n"), n_features=2, index_base=2)
     with pytest.raises(FileNotFoundError):
         load_dataset(tmp_path / "missing.csv")
 
@@ -274,7 +280,7 @@ def test_load_dataset_sniffs_content(tmp_path):
     X, y = load_dataset(path, label="y")
     assert X.shape == (2, 2) and y.tolist() == [1, -1]
     path = _write(tmp_path, "data2.dat", "1 1:0.5 3:1\n-1 2:0.25\n")
-    X, y = load_dataset(path)
+    X, y = load_dataset(path, n_features=3, index_base=1)
     np.testing.assert_array_equal(X, [[0.5, 0, 1], [0, 0.25, 0]])
     assert y.tolist() == [1.0, -1.0]
 
@@ -287,5 +293,37 @@ def test_load_features_with_and_without_label(tmp_path):
     path = _write(tmp_path, "q.csv", "a,b,y\n1,2,yes\n3,4,no\n")
     np.testing.assert_array_equal(load_features(path, label="y"), [[1, 2], [3, 4]])
     path = _write(tmp_path, "r.svm", "1 1:0.5\n-1 3:1\n")
-    np.testing.assert_array_equal(load_features(path, n_features=4),
+    np.testing.assert_array_equal(load_features(path, n_features=4, index_base=1),
                                   [[0.5, 0, 0, 0], [0, 0, 1, 0]])
+
+
+# ---------------------------------------------- issue 10.1: a model shape read from the data
+NEIGHBOURS = {  # replace-one neighbours: the last row differs
+    "a.svm": "1 1:0.5 2:0.25\n-1 2:0.5 3:0.1\n1 1:0.2\n",
+    "b.svm": "1 1:0.5 2:0.25\n-1 2:0.5 3:0.1\n1 7:0.2\n",   # uses feature 7
+    "c.svm": "1 1:0.5 2:0.25\n-1 2:0.5 3:0.1\n1 0:0.2\n",   # uses feature 0
+}
+
+
+def test_neighbouring_libsvm_files_never_give_different_shapes_silently(tmp_path):
+    paths = {name: _write(tmp_path, name, text) for name, text in NEIGHBOURS.items()}
+    # undeclared: the shapes differ (3, 7, 4 columns, c shifted), and each load says why
+    shapes = []
+    for name in ("a.svm", "b.svm", "c.svm"):
+        with pytest.warns(PrivacyLeakWarning, match="number of features .* index base"):
+            shapes.append(load_libsvm(paths[name])[0].shape[1])
+    assert len(set(shapes)) == 3
+    # declared: one public shape, or an error for a row outside the declared range
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Xa, _ = load_libsvm(paths["a.svm"], n_features=10, index_base=1)
+        Xb, _ = load_libsvm(paths["b.svm"], n_features=10, index_base=1)
+    assert Xa.shape == Xb.shape == (3, 10)
+    np.testing.assert_array_equal(Xa[:2], Xb[:2])  # no column shifted
+    with pytest.raises(ValueError, match="feature index 0 but index_base = 1"):
+        load_libsvm(paths["c.svm"], n_features=10, index_base=1)
+    with pytest.raises(ValueError, match="exceeds the declared n_features = 5"):
+        load_libsvm(paths["b.svm"], n_features=5, index_base=1)
+    with pytest.warns(PrivacyLeakWarning, match="index base") as record:
+        load_libsvm(paths["a.svm"], n_features=10)
+    assert "number of features" not in str(record[0].message)

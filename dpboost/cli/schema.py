@@ -1,0 +1,65 @@
+"""``dpboost schema``: draft a schema FROM THE DATA, for the user to replace with public facts.
+
+The draft (:func:`dpboost.schema.draft_schema`) holds the observed types, min/max, categories
+and label classes, each marked ``"from_data"``, under a note saying it is not private.  It is a
+starting point for writing the public schema by hand (from a data dictionary, units, laws);
+``dpboost train`` warns with ``PrivacyLeakWarning`` while any mark is left.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from dpboost.cli._options import add_label, add_out
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "schema",
+        help="draft a schema from a data file (NOT private: review and replace it)",
+        description="Read a CSV or Parquet file and write a draft schema (types, observed "
+                    "min/max, observed categories, suggested transforms). The draft is read "
+                    "from the data and is not private: replace every value marked "
+                    "'from_data' with a public fact before training with it.",
+    )
+    parser.add_argument("data", metavar="DATA", help="CSV (any separator, .gz too) or Parquet")
+    add_label(parser, help="the label column (drafted as the label, never as a feature)",
+              default_text="none")
+    add_out(parser, required=True, metavar="SCHEMA.json", help="where to write the draft")
+    parser.add_argument("--max-categories", type=int, default=50, metavar="K",
+                        help="a text column with more distinct values is drafted as 'drop' "
+                             "(default: 50)")
+    parser.add_argument("--no-header", action="store_true",
+                        help="the file has no header row: columns are named 0, 1, ... and "
+                             "the draft lists them in 'names' (default: off)")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args) -> int:
+    from dpboost.readers import read_table
+    from dpboost.schema import Schema, draft_schema
+
+    if args.max_categories < 1:
+        raise ValueError(f"--max-categories must be an int >= 1. Got {args.max_categories} "
+                         "instead.")
+    frame = read_table(args.data, header=not args.no_header)
+    if args.no_header and args.label is not None and args.label not in frame.columns:
+        raise ValueError(f"--label {args.label!r}: a file without a header has columns named "
+                         f"0 to {frame.shape[1] - 1}.")
+    draft = draft_schema(frame, args.label, max_categories=args.max_categories)
+    if args.no_header:
+        content = draft.to_dict()
+        content["names"] = [str(c) for c in frame.columns]
+        draft = Schema.from_dict(content)
+    draft.save(args.out)
+    marked = draft.draft_marks()
+    print(f"wrote a DRAFT schema to {args.out}: {len(draft.columns)} columns, "
+          f"{len(marked)} with values read from the data.", file=sys.stderr)
+    print("It is NOT private: replace every value marked 'from_data' with a public fact "
+          "(a data dictionary, a unit, a law) and delete the mark; 'dpboost train' warns "
+          "while a mark is left.", file=sys.stderr)
+    return 0
