@@ -1,0 +1,180 @@
+r"""Private Platt scaling: an intercept and calibrated probabilities from a noisy score histogram.
+
+The boosted halfspace ``w = mean_t z_hat_t`` has no intercept of its own: the offset is whatever
+the constant coordinate of the centres averages to, i.e. the class balance of the measures
+LB-NxM produced, not the offset that minimises the error.  **That is the root cause of the
+lambda fragility:** with ``lambda = 20`` the measures swing onto the hard (minority-heavy)
+examples, the averaged offset says "positive", and the classifier predicts 38% positives on
+a9a (24% true) with accuracy 0.79, while its ROC AUC is unchanged (0.8995 vs 0.8992 at
+``lambda = 5``, epsilon = 1, 3 seeds): the *direction* is right, only the *threshold* is wrong.
+With the best threshold the same ``w`` reaches 0.850.  The same misplaced threshold makes
+well-ranked classifiers predict a single class on imbalanced data.
+
+This module learns the threshold, and calibrated probabilities, privately:
+
+1. the score of each training row is ``u = x . w / (R ||w||)`` in ``[-1, 1]`` (``w`` is
+   already private output);
+2. ``u`` is binned on the public grid of ``B`` equal bins of ``[-1, 1]``, one count per
+   (bin, label); replacing one row moves one unit from one cell to another, an integer query of
+   L2 sensitivity ``sqrt 2``, and discrete Gaussian noise ``N_Z(0, s^2)`` with
+   ``s^2 >= 1 / rho`` on each of the ``2B`` cells is ``rho``-zCDP (Canonne, Kamath & Steinke
+   2020, Theorem 14): :class:`accounting.DiscreteGaussianEvent` with noise multiplier
+   ``s / sqrt 2``.  The output is integers only;
+3. post-processing: adjacent bins are pooled until a group's noisy total exceeds three standard
+   deviations of its noise (so that empty bins do not add spurious mass), and Platt's model
+   ``P(y = 1 | u) = 1 / (1 + exp(-(a u + b)))`` is fitted to the groups by weighted maximum
+   likelihood (Platt 1999).
+
+The estimator's ``decision_function`` is then ``a u + b`` (the log-odds), ``predict`` thresholds
+it at 0, and ``predict_proba`` is its logistic: calibrated from private quantities only.
+
+References
+----------
+J. Platt. "Probabilistic outputs for support vector machines and comparisons to regularized
+likelihood methods." Advances in Large Margin Classifiers, 1999.
+C. Canonne, G. Kamath, T. Steinke. "The Discrete Gaussian for Differential Privacy."
+NeurIPS 2020, Theorem 14.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from accounting import DiscreteGaussianEvent
+from dpboost.mechanisms import lattice_variance, sample_discrete_gaussian
+
+__all__ = ["PlattFit", "n_bins", "private_platt", "score_histogram_event"]
+
+MIN_BINS = 8
+MAX_BINS = 128
+
+
+@dataclass(frozen=True)
+class PlattFit:
+    """Result of :func:`private_platt`: ``P(y = 1 | u) = sigmoid(slope u + offset)``.
+
+    ``n_bins`` bins on ``[-1, 1]`` were released, pooled into ``n_groups`` groups.
+    """
+
+    slope: float
+    offset: float
+    n_bins: int
+    n_groups: int
+    noise_variance: int
+
+
+def n_bins(n: int, rho: float) -> int:
+    """Bins of the score histogram: a power of two, ``n sqrt(rho) / 8`` clipped to [8, 128].
+
+    With about ``n / B`` rows per bin and noise of order ``1 / sqrt(rho)`` per cell, this keeps
+    the bins that hold data well above the noise.  Public: ``n`` and ``rho`` only.
+
+    Examples
+    --------
+    >>> n_bins(30000, 0.0012), n_bins(500, 0.0012)
+    (128, 8)
+    """
+    raw = n * math.sqrt(rho) / 8.0
+    return int(2 ** round(math.log2(min(MAX_BINS, max(MIN_BINS, raw)))))
+
+
+def _noise(rho: float) -> tuple[int, float]:
+    """Integer variance ``s^2 >= 1 / rho`` and the event's noise multiplier ``s / sqrt 2``."""
+    t, m = lattice_variance(math.sqrt(1.0 / rho))
+    return t * m, math.sqrt(t * m / 2.0)
+
+
+def score_histogram_event(rho: float) -> DiscreteGaussianEvent:
+    """The event of :func:`private_platt` with budget ``rho`` (public: known before any data)."""
+    return DiscreteGaussianEvent(noise_multiplier=_noise(rho)[1])
+
+
+def _pool(pos: np.ndarray, neg: np.ndarray, centres: np.ndarray, s2: int):
+    """Pool adjacent bins until a group's noisy total exceeds 3 sd of its noise; drop the rest."""
+    gp, gn, gc = [], [], []
+    cp = cn = cw = cm = 0.0
+    k = 0
+    for j in range(pos.size):
+        cp += pos[j]
+        cn += neg[j]
+        mass = max(pos[j] + neg[j], 0.0)
+        cw += centres[j] * mass
+        cm += mass
+        k += 1
+        if cp + cn >= 3.0 * math.sqrt(2.0 * k * s2):
+            total = cp + cn
+            p = min(max(cp, 0.0), total)
+            gp.append(p)
+            gn.append(total - p)
+            gc.append(cw / cm if cm > 0 else centres[j])
+            cp = cn = cw = cm = 0.0
+            k = 0
+    return np.array(gp), np.array(gn), np.clip(np.array(gc), -1.0, 1.0)
+
+
+def _fit_platt(pos: np.ndarray, neg: np.ndarray, u: np.ndarray) -> tuple[float, float]:
+    """Weighted maximum likelihood of ``sigmoid(a u + b)`` (Newton's method on a convex loss)."""
+    from scipy.optimize import minimize
+
+    def loss(p):
+        t = p[0] * u + p[1]
+        return float(np.sum(pos * np.logaddexp(0.0, -t) + neg * np.logaddexp(0.0, t)))
+
+    def grad(p):
+        t = p[0] * u + p[1]
+        r = (pos + neg) / (1.0 + np.exp(-t)) - pos  # d loss / d t
+        return np.array([np.sum(r * u), np.sum(r)])
+
+    prior = math.log((pos.sum() + 1.0) / (neg.sum() + 1.0))
+    res = minimize(loss, np.array([1.0, prior]), jac=grad, method="BFGS")
+    return float(res.x[0]), float(res.x[1])
+
+
+def private_platt(u: np.ndarray, y_pm: np.ndarray, rho: float, *,
+                  rng: np.random.Generator) -> PlattFit:
+    """Fit Platt scaling of the scores ``u`` in ``[-1, 1]`` to labels ``y_pm``, ``rho``-zCDP.
+
+    Parameters
+    ----------
+    u : ndarray of shape (n,)
+        Scores of the training rows, each in ``[-1, 1]`` (a function of the row and of
+        released quantities only).
+    y_pm : ndarray of shape (n,)
+        Labels in ``{-1, +1}``.
+    rho : float > 0
+        The zCDP budget of the release (see the module docstring).
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    PlattFit
+        With fewer than two groups above the noise it falls back to ``slope = 1, offset = 0``
+        (the sign of ``u``), which is also private.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> u = rng.uniform(-0.5, 0.5, 20000)
+    >>> y = np.where(rng.random(20000) < 1 / (1 + np.exp(-8 * u + 1)), 1, -1)
+    >>> fit = private_platt(u, y, 0.01, rng=rng)
+    >>> abs(fit.slope - 8) < 1.5, abs(fit.offset + 1) < 0.3
+    (True, True)
+    """
+    n = u.size
+    B = n_bins(n, rho)
+    s2, _ = _noise(rho)
+    edges = np.linspace(-1.0, 1.0, B + 1)
+    idx = np.clip(np.searchsorted(edges, np.clip(u, -1.0, 1.0), side="right") - 1, 0, B - 1)
+    pos = np.bincount(idx[y_pm > 0], minlength=B).astype(np.int64)
+    neg = np.bincount(idx[y_pm <= 0], minlength=B).astype(np.int64)
+    pos = pos + sample_discrete_gaussian(s2, B, rng=rng)
+    neg = neg + sample_discrete_gaussian(s2, B, rng=rng)
+    centres = 0.5 * (edges[:-1] + edges[1:])
+    gp, gn, gc = _pool(pos.astype(np.float64), neg.astype(np.float64), centres, s2)
+    if gp.size < 2:
+        return PlattFit(1.0, 0.0, B, int(gp.size), s2)
+    a, b = _fit_platt(gp, gn, gc)
+    return PlattFit(a, b, B, int(gp.size), s2)
