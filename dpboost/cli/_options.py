@@ -29,7 +29,9 @@ it is never mistaken for the user's fault.  :func:`is_user_error` draws the line
 * ``ValueError``, ``TypeError`` and ``KeyError`` are user errors when dpboost raised them
   *deliberately* (an explicit ``raise`` statement in :mod:`dpboost` or :mod:`accounting`: the
   house style raises these for bad input and only for that), or when they arose while reading
-  a user's file (a frame of a reader module, :data:`READER_MODULES`, is on the stack);
+  a user's file (a frame of a reader module, :data:`READER_MODULES`, is on the stack), or
+  when scikit-learn's input validation (``check_array``, ``validate_data``: the estimator's
+  public-boundary checks) raised them;
 * everything else, e.g. an ``AttributeError``, or a ``ValueError`` raised implicitly by numpy
   inside the estimator, is a bug.
 """
@@ -46,6 +48,7 @@ __all__ = [
     "ALWAYS_USER_ERRORS",
     "READER_MODULES",
     "SEED_POLICY",
+    "VALIDATOR_MODULES",
     "UserError",
     "add_json",
     "add_label",
@@ -106,6 +109,10 @@ READER_MODULES = ("dpboost.data", "dpboost.model_io", "dpboost._io", "dpboost.sc
                   "dpboost.tabular", "dpboost.encoder", "accounting.ledger")
 
 
+#: Third-party modules whose ValueError/TypeError is an input check at dpboost's boundary.
+VALIDATOR_MODULES = ("sklearn.utils.validation", "sklearn.utils._param_validation")
+
+
 def _frames(tb: types.TracebackType | None):
     while tb is not None:
         yield tb
@@ -139,6 +146,8 @@ def is_user_error(exc: BaseException) -> bool:
     if any(_in(m, READER_MODULES) for m in modules):
         return True
     last = frames[-1]
+    if _in(modules[-1], VALIDATOR_MODULES):
+        return True
     if not _in(modules[-1], _OWN_PACKAGES):
         return False  # raised inside numpy, scipy, the standard library...: not deliberate
     line = linecache.getline(last.tb_frame.f_code.co_filename, last.tb_lineno).strip()
@@ -215,7 +224,7 @@ def add_target_epsilon_delta(parser: argparse.ArgumentParser, *, required: bool 
             (delta, "--target-delta", "--delta", delta_default, delta_help)):
         if not enabled:
             continue
-        tail = "required" if required else f"default {_fmt(default)}"
+        tail = "required" if required else f"default: {_fmt(default)}"
         kwargs = {} if required else {"default": default}
         _add_with_alias(parser, name, old if aliases else None, dest=name[2:].replace("-", "_"),
                         required=required, type=float, metavar=name[9].upper(),
@@ -235,11 +244,11 @@ def add_n_rounds(parser: argparse.ArgumentParser, *, default: int | None = None,
     if required:
         tail = "required"
     elif default_text is not None:
-        tail = f"default {default_text}"
+        tail = f"default: {default_text}"
     elif default is None:
         tail = f"default: the estimator's, {DEFAULT_N_ROUNDS}"
     else:
-        tail = f"default {default}"
+        tail = f"default: {default}"
     kwargs = {} if required else {"default": default}
     _add_with_alias(parser, "--n-rounds", "--rounds" if aliases else None, dest="n_rounds",
                     required=required, type=int, metavar="T", help=f"{help} ({tail})", **kwargs)
@@ -251,7 +260,7 @@ def add_seed(parser: argparse.ArgumentParser, *, private: bool, what: str = "") 
     ``private`` is true where the seeded randomness is noise protecting real data.
     """
     default = None if private else 0
-    text = f"seed{(' for ' + what) if what else ''} (default {_fmt(default)}). "
+    text = f"seed{(' for ' + what) if what else ''} (default: {_fmt(default)}). "
     if private:
         text += "A seeded run is reproducible but not private against whoever knows the seed. "
     action = parser.add_argument("--seed", type=int, default=default, metavar="S",

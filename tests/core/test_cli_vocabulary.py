@@ -179,6 +179,13 @@ def _raise_bug():
     return None.shape  # an AttributeError: a bug
 
 
+def _sklearn_rejects_empty_input():
+    import numpy as np
+    from sklearn.utils import check_array
+
+    check_array(np.zeros((0, 2)))
+
+
 def test_is_user_error_tells_bugs_from_bad_input():
     from dpboost._validation import check_scalar
 
@@ -186,6 +193,7 @@ def test_is_user_error_tells_bugs_from_bad_input():
     for make in (lambda: check_scalar(1.5, "kappa", "X", low=0, high=1),  # house validation
                  lambda: check_scalar("a", "kappa", "X"),
                  lambda: (_ for _ in ()).throw(UserError("bad flag")),
+                 _sklearn_rejects_empty_input,  # the estimator's boundary check
                  lambda: open("/nonexistent/dpboost-file")):  # noqa: SIM115
         try:
             make()
