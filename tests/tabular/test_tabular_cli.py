@@ -47,7 +47,8 @@ def _write_raw(frame: pd.DataFrame, path: Path, sep: str = ";") -> Path:
     for row in frame.itertuples(index=False):
         cells = []
         for value in row:
-            text = "" if value is None or value is np.nan else str(value)
+            text = "" if value is None or (isinstance(value, float) and np.isnan(value)) \
+                else str(value)
             if sep in text or "," in text:
                 text = f'"{text}"'
             cells.append(f" {text} " if isinstance(value, (int, np.integer)) else text)
