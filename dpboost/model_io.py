@@ -11,12 +11,15 @@ Layout (format version 2)::
     {"format": "dpboost-halfspace", "format_version": 2, "dpboost_version": "0.1.0",
      "n_features": d, "coef": [...], "intercept": 0.0, "classes": [neg, pos],
      "privacy_report": {...} | null,
-     "schema": {...} | null, "feature_names": [...] | null}
+     "schema": {...} | null, "feature_names": [...] | null,
+     "probability": "sigmoid" | null}
 
 Version 2 adds the schema of public facts the model was trained through
 (:class:`dpboost.schema.Schema`: it says how to encode a raw table, so ``dpboost predict``
 matches columns by name) and the names of the d features.  Both are public declarations, not
-read from the data.  Version-1 files (without them) still load.
+read from the data.  ``"probability": "sigmoid"`` records that the estimator's
+``predict_proba`` is ``sigmoid(decision_function)`` (its privately calibrated Platt scaling is
+already folded into ``coef`` and ``intercept``).  Version-1 files (without these) still load.
 
 References
 ----------
@@ -32,6 +35,8 @@ import os
 from pathlib import Path
 
 import numpy as np
+from scipy.special import expit
+from sklearn.utils.metaestimators import available_if
 
 from dpboost import __version__
 from dpboost._io import atomic_write_text
@@ -94,7 +99,7 @@ class HalfspaceModel:
 
     def __init__(self, coef, intercept: float, classes, privacy_report: dict | None,
                  *, dpboost_version: str = __version__, schema=None,
-                 feature_names=None) -> None:
+                 feature_names=None, probability: str | None = None) -> None:
         self.coef_ = np.asarray(coef, dtype=np.float64)
         self.intercept_ = float(intercept)
         self.classes_ = np.asarray(classes)
@@ -103,6 +108,7 @@ class HalfspaceModel:
         self.dpboost_version = dpboost_version
         self.schema_ = schema
         self.feature_names_ = None if feature_names is None else list(feature_names)
+        self.probability_ = probability
 
     def _check_X(self, X) -> np.ndarray:
         X = np.asarray(X, dtype=np.float64)
@@ -123,6 +129,12 @@ class HalfspaceModel:
     def predict(self, X) -> np.ndarray:
         """Class labels: ``classes_[1]`` where the score is > 0, else ``classes_[0]``."""
         return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
+
+    @available_if(lambda self: self.probability_ == "sigmoid")
+    def predict_proba(self, X) -> np.ndarray:
+        """``[1 - p, p]`` with ``p = sigmoid(decision_function(X))`` (calibrated models only)."""
+        p = expit(self.decision_function(X))
+        return np.column_stack([1.0 - p, p])
 
     def score(self, X, y) -> float:
         """Accuracy on ``(X, y)`` (computed without privacy: do not publish it for training
@@ -187,6 +199,7 @@ def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -
         "privacy_report": None if report is None else _jsonable(dict(report)),
         "schema": schema,
         "feature_names": feature_names,
+        "probability": "sigmoid" if hasattr(estimator, "predict_proba") else None,
     }
 
 
@@ -233,9 +246,12 @@ def model_from_dict(content: object, source: str = "model") -> HalfspaceModel:
     if names is not None and (not isinstance(names, list) or len(names) != coef.shape[0]):
         raise ModelFileError(f"{source}: 'feature_names' must list n_features = "
                              f"{coef.shape[0]} names.")
+    probability = content.get("probability")
+    if probability not in (None, "sigmoid"):
+        raise ModelFileError(f"{source}: 'probability' must be \"sigmoid\" or null.")
     return HalfspaceModel(coef, intercept, classes, None if report is None else _unjson(report),
                           dpboost_version=str(content["dpboost_version"]), schema=schema,
-                          feature_names=names)
+                          feature_names=names, probability=probability)
 
 
 def save_model(estimator, path: str | os.PathLike, *, schema=None, feature_names=None,

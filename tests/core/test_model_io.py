@@ -67,7 +67,7 @@ def test_file_holds_only_weights_classes_report(tmp_path):
     content = json.loads(path.read_text())
     assert set(content) == {"format", "format_version", "dpboost_version", "n_features",
                             "coef", "intercept", "classes", "privacy_report", "schema",
-                            "feature_names"}
+                            "feature_names", "probability"}
     assert content["schema"] is None and content["feature_names"] is None
     assert content["format"] == FORMAT and content["format_version"] == FORMAT_VERSION
     assert content["dpboost_version"] == __version__
@@ -183,3 +183,20 @@ def test_schema_and_feature_names_round_trip(tmp_path):
     assert model.classes_.tolist() == ["no", "yes"]
     with pytest.raises(ValueError, match="1 feature names for 2 weights"):
         save_model(_Fitted([0.5, -0.25], [0, 1], None), path, feature_names=["age"])
+
+
+def test_probability_is_the_sigmoid_of_the_score_when_the_estimator_offers_it(tmp_path):
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 3))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=200) > 0, 1, -1)
+    clf = LogisticRegression().fit(X, y)  # predict_proba = sigmoid(X @ coef + intercept)
+    clf.coef_, clf.intercept_ = clf.coef_.ravel(), float(clf.intercept_[0])
+    path = tmp_path / "p.json"
+    save_model(clf, path)
+    model = load_model(path)
+    assert json.loads(path.read_text())["probability"] == "sigmoid"
+    np.testing.assert_allclose(model.predict_proba(X), clf.predict_proba(X), rtol=1e-12)
+    save_model(_Fitted([0.5, -0.25], [-1, 1], None), path)
+    assert not hasattr(load_model(path), "predict_proba")
