@@ -38,7 +38,8 @@ def data(tmp_path_factory):
 def _one_line_error(capsys, code, *needles):
     captured = capsys.readouterr()
     assert code == 2
-    lines = captured.err.strip().splitlines()
+    lines = [line for line in captured.err.strip().splitlines()
+             if " boosting rounds on " not in line]  # the estimator's plan line (verbose)
     assert len(lines) == 1, captured.err
     assert "Traceback" not in captured.err
     for needle in needles:
@@ -79,8 +80,9 @@ def test_train_human_output_and_leak_warning(data, capsys, tmp_path):
     code = main(["train", str(path), *TRAIN, "--out", str(model)])  # label: last column
     captured = capsys.readouterr()
     assert code == 0
-    assert "privacy: (1" in captured.out and "non-private: training accuracy" in captured.out
-    warnings = [line for line in captured.err.splitlines() if line]
+    assert "privacy: (" in captured.out and "non-private: training accuracy" in captured.out
+    warnings = [line for line in captured.err.splitlines()
+                if line and " boosting rounds on " not in line]
     assert warnings and all(line.startswith("dpboost train: warning:") for line in warnings)
 
 
@@ -96,7 +98,7 @@ def test_train_then_predict_matches_estimator(data, capsys, tmp_path):
     assert main(["predict", "--model", str(model), str(path), "--label", "label",
                  "--out", str(preds)]) == 0
     lines = preds.read_text().splitlines()
-    assert lines[0] == "prediction,score"
+    assert lines[0].startswith("prediction,score")  # then probability if calibrated
     assert [int(v.split(",")[0]) for v in lines[1:]] == clf.predict(X).tolist()
     np.testing.assert_allclose([float(v.split(",")[1]) for v in lines[1:]],
                                clf.decision_function(X), rtol=1e-12, atol=1e-15)
@@ -106,7 +108,7 @@ def test_train_then_predict_matches_estimator(data, capsys, tmp_path):
     capsys.readouterr()
     assert main(["predict", "--model", str(model), str(feats)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "prediction,score"
+    assert out[0].startswith("prediction,score")
     assert [int(v.split(",")[0]) for v in out[1:]] == clf.predict(X[:7]).tolist()
 
 
@@ -252,7 +254,7 @@ def test_train_with_ledger_checks_before_and_records_after(data, capsys, tmp_pat
     assert main(argv) == 0, capsys.readouterr().err
     ledger = BudgetLedger.open(ledger_path)
     assert len(ledger.history) == 1
-    assert ledger.spent_epsilon == pytest.approx(1.0, abs=1e-6)  # calibrated to the target
+    assert 0.99 < ledger.spent_epsilon <= 1.0 + 1e-9  # calibrated to the target, never over
 
     # A ledger at 1.2 that already holds one eps=1 run cannot take another (exact total > 1.2).
     planned = estimator.PrivateHalfspaceClassifier(1.0, 1e-6, n_rounds=20).planned_privacy_event()
