@@ -18,6 +18,7 @@ Bun, Carmosino & Sorrell (2020), Lemma 15; Canonne, Kamath & Steinke (2020), Pro
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -96,6 +97,7 @@ def _paper_noise(target_epsilon: float, target_delta: float, count: int) -> floa
     return math.sqrt(0.5 * count) / sqrt_rho
 
 
+@functools.lru_cache(maxsize=256)  # pure and deterministic: grid searches and audits re-ask
 def _calibrate_one(eps: float, delta: float, count: int, method: str) -> CalibrationResult:
     calls = 0
 

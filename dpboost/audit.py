@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 from scipy import stats
 
-from accounting import GaussianEvent, SelfComposedEvent, ZCDPAccountant, calibrate_noise
+from accounting import calibrate_noise
 from dpboost._validation import check_random_state, check_scalar
 from dpboost.boost import boost
 from dpboost.lazy_breg import LazyBregBoost
@@ -42,26 +42,36 @@ from dpboost.weak_learners import GaussianCenteringHalfspace, HalfspaceHypothesi
 
 #: Defaults of the audit.  A 2x error in the noise (or the sensitivity) doubles mu; at
 #: (eps, delta) = (2, 1e-3) the analytic power to flag it is > 0.9999 with 20,000 runs of one round
-#: and 10,000 runs of a 3-round boosting run (:func:`expected_power`; measured by
+#: and 20,000 runs of a 3-round boosting run (the claim is the target epsilon, and the discrete
+#: release is calibrated through zCDP, so the correct mechanism sits further below the claim) (:func:`expected_power`; measured by
 #: benchmarks/bench_audit.py).  At delta = 1e-5 the same power needs about 100,000 runs: the
 #: privacy loss there lives in tails that only many runs can see.
 DEFAULT_EPSILON = 2.0
 DEFAULT_DELTA = 1e-3
 DEFAULT_RUNS = 20_000
-DEFAULT_RUN_RUNS = 10_000
+DEFAULT_RUN_RUNS = 20_000
+#: End-to-end audit (each run is a whole ``fit``): 4,000 fits of 8 rounds catch a missing clip
+#: (row 0 at 4R) and a calibration over 1 round instead of 8 (tests/audit/test_audit_mutants.py).
+DEFAULT_ESTIMATOR_RUNS = 4_000
 
 __all__ = [
     "AuditResult",
     "DistinguisherResult",
     "SensitivityResult",
+    "audit_estimator",
     "audit_round",
     "audit_run",
     "clopper_pearson",
+    "continuous_output_possible",
+    "coordinate_log_likelihood_ratios",
     "distinguish",
+    "distinguish_best",
     "epsilon_lower_bound",
     "expected_power",
     "gaussian_log_likelihood_ratio",
+    "grid_output_possible",
     "neighbour_gap",
+    "rotation",
     "round_audit_pair",
     "run_audit_pair",
     "search_sensitivity",
@@ -246,21 +256,62 @@ def distinguish(
     if min(split_d, split_p, len(scores_d) - split_d, len(scores_dprime) - split_p) < 1:
         raise ValueError("distinguish needs at least one calibration and one evaluation run "
                          f"per dataset; got {len(scores_d)} and {len(scores_dprime)} runs.")
-    cal_d, eval_d = np.sort(scores_d[:split_d]), scores_d[split_d:]
-    cal_p, eval_p = np.sort(scores_dprime[:split_p]), scores_dprime[split_p:]
-    pooled = np.concatenate([cal_d, cal_p])
-    candidates = np.unique(np.quantile(pooled, np.linspace(0.0, 1.0, n_thresholds)))
-    fp = split_d - np.searchsorted(cal_d, candidates, side="right")  # D scored above threshold
-    fn = np.searchsorted(cal_p, candidates, side="right")  # D' scored at or below threshold
-    eps_cal = _epsilon_from_limits(_upper_limits(fp, split_d, confidence),
-                                   _upper_limits(fn, split_p, confidence), delta)
-    threshold = float(candidates[int(np.argmax(eps_cal))])
+    eval_d, eval_p = scores_d[split_d:], scores_dprime[split_p:]
+    threshold, _ = _calibrate_threshold(scores_d[:split_d], scores_dprime[:split_p], delta,
+                                        confidence, n_thresholds)
     false_positives = int(np.count_nonzero(eval_d > threshold))
     false_negatives = int(np.count_nonzero(eval_p <= threshold))
     eps = epsilon_lower_bound(false_positives, len(eval_d), false_negatives, len(eval_p),
                               delta=delta, confidence=confidence)
     return DistinguisherResult(eps, threshold, false_positives, len(eval_d), false_negatives,
                                len(eval_p), split_d + split_p)
+
+
+def _calibrate_threshold(cal_d, cal_p, delta, confidence, n_thresholds) -> tuple[float, float]:
+    """The threshold with the largest Clopper-Pearson bound on the calibration runs, and it."""
+    cal_d, cal_p = np.sort(cal_d), np.sort(cal_p)
+    pooled = np.concatenate([cal_d, cal_p])
+    candidates = np.unique(np.quantile(pooled, np.linspace(0.0, 1.0, n_thresholds)))
+    fp = cal_d.size - np.searchsorted(cal_d, candidates, side="right")  # D scored above
+    fn = np.searchsorted(cal_p, candidates, side="right")  # D' scored at or below threshold
+    eps_cal = _epsilon_from_limits(_upper_limits(fp, cal_d.size, confidence),
+                                   _upper_limits(fn, cal_p.size, confidence), delta)
+    best = int(np.argmax(eps_cal))
+    return float(candidates[best]), float(eps_cal[best])
+
+
+def distinguish_best(scores_d: np.ndarray, scores_dprime: np.ndarray, *, delta: float,
+                     confidence: float = 0.95,
+                     calibration_fraction: float = 0.2) -> DistinguisherResult:
+    """:func:`distinguish` over several statistics: the calibration runs pick one, then as usual.
+
+    ``scores_d`` and ``scores_dprime`` have shape ``(runs, k)``: ``k`` statistics of each run
+    (e.g. the whole likelihood ratio and each coordinate's share of it).  The statistic and its
+    threshold are both chosen on the first ``calibration_fraction`` of the runs, so the bound on
+    the remaining runs stays valid without a multiple-testing correction.  A coordinate that
+    escaped the noise separates the datasets perfectly on its own, which the whole likelihood
+    ratio (computed for the claimed noise) would dilute.
+    """
+    scores_d = np.asarray(scores_d, dtype=float)
+    scores_dprime = np.asarray(scores_dprime, dtype=float)
+    split_d = int(len(scores_d) * calibration_fraction)
+    split_p = int(len(scores_dprime) * calibration_fraction)
+    best = max(range(scores_d.shape[1]), key=lambda j: _calibrate_threshold(
+        scores_d[:split_d, j], scores_dprime[:split_p, j], delta, confidence, 400)[1])
+    return distinguish(scores_d[:, best], scores_dprime[:, best], delta=delta,
+                       confidence=confidence, calibration_fraction=calibration_fraction)
+
+
+def coordinate_log_likelihood_ratios(released: np.ndarray, mean_d: np.ndarray,
+                                     mean_dprime: np.ndarray, sigma: float) -> np.ndarray:
+    """The whole Gaussian log-likelihood ratio followed by each coordinate's term (last axis).
+
+    Returns shape ``(..., 1 + d)``; the first column is :func:`gaussian_log_likelihood_ratio`.
+    """
+    diff = np.asarray(mean_dprime, dtype=float) - np.asarray(mean_d, dtype=float)
+    centre = 0.5 * (np.asarray(mean_d, dtype=float) + np.asarray(mean_dprime, dtype=float))
+    terms = (np.asarray(released, dtype=float) - centre) * diff / sigma**2
+    return np.concatenate([terms.sum(axis=-1, keepdims=True), terms], axis=-1)
 
 
 def gaussian_log_likelihood_ratio(released: np.ndarray, mean_d: np.ndarray,
@@ -341,8 +392,8 @@ def expected_power(
 class AuditResult:
     """Result of :func:`audit_round` or :func:`audit_run`.
 
-    ``passed`` is ``epsilon_lower <= epsilon_claimed``; ``epsilon_claimed`` comes from the exact
-    Gaussian (GDP) accountant for the mechanism as configured.
+    ``passed`` is ``epsilon_lower <= epsilon_claimed``; ``epsilon_claimed`` is the epsilon the
+    user asked for (the target), never what the audited code's own accountant reports.
     """
 
     epsilon_lower: float
@@ -388,27 +439,59 @@ def _learner(noise_multiplier: float, kappa: float, norm_bound: float,
 
 
 def _claim(epsilon: float, delta: float, n_rounds: int) -> tuple[float, float]:
-    """Noise multiplier calibrated by the exact accountant, and the epsilon it certifies."""
+    """The noise a correct implementation uses for ``(epsilon, delta)``, and the claim to test.
+
+    The claim is the user's **target** epsilon, not what an accountant says about the noise it
+    chose: an optimistic conversion would certify its own too-small noise, so comparing against
+    the accountant's report could never catch it.
+    """
     z = calibrate_noise(target_epsilon=epsilon, target_delta=delta, count=n_rounds,
-                        method="exact").noise_multiplier
-    acc = ZCDPAccountant().compose(SelfComposedEvent(GaussianEvent(z), count=n_rounds))
-    return z, acc.get_epsilon(delta, method="exact")
+                        mechanism="discrete_gaussian").noise_multiplier
+    return z, epsilon
 
 
-def round_audit_pair(n: int, kappa: float, norm_bound: float = 1.0, learning_rate: float = 1.0):
+def rotation(dimension: int) -> np.ndarray:
+    """The orthonormal Hadamard matrix ``H / sqrt(d)`` (``d`` a power of two; Sylvester).
+
+    The audit pairs are rotated by it, so the two datasets' centres differ by a vector whose
+    every coordinate has the same magnitude ``|Delta| / sqrt(d)``: a coordinate left without
+    noise (or with too little) is seen by the likelihood-ratio test.
+
+    Examples
+    --------
+    >>> Q = rotation(4)
+    >>> bool(np.allclose(Q @ Q.T, np.eye(4))), bool(np.allclose(np.abs(Q), 0.5))
+    (True, True)
+    """
+    if dimension < 1 or dimension & (dimension - 1):
+        raise ValueError(f"The 'dimension' of an audit pair must be a power of two. "
+                         f"Got {dimension!r} instead.")
+    H = np.ones((1, 1))
+    while H.shape[0] < dimension:
+        H = np.block([[H, H], [H, -H]])
+    return H / math.sqrt(dimension)
+
+
+def round_audit_pair(n: int, kappa: float, norm_bound: float = 1.0, learning_rate: float = 1.0,
+                     dimension: int = 4):
     """Worst-case neighbours and measures for one round: ``||z - z'|| = 2R/(kappa n)`` exactly.
 
-    Rows ``j != 0`` are ``R e_2`` with label +1; row 0 is ``R e_1`` with label +1 in D and -1 in
-    D' (a flipped label).  The history is ``k`` copies of a hypothesis that classifies every
-    ``R e_2`` row correctly (gain 1) and gives row 0 the value 0 (gain 1/2 under either label),
-    with ``k`` just large enough for LB-NxM to cap row 0 at ``mu(0) = 1`` in both datasets.  The
-    other rows then have equal measures in D and D', so ``z - z' = (2R/(kappa n)) e_1``.
+    Before rotation, rows ``j != 0`` are ``R e_2`` with label +1; row 0 is ``R e_1`` with label
+    +1 in D and -1 in D' (a flipped label).  The history is ``k`` copies of a hypothesis that
+    classifies every ``R e_2`` row correctly (gain 1) and gives row 0 the value 0 (gain 1/2
+    under either label), with ``k`` just large enough for LB-NxM to cap row 0 at ``mu(0) = 1``
+    in both datasets.  The other rows then have equal measures in D and D', so
+    ``z - z' = (2R/(kappa n)) e_1``.  Everything is then rotated by :func:`rotation`
+    (``dimension`` >= 2 coordinates), so ``z - z'`` has equal weight on every coordinate.
 
     Returns ``(X, y, y_prime, hypotheses)``; D = (X, y), D' = (X, y_prime).
     """
     if kappa * n <= 1.0:
         raise ValueError(f"round_audit_pair needs kappa * n > 1; got kappa={kappa}, n={n}.")
-    X = np.zeros((n, 2))
+    if dimension < 2:
+        raise ValueError(f"round_audit_pair needs dimension >= 2. Got {dimension!r} instead.")
+    Q = rotation(dimension)
+    X = np.zeros((n, dimension))
     X[0, 0] = norm_bound
     X[1:, 1] = norm_bound
     y = np.ones(n)
@@ -416,19 +499,23 @@ def round_audit_pair(n: int, kappa: float, norm_bound: float = 1.0, learning_rat
     y_prime[0] = -1.0
     # row 0 is capped once exp(lambda k / 2) (kappa n - 1) / (n - 1) >= 1
     k = math.ceil(2.0 * math.log((n - 1) / (kappa * n - 1)) / learning_rate) + 1
-    h = HalfspaceHypothesis(np.array([0.0, 2.0 / norm_bound]))
-    return X, y, y_prime, [h] * max(k, 1)
+    w = np.zeros(dimension)
+    w[1] = 2.0 / norm_bound
+    h = HalfspaceHypothesis(Q.T @ w)  # (x Q) . (Q^T w) = x . w
+    return X @ Q, y, y_prime, [h] * max(k, 1)
 
 
-def run_audit_pair(n: int, norm_bound: float = 1.0):
-    """Neighbours for a whole run: row 0 is ``R e_1`` labelled +1 (D) or -1 (D'), the rest 0.
+def run_audit_pair(n: int, norm_bound: float = 1.0, dimension: int = 4, row_norm=None):
+    """Neighbours for a whole run: row 0 is ``r u`` labelled +1 (D) or -1 (D'), the rest 0.
 
-    Zero rows carry no signal, so the centres differ by ``(mu_hat(0) + mu_hat'(0)) R e_1``; with
+    ``u`` is the first row of :func:`rotation` (every coordinate ``+-1/sqrt(d)``) and ``r`` is
+    ``row_norm`` (default ``norm_bound``; larger values exercise the estimator's clipping).
+    Zero rows carry no signal, so the centres differ by ``(mu_hat(0) + mu_hat'(0)) R u``; with
     ``kappa`` near 1 that is close to the sensitivity in every round, whatever the history.
     Returns ``(X, y, y_prime)``.
     """
-    X = np.zeros((n, 1))
-    X[0, 0] = norm_bound
+    X = np.zeros((n, dimension))
+    X[0] = (norm_bound if row_norm is None else row_norm) * rotation(dimension)[0]
     y = np.ones(n)
     y_prime = y.copy()
     y_prime[0] = -1.0
@@ -470,7 +557,7 @@ def audit_round(
 ) -> AuditResult:
     """Audit one round of :class:`GaussianCenteringHalfspace` at the worst case.
 
-    The learner's noise is calibrated (exact accountant) to ``(epsilon, delta)`` for one round;
+    The learner's noise is calibrated to ``(epsilon, delta)`` for one round;
     it is run ``runs / 2`` times on each dataset of :func:`round_audit_pair`, whose measures
     (computed by the real LB-NxM) put the two centres exactly one sensitivity ``2R/(kappa n)``
     apart.  The test is the Gaussian likelihood ratio, the most powerful test for this pair
@@ -503,13 +590,14 @@ def _audit_round(*, epsilon, delta, runs, n, kappa, norm_bound, random_state,
     mu_d, mu_p = mu_d / mu_d.sum(), mu_p / mu_p.sum()
     c_d, c_p = centering_sum(X, y, mu_d), centering_sum(X, y_prime, mu_p)
     ratio = float(np.linalg.norm(c_d - c_p)) / claimed.sensitivity(n)
-    sigma = claimed.sigma(n)
+    sigma = claimed.sigma(n, X.shape[1])
     half = runs // 2
     scores = []
     for labels, mu in ((y, mu_d), (y_prime, mu_p)):
         released = np.array([learner.fit(X, labels, mu, rng=rng).coef for _ in range(half)])
-        scores.append(gaussian_log_likelihood_ratio(released * norm_bound**2, c_d, c_p, sigma))
-    dist = distinguish(scores[0], scores[1], delta=delta)
+        scores.append(coordinate_log_likelihood_ratios(released * norm_bound**2, c_d, c_p,
+                                                       sigma))
+    dist = distinguish_best(scores[0], scores[1], delta=delta)
     return _result("round", dist, eps_claimed, delta, 2 * half, 1, z, ratio,
                    {"n": n, "kappa": kappa, "norm_bound": norm_bound})
 
@@ -601,8 +689,8 @@ def _audit_run(*, epsilon, delta, runs, n_rounds, n, kappa, learning_rate, norm_
     z, eps_claimed = _claim(epsilon, delta, n_rounds)
     claimed = GaussianCenteringHalfspace(z, kappa, norm_bound)
     learner = _learner(z, kappa, norm_bound, _variant)
-    sigma = claimed.sigma(n)
     X, y, y_prime = run_audit_pair(n, norm_bound)
+    sigma = claimed.sigma(n, X.shape[1])
     half = runs // 2
     scores = []
     sq_dist = 0.0
@@ -612,14 +700,82 @@ def _audit_run(*, epsilon, delta, runs, n_rounds, n, kappa, learning_rate, norm_
             weak_learner=learner, n_rounds=n_rounds, rng=rng)] for _ in range(half)])
         c_d = _replay_centres(X, y, coefs, kappa, learning_rate)
         c_p = _replay_centres(X, y_prime, coefs, kappa, learning_rate)
-        llr = gaussian_log_likelihood_ratio(coefs * norm_bound**2, c_d, c_p, sigma)
-        scores.append(llr.sum(axis=1))
+        llr = coordinate_log_likelihood_ratios(coefs * norm_bound**2, c_d, c_p, sigma)
+        scores.append(llr.sum(axis=1))  # summed over rounds: (runs, 1 + d)
         sq_dist += float(np.mean(np.sum((c_d - c_p) ** 2, axis=2)))
-    dist = distinguish(scores[0], scores[1], delta=delta)
+    dist = distinguish_best(scores[0], scores[1], delta=delta)
     ratio = math.sqrt(sq_dist / 2.0) / claimed.sensitivity(n)
     return _result("run", dist, eps_claimed, delta, 2 * half, n_rounds, z, ratio,
                    {"n": n, "kappa": kappa, "learning_rate": learning_rate,
                     "norm_bound": norm_bound})
+
+
+def audit_estimator(
+    *,
+    epsilon: float = DEFAULT_EPSILON,
+    delta: float = DEFAULT_DELTA,
+    runs: int = DEFAULT_ESTIMATOR_RUNS,
+    n_rounds: int = 3,
+    n: int = 10,
+    kappa: float = 0.9,
+    learning_rate: float = 0.01,
+    norm_bound: float = 1.0,
+    random_state=None,
+) -> AuditResult:
+    """End-to-end audit: train :class:`~dpboost.estimator.PrivateHalfspaceClassifier` itself.
+
+    Each run is a full ``fit`` (validation, clipping, calibration, the learner it builds, the
+    boosting loop, the safe release) on D or D' of :func:`run_audit_pair` with row 0 placed
+    *outside* the ball (norm ``4R``), so the estimator must clip it.  The auditor replays a
+    correct implementation (row clipped to ``R``, LB-NxM with the given ``kappa`` and learning
+    rate) on each released ``hypothesis_coefs_`` and sums the per-round Gaussian log-likelihood
+    ratios with the noise a correct implementation uses for the user's ``(epsilon, delta)``.
+    A bug in clipping, in the calibration count or in how the learner is built moves the
+    released centres away from the replay or shrinks the noise, and the lower bound then
+    exceeds the target.
+
+    Returns
+    -------
+    AuditResult
+        ``setting="estimator"``.
+
+    References
+    ----------
+    Jagielski, Ullman & Oprea (2020); Nasr et al. (2021).
+    """
+    from dpboost.estimator import PrivateHalfspaceClassifier
+
+    owner = "audit_estimator"
+    epsilon, delta, runs, n, kappa = _check_audit_args(owner, epsilon, delta, runs, n, kappa)
+    n_rounds = check_scalar(n_rounds, "n_rounds", owner, kind="int", low=1, closed="left")
+    learning_rate = check_scalar(learning_rate, "learning_rate", owner, low=0)
+    norm_bound = check_scalar(norm_bound, "norm_bound", owner, low=0)
+    rng = check_random_state(random_state, owner=owner)
+    z, eps_claimed = _claim(epsilon, delta, n_rounds)
+    claimed = GaussianCenteringHalfspace(z, kappa, norm_bound)
+    X, y, y_prime = run_audit_pair(n, norm_bound, row_norm=4.0 * norm_bound)
+    X_clipped, _, _ = run_audit_pair(n, norm_bound)
+    sigma = claimed.sigma(n, X.shape[1])
+    half = runs // 2
+    scores = []
+    sq_dist = 0.0
+    for labels in (y, y_prime):
+        coefs = np.empty((half, n_rounds, X.shape[1]))
+        for r in range(half):
+            clf = PrivateHalfspaceClassifier(
+                epsilon, delta, n_rounds=n_rounds, kappa=kappa, learning_rate=learning_rate,
+                norm_bound=norm_bound, classes=[-1.0, 1.0], random_state=rng)
+            coefs[r] = clf.fit(X, labels).hypothesis_coefs_
+        c_d = _replay_centres(X_clipped, y, coefs, kappa, learning_rate)
+        c_p = _replay_centres(X_clipped, y_prime, coefs, kappa, learning_rate)
+        llr = coordinate_log_likelihood_ratios(coefs * norm_bound**2, c_d, c_p, sigma)
+        scores.append(llr.sum(axis=1))  # summed over rounds: (runs, 1 + d)
+        sq_dist += float(np.mean(np.sum((c_d - c_p) ** 2, axis=2)))
+    dist = distinguish_best(scores[0], scores[1], delta=delta)
+    ratio = math.sqrt(sq_dist / 2.0) / claimed.sensitivity(n)
+    return _result("estimator", dist, eps_claimed, delta, 2 * half, n_rounds, z, ratio,
+                   {"n": n, "kappa": kappa, "learning_rate": learning_rate,
+                    "norm_bound": norm_bound, "row_norm": 4.0 * norm_bound})
 
 
 # --------------------------------------------------------------------------------------------
@@ -762,3 +918,56 @@ def search_sensitivity(
         passed=bool(max_tv <= 1 + 1e-9 and max_dist <= 1 + 1e-9),
         by_strategy={s: {"max_tv_ratio": v[0], "max_distance_ratio": v[1]}
                      for s, v in found.items()})
+
+
+# --------------------------------------------------------------------------------------------
+# Floating-point attack (Mironov 2012)
+# --------------------------------------------------------------------------------------------
+
+
+def grid_output_possible(value: np.ndarray, granularity: float) -> np.ndarray:
+    """Whether each released value can come out of :class:`~dpboost.mechanisms.LatticeGaussian`.
+
+    The discrete Gaussian has every integer in its support, so a value is possible under *any*
+    dataset iff it lies on the public grid ``g Z``: the release itself says nothing about which
+    neighbour produced it beyond its (accounted) probability.
+    """
+    q = np.asarray(value, dtype=np.float64) / granularity
+    return np.isfinite(q) & (q == np.round(q))
+
+
+def continuous_output_possible(value: float, centre: float, sigma: float,
+                               max_steps: int = 64) -> bool:
+    """Mironov's test: could ``fl(centre + fl(sigma * x))`` equal ``value`` for some double x?
+
+    The naive release ``centre + numpy normal(0, sigma)`` can only produce the doubles
+    ``fl(c + fl(sigma x))``.  This enumerates the doubles ``s`` with ``fl(centre + s) == value``
+    (at most ``max_steps`` each way; beyond that it answers True, conservatively) and checks
+    whether one of them is ``fl(sigma x)`` for a double ``x`` near ``s / sigma``.  A False for
+    the centre of D' on a value released under D rules D' out with certainty.
+
+    References
+    ----------
+    I. Mironov, "On significance of the least significant bits for differential privacy",
+    CCS 2012.
+    """
+    s0 = value - centre
+    candidates = []
+    for direction in (-math.inf, math.inf):
+        s = s0 if direction > 0 else math.nextafter(s0, direction)
+        for _ in range(max_steps):
+            if centre + s != value:
+                break
+            candidates.append(s)
+            s = math.nextafter(s, direction)
+        else:
+            return True
+    for s in candidates:
+        x = s / sigma
+        for _ in range(3):
+            x = math.nextafter(x, -math.inf)
+        for _ in range(7):
+            if sigma * x == s:
+                return True
+            x = math.nextafter(x, math.inf)
+    return False

@@ -2,9 +2,11 @@
 
 ``dpboost audit`` runs the Gaussian weak learner (one round, worst-case neighbours) many times
 on a neighbouring pair and lower-bounds epsilon with 95% confidence; ``--setting run`` audits a
-whole boosting run from its released vectors; ``--sensitivity`` searches neighbouring samples
-for the largest total variation and centre distance of one round.  Exit code 0 when the audit
-passes (``epsilon_lower <= epsilon_claimed``, maxima within the bounds), 1 when it does not.
+whole boosting run from its released vectors; ``--setting estimator`` trains
+``PrivateHalfspaceClassifier`` itself on the pair; ``--sensitivity`` searches neighbouring
+samples for the largest total variation and centre distance of one round.  Exit code 0 when the
+audit passes (``epsilon_lower <= epsilon_claimed``, the claim being the target epsilon the user
+gave; maxima within the bounds), 1 when it does not.
 
 References
 ----------
@@ -21,34 +23,42 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     from dpboost.audit import DEFAULT_DELTA, DEFAULT_EPSILON
+    from dpboost.cli._options import (
+        add_json,
+        add_n_rounds,
+        add_seed,
+        add_target_epsilon_delta,
+    )
 
     parser = subparsers.add_parser(
         "audit",
         help="empirical privacy audit (epsilon lower bound) or sensitivity search",
         description="Lower-bound epsilon by running the mechanism many times on a worst-case "
-                    "neighbouring pair and testing which one it saw (95% Clopper-Pearson).",
+                    "neighbouring pair and testing which one it saw (95% Clopper-Pearson). "
+                    "PASSED means the lower bound does not exceed the TARGET epsilon you give.",
     )
-    parser.add_argument("--setting", choices=("round", "run"), default="round",
-                        help="'round': one round of the Gaussian weak learner at the worst "
-                             "case (default); 'run': a whole boosting run")
-    parser.add_argument("--epsilon", type=float, default=DEFAULT_EPSILON,
-                        help=f"claimed epsilon the noise is calibrated to (default "
-                             f"{DEFAULT_EPSILON:g})")
-    parser.add_argument("--delta", type=float, default=DEFAULT_DELTA,
-                        help=f"claimed delta (default {DEFAULT_DELTA:g})")
+    parser.add_argument("--setting", choices=("round", "run", "estimator"), default="round",
+                        help="'round': one round of the weak learner at the worst case; 'run': "
+                             "a whole boosting run; 'estimator': end to end, training "
+                             "PrivateHalfspaceClassifier itself on a worst-case pair whose "
+                             "changed row lies outside the ball (default: round)")
+    add_target_epsilon_delta(parser, required=False, epsilon_default=DEFAULT_EPSILON,
+                             delta_default=DEFAULT_DELTA, aliases=True,
+                             epsilon_help="the claimed (target) epsilon: the noise is "
+                                          "calibrated to it and the audit tests it",
+                             delta_help="the claimed (target) delta")
     parser.add_argument("--runs", type=int, default=None,
-                        help="mechanism runs, half on each dataset (default 20000 for a "
-                             "round, 10000 for a run)")
-    parser.add_argument("--n-rounds", type=int, default=3, metavar="T",
-                        help="rounds of the audited run (--setting run; default 3)")
+                        help="mechanism runs, half on each dataset (default: 20000 for a "
+                             "round or a run, 4000 fits for the estimator)")
+    add_n_rounds(parser, default=None, default_text="3 for a run, 8 for the estimator",
+                 help="rounds of the audited run (--setting run or estimator)")
     parser.add_argument("--sensitivity", action="store_true",
                         help="search neighbouring samples for the largest total variation "
-                             "and centre distance instead")
+                             "and centre distance instead (default: off)")
     parser.add_argument("--pairs", type=int, default=2000,
-                        help="neighbouring pairs tried by --sensitivity (default 2000)")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="seed for a reproducible audit")
-    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+                        help="neighbouring pairs tried by --sensitivity (default: 2000)")
+    add_seed(parser, private=False, what="the audit")
+    add_json(parser, help="print the result as JSON")
     parser.set_defaults(func=run)
     return parser
 
@@ -66,14 +76,20 @@ def run(args) -> int:
                   f"{result.max_distance_ratio:.6f} x 2R/(kappa n) (bound 1): "
                   f"{'PASSED' if result.passed else 'FAILED'}")
         return 0 if result.passed else 1
+    eps, delta = args.target_epsilon, args.target_delta
     if args.setting == "round":
         runs = audit.DEFAULT_RUNS if args.runs is None else args.runs
-        result = audit.audit_round(epsilon=args.epsilon, delta=args.delta, runs=runs,
-                                   random_state=args.seed)
-    else:
+        result = audit.audit_round(epsilon=eps, delta=delta, runs=runs, random_state=args.seed)
+    elif args.setting == "run":
         runs = audit.DEFAULT_RUN_RUNS if args.runs is None else args.runs
-        result = audit.audit_run(epsilon=args.epsilon, delta=args.delta, runs=runs,
-                                 n_rounds=args.n_rounds, random_state=args.seed)
+        result = audit.audit_run(epsilon=eps, delta=delta, runs=runs,
+                                 n_rounds=3 if args.n_rounds is None else args.n_rounds,
+                                 random_state=args.seed)
+    else:
+        runs = audit.DEFAULT_ESTIMATOR_RUNS if args.runs is None else args.runs
+        result = audit.audit_estimator(epsilon=eps, delta=delta, runs=runs,
+                                       n_rounds=8 if args.n_rounds is None else args.n_rounds,
+                                       random_state=args.seed)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
