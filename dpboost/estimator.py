@@ -19,22 +19,22 @@ import warnings
 from collections.abc import Iterator
 
 import numpy as np
+from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
-from accounting import (
-    DiscreteGaussianEvent,
-    NonPrivateEvent,
-    SelfComposedEvent,
-    ZCDPAccountant,
-    calibrate_noise,
-)
+from accounting import NonPrivateEvent, ZCDPAccountant
 from dpboost._validation import check_choice, check_finite_rows, check_random_state, check_scalar
 from dpboost.boost import boost
+from dpboost.budget_plan import plan_run
+from dpboost.defaults import adaptive_kappa, adaptive_rounds, private_count
 from dpboost.exceptions import PrivacyLeakWarning
 from dpboost.lazy_breg import LazyBregBoost
+from dpboost.private_platt import private_platt, worthwhile
+from dpboost.progress import round_callback
 from dpboost.theory import algorithm5_parameters, sigma_util
 from dpboost.weak_learners import CenteringHalfspace, GaussianCenteringHalfspace
 
@@ -143,24 +143,29 @@ class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
             )
 
     def _run(self, X, y_pm, *, kappa, learning_rate, n_rounds, weak_learner, rng, diagnostics,
-             gamma):
+             gamma, progress=None):
         """Boost, store the per-round coefficients and their mean, and optional diagnostics."""
         nxm = LazyBregBoost(kappa, learning_rate)
         n = X.shape[0]
         max_ratio = [0.0]
 
         def watch(t, mu, h):
-            max_ratio[0] = max(max_ratio[0], float(mu.max() / mu.sum()) * kappa * n)
+            if diagnostics:
+                max_ratio[0] = max(max_ratio[0], float(mu.max() / mu.sum()) * kappa * n)
+            if progress is not None:
+                progress(t, mu, h)
 
         # One BLAS thread: a round is two memory-bound mat-vecs, and extra threads only
         # contend (measured 0.6 ms vs 7 ms per 50,000 x 20 product on a shared 2-core machine).
         with threadpool_limits(limits=1, user_api="blas"):
             H = boost(X, y_pm, measure_producer=nxm, weak_learner=weak_learner,
-                      n_rounds=n_rounds, rng=rng, callback=watch if diagnostics else None)
+                      n_rounds=n_rounds, rng=rng,
+                      callback=watch if diagnostics or progress is not None else None)
         self.hypothesis_coefs_ = np.array([h.coef for h in H], dtype=np.float64).reshape(
             n_rounds, X.shape[1])
         self.coef_ = self.hypothesis_coefs_.mean(axis=0)
         self.intercept_ = 0.0
+        self.score_scale_ = 1.0
         if diagnostics:
             # Include the last hypothesis in the cumulative gain: y H(x) = 2 L / T - 1 where
             # H = mean_t clip(h_t) is Theorem 24's aggregated hypothesis.
@@ -187,7 +192,7 @@ class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
         return X
 
     def decision_function(self, X) -> np.ndarray:
-        """``X @ coef_``: positive means ``classes_[1]``."""
+        """``X @ coef_ + intercept_``: positive means ``classes_[1]`` (log-odds when calibrated)."""
         X = self._validate_X_predict(X)
         w = self.coef_.astype(X.dtype)
         with np.errstate(over="ignore", invalid="ignore"):
@@ -197,7 +202,7 @@ class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
             m = np.abs(X[bad]).max(axis=1)
             with np.errstate(over="ignore"):
                 scores[bad] = m * ((X[bad] / m[:, None]) @ w)
-        return scores
+        return scores + self.intercept_
 
     def predict(self, X) -> np.ndarray:
         """Predicted labels: ``classes_[1]`` where the decision function is positive."""
@@ -207,14 +212,16 @@ class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
     def staged_decision_function(self, X) -> Iterator[np.ndarray]:
         """Yield, after each round ``t``, the decision function of the running-mean halfspace.
 
-        ``w_t = (1/t) sum_{s <= t} z_hat_s``; the last stage equals :meth:`decision_function`.
-        The per-round ``z_hat`` are released private output, so this costs no extra privacy.
+        ``w_t = (1/t) sum_{s <= t} z_hat_s``, scored as ``score_scale_ (X @ w_t) + intercept_``
+        (the final calibration applied to every stage); the last stage equals
+        :meth:`decision_function`.  The per-round ``z_hat`` and the calibration are released
+        private output, so this costs no extra privacy.
         """
         X = self._validate_X_predict(X)
         running = np.zeros(X.shape[0], dtype=np.float64)
         for t, w in enumerate(self.hypothesis_coefs_, start=1):
             running += X @ w.astype(X.dtype)
-            yield running / t
+            yield running / t * self.score_scale_ + self.intercept_
 
 
 class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
@@ -241,8 +248,10 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     failure_probability : float in (0, 1), default 0.05
         ``beta`` (theory mode only; enters ``sigma_util``).
     n_rounds, kappa, learning_rate : optional
-        **Practical mode** (``margin=None``): ``T``, the density ``kappa`` and ``lambda``.
-        Defaults ``T = 100``, ``kappa = 0.25``, ``lambda = 5`` (see Notes).
+        **Practical mode** (``margin=None``): ``T``, the density ``kappa`` and ``lambda``
+        (default 5).  Not given, ``kappa`` and ``T`` are learned privately
+        (:mod:`dpboost.defaults`): ``kappa = min(0.25, private minority rate)`` and
+        ``T = clip(round(2 kappa n sqrt(2 rho_T) / sqrt(d)), 10, T_max)`` (see Notes).
     norm_bound : float > 0, default 1.0
         ``R``.  Rows with ``||x|| > R`` are clipped row by row to norm ``R``; the noise is
         calibrated to ``R``, never to the data.
@@ -256,23 +265,37 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     sensitivity : {"tight", "paper"}, default "tight"
         Per-round L2 sensitivity ``2R/(kappa n)`` (proof in
         :class:`~dpboost.weak_learners.GaussianCenteringHalfspace`) or the paper's ``4R/(kappa n)``.
+    calibration : {"auto", "private", "none"} or None, default "auto"
+        ``"private"``: spend 5% of rho on a private score histogram and fit Platt scaling to
+        it (:mod:`dpboost.private_platt`): the intercept, and calibrated :meth:`predict_proba`.
+        ``"auto"``: the same in practical mode when ``n sqrt(rho_cal) >= 64`` (else the share
+        goes to the rounds); none in theory mode.  ``"none"``/None: the homogeneous halfspace.
     diagnostics : bool, default False
         Compute ``diagnostics_`` (NON-PRIVATE statistics of the training data).
+    verbose : bool or int, default 0
+        Print the planned rounds and an estimated time to stderr before boosting, and a tqdm
+        progress bar for runs estimated over 3 s (:mod:`dpboost.progress`).
     random_state : None, int or numpy.random.Generator
         ``None`` draws fresh OS entropy (what privacy needs); a seed makes the noise predictable
         to whoever knows it (reproducibility only).
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_features,)
-        The private halfspace ``w``.  ``intercept_`` is 0.0 (homogeneous halfspace).
+    coef_, intercept_ : ndarray of shape (n_features,), float
+        The private halfspace: ``w = mean_t z_hat_t`` and 0.0 without calibration; with it,
+        ``score_scale_ * w`` and Platt's offset, so ``X @ coef_ + intercept_`` is the log-odds.
+    boosted_coef_, score_scale_, calibration_ :
+        With calibration: the uncalibrated ``w``, the factor ``slope / (R ||w||)`` and the
+        :class:`~dpboost.private_platt.PlattFit` (else ``calibration_`` is None).
     hypothesis_coefs_ : ndarray of shape (n_rounds, n_features)
         The per-round noisy centres ``z_hat_t / R^2`` (private output; used by
         :meth:`staged_decision_function`).
     classes_, n_features_in_ :
         As in scikit-learn.
-    privacy_event_ : accounting.SelfComposedEvent
-        ``SelfComposedEvent(DiscreteGaussianEvent(noise_multiplier), count=n_rounds)``.
+    privacy_event_ : accounting.DPEvent
+        ``SelfComposedEvent(DiscreteGaussianEvent(noise_multiplier), count=n_rounds)`` for the
+        rounds alone, else a ``ComposedEvent`` of (count of positives, rounds, score histogram),
+        each a discrete Gaussian (:mod:`dpboost.budget_plan`).
     privacy_report_ : dict
         ``rho`` (zCDP), ``mu`` (GDP; None for the discrete Gaussian release), ``delta``, ``epsilon`` (dict by method plus ``"best"``),
         ``sigma`` (absolute noise scale per coordinate per round), ``noise_multiplier``,
@@ -284,7 +307,10 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         ``sigma_at_most_sigma_util`` (theory mode; else None), ``utility_guarantee_applies``
         (theory mode: ``sigma <= sigma_util`` and the Algorithm 5 settings not overridden; else
         None), ``sensitivity_rule``, ``accounting_method``, ``mode``,
-        ``labels_inferred_from_data``.
+        ``labels_inferred_from_data``; and ``mechanisms`` (every mechanism that touched the data:
+        name, event, rho, share), ``budget_shares``, ``kappa_rule``, ``n_rounds_rule``,
+        ``noisy_positive_count``, ``calibration`` (slope, offset, bins) and ``predict_proba``
+        (how the probabilities were obtained).  ``rho``/``epsilon`` are for the whole run.
     diagnostics_ : dict
         Only with ``diagnostics=True``; labelled non-private: fraction of training points with
         ``y H(x) <= gamma`` (``gamma = tau/8`` in theory mode, 0 otherwise) beside Theorem 24's
@@ -309,17 +335,13 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     the released centre is always accumulated in float64.
     BLAS is limited to one thread during boosting (the mat-vecs are memory-bound).
 
-    Practical defaults ``T = 100``, ``kappa = 0.25``, ``lambda = 5`` were picked by a grid
-    (``T`` in {100, 200, 300, 1000}, ``kappa`` in {0.1, 0.2, 0.25, 0.3, 0.5}, ``lambda`` in
-    {1, 5, 20}; 4-8 seeds; ``delta = 1e-6``) on scikit-learn's breast-cancer data (400 train /
-    169 test, standardised then rows clipped to norm 1) and on symmetric and skewed synthetic
-    margin data (``tau = 0.1``, ``d = 20``, ``n = 2000``).  Mean test accuracy at
-    ``epsilon = 1``: breast cancer 0.949 (``T = 100``) vs 0.935 (``T = 300``), non-private
-    logistic regression 0.977; margin data >= 0.9997 for both.  At ``epsilon = 0.25`` breast
-    cancer gives 0.876 (``T = 100``) vs 0.737 (``T = 300``).  ``kappa = 0.1`` loses 4-17 points
-    on breast cancer; ``kappa = 0.5`` collapses to the centroid's 0.797 on skewed data;
-    ``lambda`` in [1, 20] changes little.  With more data (UCI Adult, field notes) ``T`` near 300
-    does as well; in general more rounds help only when the per-round noise is small.
+    Practical defaults learn ``kappa`` and ``T`` privately and calibrate the scores privately;
+    the root causes they fix are measured in :mod:`dpboost.defaults` (``kappa`` above the
+    minority rate: the measure cannot weigh the minority class, held-out AUC 0.32 on letter "A"
+    vs rest) and :mod:`dpboost.private_platt` (the offset of ``w`` is the measures' class
+    balance, not an error-minimising threshold: ``lambda = 20`` gives 38% positives and accuracy
+    0.79 on a9a at an unchanged AUC).  ``n_rounds=100, kappa=0.25, calibration=None`` gives the
+    previous defaults exactly.
 
     References
     ----------
@@ -351,7 +373,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         classes=None,
         accounting="best",
         sensitivity="tight",
+        calibration="auto",
         diagnostics=False,
+        verbose=0,
         random_state=None,
     ):
         self.target_epsilon = target_epsilon
@@ -366,8 +390,18 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         self.classes = classes
         self.accounting = accounting
         self.sensitivity = sensitivity
+        self.calibration = calibration
         self.diagnostics = diagnostics
+        self.verbose = verbose
         self.random_state = random_state
+
+    def _calibrates(self) -> bool:
+        """Whether ``fit`` calibrates privately (``"auto"``: in practical mode)."""
+        if self.calibration is None or self.calibration == "none":
+            return False
+        if self.calibration == "auto":
+            return self.margin is None
+        return self.calibration == "private"
 
     def _settings(self) -> dict:
         """Validate the parameters and resolve (n_rounds, kappa, learning_rate) and the mode."""
@@ -385,9 +419,15 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             "sensitivity": check_choice(self.sensitivity, "sensitivity", owner,
                                         ("tight", "paper")),
         }
-        if not isinstance(self.diagnostics, (bool, np.bool_)):
-            raise TypeError(f"The 'diagnostics' parameter of {owner} must be a bool. "
-                            f"Got {self.diagnostics!r} instead.")
+        if self.calibration is not None:
+            check_choice(self.calibration, "calibration", owner, ("auto", "private", "none"))
+        for name in ("diagnostics", "verbose"):
+            value = getattr(self, name)
+            if not isinstance(value, (bool, np.bool_, int, np.integer)) or (
+                    name == "diagnostics" and not isinstance(value, (bool, np.bool_))):
+                kind = "a bool" if name == "diagnostics" else "a bool or an int"
+                raise TypeError(f"The '{name}' parameter of {owner} must be {kind}. "
+                                f"Got {value!r} instead.")
         T = (None if self.n_rounds is None else
              check_scalar(self.n_rounds, "n_rounds", owner, kind="int", low=1, closed="left"))
         kappa = None if self.kappa is None else check_scalar(self.kappa, "kappa", owner,
@@ -404,52 +444,101 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             kappa = p.kappa if kappa is None else kappa
             lr = p.learning_rate if lr is None else lr
         else:
+            # Practical mode: kappa and T not given are learned (dpboost.defaults).
             s["mode"], s["overridden"], s["tau"], s["gamma"] = "practical", False, None, 0.0
-            T = DEFAULT_N_ROUNDS if T is None else T
-            kappa = DEFAULT_KAPPA if kappa is None else kappa
             lr = DEFAULT_LEARNING_RATE if lr is None else lr
         s["T"], s["kappa"], s["lr"] = T, kappa, lr
+        s["calibration"] = self._calibrates()
         return s
 
     def _plan(self):
         s = self._settings()
-        cal = calibrate_noise(s["epsilon"], s["delta"], count=s["T"], method=s["accounting"],
-                              mechanism="discrete_gaussian")
-        event = SelfComposedEvent(DiscreteGaussianEvent(noise_multiplier=cal.noise_multiplier),
-                                  count=s["T"])
-        return s, cal, event
+        plan = plan_run(s["epsilon"], s["delta"], n_rounds=s["T"],
+                        learn_kappa=s["kappa"] is None, calibration=s["calibration"],
+                        method=s["accounting"])
+        return s, plan
 
-    def planned_privacy_event(self) -> SelfComposedEvent:
+    def planned_privacy_event(self):
         """The privacy event :meth:`fit` will spend, from the parameters alone (no data).
 
-        The noise multiplier depends only on (target_epsilon, target_delta, T, accounting), so
-        a budget ledger can ``check`` a run, or a whole grid search, before any data is read::
+        Every mechanism's budget depends only on the parameters (:mod:`dpboost.budget_plan`),
+        so a budget ledger can ``check`` a run, or a whole grid search, before any data is
+        read::
 
             ledger.preflight(); ledger.check(est.planned_privacy_event())
             est.fit(X, y); ledger.spend(est.privacy_event_, label="...")
+
+        When ``T`` is learned, the rounds appear as ``ZCDPEvent(rho_rounds)``: the same cost
+        as the ``T`` rounds ``fit`` will run, whatever ``T`` turns out to be.
         """
-        return self._plan()[2]
+        return self._plan()[1].event()
 
     def fit(self, X, y):
         """Train the private halfspace on ``X`` (rows clipped to ``norm_bound``) and ``y``."""
         # Privacy is fixed from public quantities before the data is looked at.
-        s, cal, event = self._plan()
+        s, plan = self._plan()
         X, y = self._validate_X_y(X, y)
-        n = X.shape[0]
-        self._check_density(s["kappa"], n)
+        n, d = X.shape
+        if s["kappa"] is not None:
+            self._check_density(s["kappa"], n)
         y_pm = self._encode_labels(y, warn=True)
         X = clip_rows(X, s["R"])
-        learner = GaussianCenteringHalfspace(cal.noise_multiplier, s["kappa"], s["R"],
-                                             s["sensitivity"])
-        self.privacy_event_ = event
-        self.privacy_report_ = self._report(s, cal, learner, event, n)
         rng = check_random_state(self.random_state, owner=type(self).__name__)
-        self._run(X, y_pm, kappa=s["kappa"], learning_rate=s["lr"], n_rounds=s["T"],
-                  weak_learner=learner, rng=rng, diagnostics=bool(self.diagnostics),
-                  gamma=s["gamma"])
+        legacy = plan.legacy_noise_multiplier is not None
+        rng_count, rng_boost, rng_cal = (None, rng, None) if legacy else rng.spawn(3)
+        if plan.rho_calibration and self.calibration == "auto" and not worthwhile(
+                n, plan.rho_calibration):
+            plan = plan.without_calibration()  # too little data: the share goes to the rounds
+        kappa, noisy_count = s["kappa"], None
+        if kappa is None:  # the minority rate, privately (dpboost.defaults)
+            noisy_count = private_count(y_pm, plan.rho_count, rng=rng_count)[0]
+            kappa = adaptive_kappa(noisy_count, n)
+        T = s["T"] if s["T"] is not None else adaptive_rounds(kappa, n, d, plan.rho_rounds)
+        learner = GaussianCenteringHalfspace(plan.rounds_noise_multiplier(T), kappa, s["R"],
+                                             s["sensitivity"])
+        event = plan.event(T)
+        progress, close = round_callback(type(self).__name__, n, d, T, self.verbose)
+        try:
+            self._run(X, y_pm, kappa=kappa, learning_rate=s["lr"], n_rounds=T,
+                      weak_learner=learner, rng=rng_boost, diagnostics=bool(self.diagnostics),
+                      gamma=s["gamma"], progress=progress)
+        finally:
+            close()
+        self.calibration_ = None
+        if plan.rho_calibration:
+            self._calibrate(X, y_pm, s["R"], plan.rho_calibration, rng_cal)
+        self.privacy_event_ = event
+        self.privacy_report_ = self._report(s, plan, learner, event, n, T, kappa, noisy_count)
         return self
 
-    def _report(self, s, cal, learner, event, n) -> dict:
+    def _calibrate(self, X, y_pm, R, rho, rng) -> None:
+        """Private Platt scaling of ``u = x . w / (R ||w||)`` (:mod:`dpboost.private_platt`)."""
+        w = self.coef_
+        norm = float(np.linalg.norm(w))
+        unit = w / (R * norm) if norm > 0 else w
+        u = np.asarray(X @ unit.astype(X.dtype), dtype=np.float64)
+        fit = private_platt(u, y_pm, rho, rng=rng)
+        self.boosted_coef_ = w
+        self.score_scale_ = fit.slope / (R * norm) if norm > 0 else fit.slope
+        self.coef_ = w * self.score_scale_
+        self.intercept_ = fit.offset
+        self.calibration_ = fit
+
+    @available_if(lambda self: self._calibrates())
+    def predict_proba(self, X) -> np.ndarray:
+        """Calibrated probabilities ``[1 - p, p]``, ``p = sigmoid(decision_function(X))``.
+
+        Available when the fit calibrates (``calibration="auto"`` in practical mode, or
+        ``"private"``): ``p`` is Platt's model fitted to a *private* histogram of the training
+        scores (:mod:`dpboost.private_platt`); its cost is in ``privacy_report_``.  When
+        ``"auto"`` skipped the histogram because ``n`` is too small
+        (:func:`dpboost.private_platt.worthwhile`), ``p`` is the logistic of the uncalibrated
+        score ``X @ coef_`` and ``privacy_report_["predict_proba"]`` says so.
+        """
+        p = expit(self.decision_function(X))
+        return np.column_stack([1.0 - p, p])
+
+    def _report(self, s, plan, learner, event, n, T, kappa, noisy_count) -> dict:
         acc = ZCDPAccountant().compose(event)
         epsilons = acc.epsilons(s["delta"])
         epsilons["best"] = acc.get_epsilon(s["delta"], method="best")
@@ -458,30 +547,46 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         s_util = None
         applies = None
         if s["mode"] == "theory":
-            s_util = sigma_util(s["tau"], s["T"], s["beta"], c=math.sqrt(2.0))
+            s_util = sigma_util(s["tau"], T, s["beta"], c=math.sqrt(2.0))
             applies = bool(sigma <= s_util and not s["overridden"])
+        cal = self.calibration_
         return {
             "rho": acc.rho,
             "mu": acc.mu if acc.is_gaussian else None,  # GDP applies to continuous Gaussians
             "delta": s["delta"],
             "epsilon": epsilons,
             "sigma": sigma,
-            "noise_multiplier": cal.noise_multiplier,
+            "noise_multiplier": learner.noise_multiplier,
             "sensitivity": mech.effective_sensitivity,
             "sensitivity_exact_arithmetic": learner.sensitivity(n),
             "float_error_bound": mech.error_bound,
             "grid_granularity": mech.granularity,
             "mechanism": "discrete Gaussian on a public grid (Canonne, Kamath & Steinke 2020)",
+            "mechanisms": plan.mechanisms(T),
+            "budget_shares": {m["name"].split(" (")[0]: m["share"] for m in plan.mechanisms(T)},
             "sensitivity_rule": s["sensitivity"],
-            "n_rounds": s["T"],
-            "kappa": s["kappa"],
+            "n_rounds": T,
+            "n_rounds_rule": ("given" if s["T"] is not None else
+                              "clip(round(2 kappa n sqrt(2 rho_rounds) / sqrt(d)), 10, T_max)"),
+            "kappa": kappa,
+            "kappa_rule": ("given" if s["kappa"] is not None else
+                           "min(0.25, private minority rate)"),
+            "noisy_positive_count": noisy_count,
+            "calibration": None if cal is None else {
+                "method": "private Platt scaling on a noisy score histogram",
+                "slope": cal.slope, "offset": cal.offset, "n_bins": cal.n_bins,
+                "n_groups": cal.n_groups},
+            "predict_proba": ("private (Platt on a discrete-Gaussian score histogram)"
+                              if cal is not None else
+                              "uncalibrated (sigmoid of X @ coef_; n too small to calibrate)"
+                              if self._calibrates() else None),
             "learning_rate": s["lr"],
             "norm_bound": s["R"],
             "n_samples": n,
             "sigma_util": s_util,
             "sigma_at_most_sigma_util": None if s_util is None else bool(sigma <= s_util),
             "utility_guarantee_applies": applies,
-            "accounting_method": cal.method,
+            "accounting_method": plan.method,
             "mode": s["mode"],
             "labels_inferred_from_data": self.classes is None,
         }

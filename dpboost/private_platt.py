@@ -46,7 +46,7 @@ import numpy as np
 from accounting import DiscreteGaussianEvent
 from dpboost.mechanisms import lattice_variance, sample_discrete_gaussian
 
-__all__ = ["PlattFit", "n_bins", "private_platt", "score_histogram_event"]
+__all__ = ["PlattFit", "n_bins", "private_platt", "score_histogram_event", "worthwhile"]
 
 MIN_BINS = 8
 MAX_BINS = 128
@@ -64,6 +64,23 @@ class PlattFit:
     n_bins: int
     n_groups: int
     noise_variance: int
+
+
+def worthwhile(n: int, rho: float) -> bool:
+    """Whether the histogram carries enough signal: ``n sqrt(rho) >= 64`` (public).
+
+    Below it (e.g. ``n < 1,830`` at epsilon = 1 with the default 5% share) the noisy offset
+    costs more accuracy than the homogeneous halfspace loses: on skewed margin data with
+    ``n = 1,200`` (whose best halfspace passes through the origin) calibration lowered held-out
+    accuracy from 0.999 to 0.977 (3 seeds), so ``calibration="auto"`` then gives the share to the
+    rounds instead.
+
+    Examples
+    --------
+    >>> worthwhile(30000, 0.0012), worthwhile(1000, 0.0012)
+    (True, False)
+    """
+    return n * math.sqrt(rho) >= 8.0 * MIN_BINS
 
 
 def n_bins(n: int, rho: float) -> int:

@@ -1,0 +1,166 @@
+"""The privacy plan of one ``PrivateHalfspaceClassifier`` fit, from public quantities alone.
+
+A fit touches the data with up to three mechanisms, all discrete Gaussians accounted in zCDP
+(:mod:`dpboost.defaults` gives the shares and the reasons):
+
+1. the count of positive labels (only when ``kappa`` is learned: practical mode without
+   ``kappa``);
+2. the ``T`` boosting rounds;
+3. the score histogram of the private Platt calibration (:mod:`dpboost.private_platt`).
+
+:func:`plan_run` fixes their budgets before any data is read, so
+``PrivateHalfspaceClassifier.planned_privacy_event()`` can be checked against a ledger.  When
+``T`` is learned too (it depends on ``n`` and on the private ``kappa``), the rounds are planned
+as ``ZCDPEvent(rho_rounds)``: whichever ``T`` is chosen, ``T`` releases with noise multiplier
+``sqrt(T / (2 rho_rounds))`` cost exactly ``rho_rounds`` (Bun & Steinke 2016, Lemma 2.3), and
+choosing ``T`` from an earlier private output is adaptive composition.  The fitted
+``privacy_event_`` then names the rounds exactly.
+
+With ``kappa`` and ``n_rounds`` given and ``calibration=None`` the plan is the historical one:
+``T`` rounds calibrated to the whole budget (``calibrate_noise(count=T)``).
+
+References
+----------
+Bun & Steinke (2016), Lemma 2.3; Canonne, Kamath & Steinke (2020), Theorem 14, Prop. 12.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from accounting import (
+    ComposedEvent,
+    DiscreteGaussianEvent,
+    SelfComposedEvent,
+    ZCDPAccountant,
+    ZCDPEvent,
+    calibrate_noise,
+)
+from dpboost.defaults import split_budget
+from dpboost.mechanisms import lattice_variance
+from dpboost.private_platt import score_histogram_event
+
+__all__ = ["RunPlan", "plan_run"]
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """Budgets of the mechanisms of one fit (all public).
+
+    ``rho_count`` / ``rho_calibration`` are the nominal shares the discrete noise is derived
+    from (0 when the step is skipped); their integer variances are rounded up, so they cost a
+    little less, and ``rho_rounds`` gets everything that is left.  ``n_rounds`` is None when
+    ``T`` is learned during the fit.
+    """
+
+    target_epsilon: float
+    target_delta: float
+    method: str
+    rho_count: float
+    rho_rounds: float
+    rho_calibration: float
+    n_rounds: int | None
+    legacy_noise_multiplier: float | None
+
+    @property
+    def rho(self) -> float:
+        """Total rho actually spent: the rounds plus the two (rounded) discrete releases."""
+        return self.rho_rounds + _rho(self.count_event()) + _rho(self.calibration_event())
+
+    def count_event(self) -> DiscreteGaussianEvent | None:
+        if not self.rho_count:
+            return None
+        t, m = lattice_variance(math.sqrt(0.5 / self.rho_count))
+        return DiscreteGaussianEvent(noise_multiplier=math.sqrt(t * m))
+
+    def calibration_event(self) -> DiscreteGaussianEvent | None:
+        return score_histogram_event(self.rho_calibration) if self.rho_calibration else None
+
+    def rounds_noise_multiplier(self, n_rounds: int) -> float:
+        if self.legacy_noise_multiplier is not None:
+            return self.legacy_noise_multiplier
+        return math.sqrt(n_rounds / (2.0 * self.rho_rounds))
+
+    def rounds_event(self, n_rounds: int | None) -> SelfComposedEvent | ZCDPEvent:
+        if n_rounds is None:
+            return ZCDPEvent(rho=self.rho_rounds)
+        z = self.rounds_noise_multiplier(n_rounds)
+        return SelfComposedEvent(DiscreteGaussianEvent(noise_multiplier=z), count=n_rounds)
+
+    def event(self, n_rounds: int | None = None):
+        """The whole run as one event (the rounds alone in the historical plan)."""
+        T = self.n_rounds if n_rounds is None else n_rounds
+        rounds = self.rounds_event(T)
+        parts = [ev for ev in (self.count_event(), rounds, self.calibration_event()) if ev]
+        return parts[0] if len(parts) == 1 else ComposedEvent(tuple(parts))
+
+    def without_calibration(self) -> RunPlan:
+        """The same total with the calibration's budget handed to the rounds (``T`` unchanged)."""
+        return RunPlan(self.target_epsilon, self.target_delta, self.method, self.rho_count,
+                       self.rho_rounds + _rho(self.calibration_event()), 0.0, self.n_rounds,
+                       self.legacy_noise_multiplier)
+
+    def mechanisms(self, n_rounds: int) -> list[dict]:
+        """One entry per mechanism that touches the data: name, event, rho and share."""
+        out = []
+        for name, ev in (("count of positive labels (sensitivity 1)", self.count_event()),
+                         ("boosting rounds (centres, sensitivity Delta')",
+                          self.rounds_event(n_rounds)),
+                         ("score histogram for Platt calibration (sensitivity sqrt 2)",
+                          self.calibration_event())):
+            if ev is None:
+                continue
+            rho = ZCDPAccountant().compose(ev).rho
+            out.append({"name": name, "event": ev.to_dict(), "rho": rho,
+                        "share": rho / self.rho})
+        return out
+
+
+def _rho(event) -> float:
+    return 0.0 if event is None else ZCDPAccountant().compose(event).rho
+
+
+def _meets(events, eps: float, delta: float, method: str) -> bool:
+    acc = ZCDPAccountant()
+    for ev in events:
+        acc.compose(ev)
+    return acc.get_epsilon(delta, method=method) <= eps
+
+
+def plan_run(target_epsilon: float, target_delta: float, *, n_rounds: int | None,
+             learn_kappa: bool, calibration: bool, method: str) -> RunPlan:
+    """Fix every mechanism's budget from the parameters (see the module docstring).
+
+    The composed event is checked with :class:`accounting.ZCDPAccountant` to meet the target;
+    if rounding ever made it miss, the budgets shrink by 1e-9 relative until it does.
+
+    Examples
+    --------
+    >>> p = plan_run(1.0, 1e-6, n_rounds=None, learn_kappa=True, calibration=True, method="best")
+    >>> round(p.rho_count / p.rho, 3), round(p.rho_calibration / p.rho, 3)
+    (0.02, 0.05)
+    >>> ZCDPAccountant().compose(p.event(120)).get_epsilon(1e-6) <= 1.0
+    True
+    """
+    if n_rounds is not None and not learn_kappa and not calibration:
+        cal = calibrate_noise(target_epsilon, target_delta, count=n_rounds, method=method,
+                              mechanism="discrete_gaussian")
+        z = cal.noise_multiplier
+        return RunPlan(target_epsilon, target_delta, cal.method, 0.0, n_rounds / (2 * z * z),
+                       0.0, n_rounds, z)
+    split = split_budget(target_epsilon, target_delta, count=learn_kappa,
+                         calibration=calibration, method=method)
+    scale = 1.0 if n_rounds is not None else 1.0 - 1e-9  # any T: keep an ulp-proof margin
+    while True:
+        nominal = RunPlan(target_epsilon, target_delta, split.method,
+                          split.rho_count * scale, 0.0, split.rho_calibration * scale,
+                          n_rounds, None)
+        used = _rho(nominal.count_event()) + _rho(nominal.calibration_event())
+        plan = RunPlan(target_epsilon, target_delta, split.method, nominal.rho_count,
+                       split.rho * scale - used, nominal.rho_calibration, n_rounds, None)
+        check_T = n_rounds if n_rounds is not None else 100
+        if _meets([plan.event(check_T)], target_epsilon, target_delta, split.method):
+            return plan
+        scale *= 1.0 - 1e-9
+
