@@ -249,7 +249,7 @@ def _read_arrow(path, names, skip, delimiter, columns, na, text_columns):
                               convert_options=convert)
     except pa.ArrowInvalid as exc:
         message = str(exc)
-        match = re.search(r"Expected (\d+) columns, got (\d+): (.*)", message, re.S)
+        match = re.search(r"Expected (\d+) columns, got (\d+): (.*)", message, re.DOTALL)
         if match:
             line = _find_line(path, match.group(3))
             where = f"line {line}" if line is not None else f"row {match.group(3)[:40]!r}"
@@ -280,4 +280,21 @@ def _read_whitespace(path, names, skip, columns, na, text_columns):
                              f"{match.group(1)} fields (as in the first row), found "
                              f"{match.group(3)}.") from None
         raise ValueError(f"{path} could not be read: {str(exc).splitlines()[0]}") from None
+    _check_whitespace_widths(path, len(names), skip)
     return frame
+
+
+def _check_whitespace_widths(path: Path, width: int, skip: int) -> None:
+    """pandas fills a short whitespace-separated row with NaN; refuse it instead.
+
+    Otherwise one row could set the separator (by being the first line) and turn every other
+    row into missing values without a word: the model would depend on that row alone.
+    """
+    with _open_text(path) as handle:
+        for number, line in enumerate(handle, start=1):
+            if number <= skip or not line.strip():
+                continue
+            found = len(line.split())
+            if found != width:
+                raise ValueError(f"{path}, line {number}: expected {width} fields (as in the "
+                                 f"first row), found {found}.")

@@ -270,7 +270,8 @@ def run(args) -> int:
         estimator.fit(X, y)
     _warn_lines(caught)
     if clipped > CLIP_WARN_FRACTION:
-        print(f"dpboost train: warning: {clipped:.1%} of the training rows had a norm above "
+        print(f"dpboost train: warning: {clipped:.1%} of the training rows (non-private "
+              f"figure) had a norm above "
               f"--norm-bound {args.norm_bound:g} and were clipped, which distorts the model. "
               "Declare a schema (--schema) whose public bounds scale every row into the unit "
               "ball; 'dpboost schema DATA --label COL' drafts one.", file=sys.stderr)

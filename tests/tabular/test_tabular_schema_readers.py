@@ -140,6 +140,8 @@ def test_whitespace_headerless_with_names(tmp_path):
     ("a,b,c\n1,2,3\n4,5\n", r"line 3: expected 3 fields .* found 2"),
     ("a,b,c\n1,2,3\n\n4,5,6,7\n", r"line 4: expected 3 fields .* found 4"),
     ("a b c\n1 2 3\n4 5 6 7\n", r"line 3: expected 3 fields"),
+    ("a b c\n1 2 3\n\n4 5\n", r"line 4: expected 3 fields .* found 2"),
+    ("1 2 3\n4,5,6\n7,8,9\n", r"line 2: expected 3 fields .* found 1"),  # first row sets sep
     ("", "empty"),
     ("a,b\n", "no data rows"),
     ("a,a\n1,2\n", "repeats a column name"),
