@@ -105,7 +105,11 @@ def header_names(path: str | os.PathLike, header: bool | str = True) -> list[str
     if table_format(path) == "parquet":
         import pyarrow.parquet as pq
 
-        return [str(n) for n in pq.read_schema(path).names]
+        try:
+            return [str(n) for n in pq.read_schema(path).names]
+        except (ValueError, OSError) as exc:  # ArrowInvalid is a ValueError
+            raise ValueError(f"{path} is not a readable Parquet file: "
+                             f"{str(exc).splitlines()[0]}") from None
     lines = _first_lines(path)
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
@@ -190,7 +194,11 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     if fmt == "parquet":
         available = header_names(path)
         _check_columns(path, columns, available)
-        frame = pd.read_parquet(path, columns=None if columns is None else list(columns))
+        try:
+            frame = pd.read_parquet(path, columns=None if columns is None else list(columns))
+        except (ValueError, OSError) as exc:
+            raise ValueError(f"{path} is not a readable Parquet file: "
+                             f"{str(exc).splitlines()[0]}") from None
         frame.columns = [str(c).strip() for c in frame.columns]
         frame.attrs["dpboost_header"] = True
         return frame
