@@ -375,6 +375,11 @@ def _load_csv(path, label, *, header, with_label, names_out=None):
     all_names = names if has_header else [str(j) for j in range(width)]
     text = [all_names[j_label]] if with_label else []
     frame = read_table(path, header=has_header, text_columns=text, na_values=None)
+    feature_names = [name for j, name in enumerate(all_names) if j != j_label]
+    if all(frame[name].dtype.kind in "iuf" for name in feature_names):  # the fast path
+        X = np.ascontiguousarray(frame[feature_names].to_numpy(dtype=np.float64))
+        return _finish_csv(path, frame, X, all_names, j_label, has_header, with_label,
+                           names_out, width)
     features = []
     for j, name in enumerate(all_names):
         if j == j_label:
@@ -404,6 +409,13 @@ def _load_csv(path, label, *, header, with_label, names_out=None):
     n = len(frame)
     X = np.column_stack(features) if features else np.empty((n, 0))
     X = np.ascontiguousarray(X, dtype=np.float64)
+    return _finish_csv(path, frame, X, all_names, j_label, has_header, with_label, names_out,
+                       width)
+
+
+def _finish_csv(path, frame, X, all_names, j_label, has_header, with_label, names_out, width):
+    from dpboost.readers import line_of
+
     _check_finite(X, path, lambda row: line_of(path, row, header=has_header))
     if names_out is not None:
         names_out[:] = [all_names[j] for j in range(width) if j != j_label] if has_header \
