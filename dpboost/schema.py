@@ -19,7 +19,8 @@ JSON layout (the same as the Python object, via :meth:`Schema.from_dict` / :meth
      "label": {"column": "y", "classes": ["no", "yes"]},
      "names": ["id", "age", ...],          # optional: column names of a headerless file
      "na_values": ["?"],                   # optional: strings that mean "missing"
-     "n_features": 123, "index_base": 1}   # LIBSVM files only: the public dimension
+     "n_features": 123, "index_base": 1,   # LIBSVM files only: the public dimension
+     "norm_bound": 3.7417}                 # LIBSVM/numeric files: a public bound on ||x||
 
 Columns of the data that the schema does not name are not used.  A column named in the
 schema but absent from the data is an error.  The second label class is the positive one.
@@ -308,6 +309,7 @@ class Schema:
     n_features: int | None = None
     index_base: int | None = None
     note: str | None = None
+    norm_bound: float | None = None
 
     @classmethod
     def from_dict(cls, content: object) -> Schema:
@@ -318,7 +320,7 @@ class Schema:
             raise TypeError(_err("top level", 'an object {"columns": ..., "label": ...}',
                                  type(content).__name__))
         known = {"columns", "label", "names", "na_values", "n_features", "index_base",
-                 "note", "_comment"}
+                 "norm_bound", "note", "_comment"}
         unknown = set(content) - known
         if unknown:
             raise ValueError(_err("top-level keys", "among " + ", ".join(sorted(known)),
@@ -371,8 +373,16 @@ class Schema:
         if n_features is not None and columns:
             raise ValueError("A schema declares either 'columns' (a table) or 'n_features' "
                              "(a LIBSVM file), not both.")
+        norm_bound = content.get("norm_bound")
+        if norm_bound is not None:
+            norm_bound = _number(norm_bound, "'norm_bound'")
+            if norm_bound <= 0:
+                raise ValueError(_err("'norm_bound'", "a number > 0", norm_bound))
+            if columns:
+                raise ValueError("A schema with 'columns' needs no 'norm_bound': its encoding "
+                                 "has norm at most 1 by construction.")
         return cls(columns, label, names, tuple(na_values), n_features, index_base,
-                   content.get("note"))
+                   content.get("note"), norm_bound)
 
     def to_dict(self) -> dict:
         out: dict = {}
@@ -386,6 +396,8 @@ class Schema:
             out["n_features"] = self.n_features
         if self.index_base is not None:
             out["index_base"] = self.index_base
+        if self.norm_bound is not None:
+            out["norm_bound"] = self.norm_bound
         if self.columns:
             out["columns"] = {name: spec.to_dict() for name, spec in self.columns.items()}
         if self.label is not None:

@@ -75,9 +75,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="learning rate lambda (default: the estimator's, 5)")
     parser.add_argument("--margin", type=float, default=None,
                         help="margin tau: theory mode (default: none, practical mode)")
-    parser.add_argument("--norm-bound", type=float, default=1.0,
-                        help="rows with a larger L2 norm are clipped to it; the clipped "
-                             "fraction is reported (default: 1)")
+    parser.add_argument("--norm-bound", type=float, default=None,
+                        help="public bound R on the rows' L2 norm: longer rows are clipped to "
+                             "it and the clipped fraction is reported (default: the schema's "
+                             "'norm_bound', else 1)")
     parser.add_argument("--classes", default=None, metavar="NEG,POS",
                         help="the two labels, negative first (e.g. --classes -1,1 or "
                              "--classes=no,yes); a schema's label classes take its place "
@@ -197,7 +198,9 @@ def _read_libsvm(args, schema):
     from dpboost.schema import Schema
 
     label = schema.label if schema is not None else None
-    return X, y, Schema(label=label, n_features=n_features, index_base=index_base)
+    norm_bound = schema.norm_bound if schema is not None else None
+    return X, y, Schema(label=label, n_features=n_features, index_base=index_base,
+                        norm_bound=norm_bound)
 
 
 def _read_encoded(args, schema):
@@ -239,9 +242,12 @@ def run(args) -> int:
     folder = Path(args.out).parent
     if not folder.is_dir():  # fail before spending the budget
         raise FileNotFoundError(f"--out {args.out}: folder {folder} does not exist.")
+    schema = Schema.load(args.schema) if args.schema is not None else None  # public facts
+    if args.norm_bound is None:
+        args.norm_bound = (schema.norm_bound if schema is not None
+                           and schema.norm_bound is not None else 1.0)
     # Parameters are checked, and the noise calibrated, before any data is read.
     planned = _estimator(args, None).planned_privacy_event()
-    schema = Schema.load(args.schema) if args.schema is not None else None
     ledger = None
     if args.ledger is not None:  # check before any data is touched (diffprivlib's order)
         from accounting import BudgetLedger

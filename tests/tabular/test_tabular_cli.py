@@ -293,3 +293,18 @@ def test_example_schemas_encode_the_real_files(schema_name, data_file):
             block = [j for j, f in enumerate(enc.get_feature_names_out())
                      if f.startswith(f"{name}=")]
             assert (Z[:, block].sum(axis=1) > 0).all(), name
+
+
+def test_libsvm_schema_norm_bound_means_nothing_is_clipped(tmp_path, capsys):
+    path = tmp_path / "d.svm"
+    path.write_text("1 1:1 3:1\n-1 2:1 3:1\n1 1:1 4:1\n-1 2:1 4:1\n" * 10)  # norm sqrt(2)
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps({"n_features": 4, "index_base": 1, "norm_bound": 2 ** 0.5,
+                                  "label": {"classes": [-1, 1]}}))
+    model = tmp_path / "m.json"
+    assert main(["train", str(path), "--schema", str(schema), *SMALL[:-4], "--seed", "0",
+                 "--out", str(model), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["non_private"]["clipped_fraction"] == 0.0
+    assert out["privacy_report"]["norm_bound"] == 2 ** 0.5
+    assert json.loads(model.read_text())["schema"]["norm_bound"] == 2 ** 0.5

@@ -169,3 +169,14 @@ def test_parquet_by_suffix_and_by_magic(tmp_path):
         assert back["a"].isna().tolist() == [False, True]
     with pytest.raises(ValueError, match="no column 'zz'"):
         read_table(tmp_path / "t.parquet", columns=["zz"])
+
+
+def test_libsvm_schema_declares_dimension_index_base_and_norm_bound():
+    schema = Schema.from_dict({"n_features": 123, "index_base": 1, "norm_bound": 14 ** 0.5,
+                               "label": {"column": None, "classes": [-1, 1]}})
+    assert Schema.from_dict(schema.to_dict()) == schema
+    assert (schema.n_features, schema.index_base, schema.norm_bound) == (123, 1, 14 ** 0.5)
+    with pytest.raises(ValueError, match="'norm_bound' in the schema must be a number > 0"):
+        Schema.from_dict({"n_features": 3, "norm_bound": 0})
+    with pytest.raises(ValueError, match="needs no 'norm_bound'"):
+        Schema.from_dict({**GOOD, "norm_bound": 2.0})
