@@ -67,12 +67,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                            "(with --schema: the schema's label column)",
               default_text="the schema's label column, else the last column")
     add_target_epsilon_delta(parser)
-    add_n_rounds(parser)
+    add_n_rounds(parser, default_text="the estimator's choice (see "
+                                      "PrivateHalfspaceClassifier)")
     parser.add_argument("--kappa", type=float, default=None,
                         help="density kappa of the boosting measures (default: the "
-                             "estimator's, 0.25)")
+                             "estimator's choice)")
     parser.add_argument("--learning-rate", type=float, default=None,
-                        help="learning rate lambda (default: the estimator's, 5)")
+                        help="learning rate lambda (default: the estimator's choice)")
     parser.add_argument("--margin", type=float, default=None,
                         help="margin tau: theory mode (default: none, practical mode)")
     parser.add_argument("--norm-bound", type=float, default=None,
