@@ -91,7 +91,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                              "CSV, checked against the file (default: none)")
     parser.add_argument("--index-base", type=int, choices=(0, 1), default=None,
                         help="public index base of a LIBSVM file: 1 (LIBSVM's convention) or "
-                             "0 (required for LIBSVM unless the schema declares index_base)")
+                             "0; required for LIBSVM unless the schema declares index_base "
+                             "(default: none)")
     add_seed(parser, private=True, what="the privacy noise")
     add_out(parser, required=True, metavar="MODEL.json", help="where to write the model")
     parser.add_argument("--ledger", default=None, metavar="LEDGER.json",
