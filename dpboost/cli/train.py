@@ -307,8 +307,6 @@ def _read_numeric(args, schema, fmt):
     """A numeric CSV or Parquet file without column declarations: (X, y, feature names)."""
     from dpboost.data import _load_csv
 
-    if fmt == "parquet":
-        raise UserError(f"{args.data} is a Parquet file: declare its columns with --schema.")
     label = args.label
     if label is None and schema is not None and schema.label is not None:
         label = schema.label.column

@@ -308,3 +308,22 @@ def test_libsvm_schema_norm_bound_means_nothing_is_clipped(tmp_path, capsys):
     assert out["non_private"]["clipped_fraction"] == 0.0
     assert out["privacy_report"]["norm_bound"] == 2 ** 0.5
     assert json.loads(model.read_text())["schema"]["norm_bound"] == 2 ** 0.5
+
+
+def test_numeric_parquet_without_schema_and_predict_by_name(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-0.5, 0.5, (400, 3))
+    frame = pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "c": X[:, 2],
+                          "y": np.where(X[:, 0] + X[:, 1] > 0, "yes", "no")})
+    path = tmp_path / "n.parquet"
+    frame.to_parquet(path)
+    model = tmp_path / "m.json"
+    assert main(["train", str(path), "--label", "y", *TRAIN, "--classes", "no,yes",
+                 "--out", str(model)]) == 0
+    assert json.loads(model.read_text())["feature_names"] == ["a", "b", "c"]
+    reordered = tmp_path / "r.csv"
+    frame[["y", "c", "a", "b"]].to_csv(reordered, index=False)
+    first, second = tmp_path / "p1.csv", tmp_path / "p2.csv"
+    assert main(["predict", "--model", str(model), str(path), "--out", str(first)]) == 0
+    assert main(["predict", "--model", str(model), str(reordered), "--out", str(second)]) == 0
+    assert first.read_text() == second.read_text()
