@@ -1,0 +1,72 @@
+"""Adaptive defaults: the budget split, the private count, kappa and T (dpboost.defaults)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from accounting import ZCDPAccountant, cks_epsilon
+from dpboost.defaults import (
+    MAX_KAPPA,
+    MIN_ROUNDS,
+    adaptive_kappa,
+    adaptive_rounds,
+    max_rounds,
+    private_count,
+    split_budget,
+)
+
+
+@pytest.mark.parametrize("eps", [0.1, 0.5, 1.0, 2.0, 5.0])
+def test_split_spends_exactly_the_target(eps):
+    b = split_budget(eps, 1e-6, count=True, calibration=True, method="cks")
+    assert b.rho_count + b.rho_calibration + b.rho_rounds == pytest.approx(b.rho, rel=1e-12)
+    assert b.shares() == pytest.approx({"count": 0.02, "calibration": 0.05, "rounds": 0.93})
+    # the total is the largest rho the CKS conversion allows: within 1e-6 of the target
+    assert cks_epsilon(b.rho, 1e-6) <= eps
+    assert cks_epsilon(b.rho * (1 + 1e-5), 1e-6) > eps
+
+
+def test_private_count_is_an_integer_with_the_declared_variance():
+    rho = 0.01  # s^2 >= 1 / (2 rho) = 50
+    y = np.array([1] * 30 + [-1] * 70)
+    rng = np.random.default_rng(0)
+    draws = [private_count(y, rho, rng=rng) for _ in range(4000)]
+    counts = np.array([c for c, _ in draws])
+    assert all(isinstance(c, int) for c, _ in draws[:50])
+    ev = draws[0][1]
+    s2 = ev.noise_multiplier**2
+    assert 50 <= s2 < 50 + math.isqrt(50) + 2  # lattice variance t m: at most t above sigma^2
+    assert ZCDPAccountant().compose(ev).rho <= rho
+    # mean 30 and variance s^2 (discrete Gaussian variance < s^2, within 1e-10 for s^2 = 56)
+    assert abs(counts.mean() - 30) < 4 * math.sqrt(s2 / 4000)
+    assert abs(counts.var() / s2 - 1) < 0.1  # sd of the ratio ~ sqrt(2/4000) = 0.022
+
+
+@given(st.integers(-50, 2000), st.integers(10, 1000))
+def test_kappa_never_exceeds_the_minority_rate_or_the_cap(count, n):
+    k = adaptive_kappa(count, n)
+    p = min(max(count / n, 0.0), 1.0)
+    assert 2.0 / n - 1e-15 <= k <= MAX_KAPPA
+    assert k <= max(min(p, 1 - p), 2.0 / n) + 1e-15
+    assert k * n >= 1  # the estimator's density condition
+
+
+@given(st.floats(0.25, 1.0), st.integers(100, 10**6), st.integers(1, 500),
+       st.floats(1e-5, 10.0))
+def test_rounds_grow_with_the_budget_and_stay_in_range(kappa, n, d, rho):
+    T = adaptive_rounds(kappa, n, d, rho)
+    assert MIN_ROUNDS <= T <= max_rounds(n, d) <= 1000
+    assert adaptive_rounds(kappa, n, d, 4 * rho) >= T  # more budget: never fewer rounds
+    assert adaptive_rounds(kappa, 2 * n, d, rho) >= T or max_rounds(2 * n, d) < T
+
+
+def test_rounds_rule_formula():
+    # T = round(2 kappa n sqrt(2 rho) / sqrt(d)) inside the clip
+    assert adaptive_rounds(0.25, 8000, 100, 0.02) == round(2 * 0.25 * 8000 * 0.2 / 10)
+    assert adaptive_rounds(0.25, 100, 100, 0.02) == MIN_ROUNDS
+    assert max_rounds(50_000, 100) == 150  # keeps a fit near 2 s at n = 50,000, d = 100
