@@ -1,5 +1,9 @@
 """Online learning and online boosting, one algorithm per module.
 
+**Not differentially private.** Every learner here sees each example in the clear; nothing in
+this package (models, predictions, losses) is covered by a privacy guarantee.  The private
+learner of dpboost is :class:`dpboost.estimator.PrivateHalfspaceClassifier`.
+
 Every learner follows the protocol in :mod:`dpboost.online.base`:
 ``predict_one(x)``, ``learn_one(x, y, weight=1.0)``, and batch verbs defined as their loops.
 Expert algorithms (Hedge) and OCO learners (OGD) use ``predict()`` / ``update(feedback)``.

@@ -138,6 +138,15 @@ class OnlineBBM(OnlineClassifier):
     importance weight ``p_t^i`` (``mode="weight"``, what BKL15 used in experiments) or, with
     probability ``p_t^i``, with weight 1 (``mode="sample"``, the analysed algorithm).
 
+    **Not differentially private**: the weak learners see every example in the clear.
+
+    The defaults need no tuning (they are ``dpboost online``'s): on the 80/20 splits of
+    ``benchmarks/bench_online.py`` (seed 0) they give test errors 0.1536 on a9a, 0.2387 on
+    covtype and 0.2825 on letter (A-M vs N-Z), against 0.1508, 0.2356 and 0.3018 for settings
+    tuned by progressive validation; over splits 0-5 (a9a) and 0-3 (covtype), against the settings
+    tuned on split 0, the default-minus-tuned difference averaged +0.0017 and -0.0001, within
+    split-to-split noise.
+
     Parameters
     ----------
     n_learners : int, default=100
