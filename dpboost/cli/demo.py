@@ -98,13 +98,34 @@ def _datasets(n: int, seed: int):
     return out
 
 
-def _epsilon_curve(noise_multiplier: float, n_rounds: int, delta: float):
-    from accounting import GaussianEvent, SelfComposedEvent, ZCDPAccountant
+def _epsilon_curve(report: dict, delta: float):
+    """Epsilon spent after ``t`` rounds, for ``t = 1..T``, from the privacy report's events.
 
+    The report lists the mechanisms of a run (e.g. a private count, then ``T`` rounds); the
+    self-composed event of the rounds is cut at ``t`` and composed with the others.
+    """
+    from accounting import (
+        GaussianEvent,
+        SelfComposedEvent,
+        ZCDPAccountant,
+        event_from_dict,
+    )
+
+    n_rounds = int(report["n_rounds"])
+    mechanisms = report.get("mechanisms")
+    if mechanisms:
+        events = [event_from_dict(m["event"]) for m in mechanisms]
+    else:  # a report of one Gaussian mechanism per round
+        events = [SelfComposedEvent(GaussianEvent(report["noise_multiplier"]), count=n_rounds)]
     rounds = np.unique(np.linspace(1, n_rounds, min(n_rounds, 120)).round().astype(int))
-    eps = [ZCDPAccountant().compose(SelfComposedEvent(GaussianEvent(noise_multiplier),
-                                                      count=int(t))).get_epsilon(delta)
-           for t in rounds]
+    eps = []
+    for t in rounds:
+        acc = ZCDPAccountant()
+        for e in events:
+            if isinstance(e, SelfComposedEvent) and e.count == n_rounds:
+                e = SelfComposedEvent(e.event, count=int(t))
+            acc.compose(e)
+        eps.append(acc.get_epsilon(delta))
     return {"rounds": rounds.tolist(), "epsilon": eps, "delta": delta, "target": EPSILON}
 
 
@@ -139,7 +160,10 @@ def run_demo(out_dir: str | Path = ".", seed: int = 0, n: int = 50_000,
                "boosted": boosted.score(Xte, yte),
                "logistic": logreg.score(Xte, yte),
                "epsilon": private.privacy_report_["epsilon"]["best"],
-               "sigma": private.privacy_report_["sigma"]}
+               "sigma": private.privacy_report_["sigma"],
+               "n_rounds": private.privacy_report_["n_rounds"],
+               "kappa": private.privacy_report_["kappa"],
+               "noise_multiplier": private.privacy_report_["noise_multiplier"]}
         results.append(row)
         report = private.privacy_report_
         panels.append({
@@ -149,7 +173,7 @@ def run_demo(out_dir: str | Path = ".", seed: int = 0, n: int = 50_000,
             "baselines": {"logistic regression (non-private)": row["logistic"],
                           "private centroid (T=1, eps=1)": row["centroid"]},
         })
-    eps_curve = _epsilon_curve(report["noise_multiplier"], report["n_rounds"], DELTA)
+    eps_curve = _epsilon_curve(report, DELTA)
     png = out_dir / "dpboost-demo.png"
     plot_learning_curves(panels, eps_curve, png,
                          title=f"dpboost demo: epsilon={EPSILON:g}, delta={DELTA:g}, seed={seed}")
@@ -157,16 +181,18 @@ def run_demo(out_dir: str | Path = ".", seed: int = 0, n: int = 50_000,
 
     eps = report["epsilon"]
     echo(f"Private model: PrivateHalfspaceClassifier, target (epsilon, delta) = "
-         f"({EPSILON:g}, {DELTA:g}), T = {report['n_rounds']}, kappa = {report['kappa']:g}, "
-         f"learning_rate = {report['learning_rate']:g}, norm_bound = {report['norm_bound']:g}")
-    echo(f"Privacy report: noise_multiplier = {report['noise_multiplier']:.4f} (same for every "
-         f"dataset: it depends on T, epsilon, delta only), rho = {report['rho']:.3e} zCDP, "
-         f"mu = {report['mu']:.4f} GDP")
+         f"({EPSILON:g}, {DELTA:g}), learning_rate = {report['learning_rate']:g}, norm_bound = "
+         f"{report['norm_bound']:g}; T (unless --n-rounds) and kappa chosen by the estimator per "
+         "dataset")
+    extra = "" if report.get("mu") is None else f", mu = {report['mu']:.4f} GDP"
+    echo(f"Privacy report (last dataset): rho = {report['rho']:.3e} zCDP{extra}; "
+         f"mechanism: {report.get('mechanism', 'Gaussian')}")
     echo("  epsilon at delta = 1e-06: " + ", ".join(
         f"{k} {v:.4f}" for k, v in eps.items() if v is not None))
-    echo("  noise std per coordinate per round, sigma = noise_multiplier * 2 / (kappa n): "
-         + ", ".join(f"{r['sigma']:.3g} ({r['dataset'].split(' (')[0]}, n={r['n_train']})"
-                    for r in results))
+    for r in results:
+        echo(f"  {r['dataset'].split(' (')[0]}, n = {r['n_train']}: T = {r['n_rounds']}, "
+             f"kappa = {r['kappa']:.3g}, noise_multiplier = {r['noise_multiplier']:.4g}, noise "
+             f"std per coordinate per round sigma = {r['sigma']:.3g}")
     echo("")
     echo(f"{'dataset':<40s} {'n_train':>7s} {'private boost':>14s} {'private centroid':>17s} "
          f"{'boost (non-priv)':>17s} {'logreg (non-priv)':>18s}")
