@@ -105,8 +105,8 @@ _OWN_PACKAGES = ("dpboost", "accounting")
 
 #: Modules that read users' files: any ValueError/TypeError/KeyError raised while one of them
 #: is on the stack (including inside pandas or pyarrow) is the file's fault, not a bug.
-READER_MODULES = ("dpboost.data", "dpboost.model_io", "dpboost._io", "dpboost.schema",
-                  "dpboost.tabular", "dpboost.encoder", "accounting.ledger")
+READER_MODULES = ("dpboost.data", "dpboost.readers", "dpboost.model_io", "dpboost._io",
+                  "dpboost.schema", "dpboost.tabular", "accounting.ledger")
 
 
 #: Third-party modules whose ValueError/TypeError is an input check at dpboost's boundary.
