@@ -32,6 +32,7 @@ from accounting.events import (
 )
 from accounting.exceptions import BudgetExceededError, ConvergenceError, UnsupportedEventError
 from accounting.ledger import BudgetLedger
+from accounting.selection import TNBSelectionEvent
 from accounting.zcdp import ZCDPAccountant
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "NonPrivateEvent",
     "PureDPEvent",
     "SelfComposedEvent",
+    "TNBSelectionEvent",
     "UnsupportedEventError",
     "ZCDPAccountant",
     "ZCDPEvent",

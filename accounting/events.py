@@ -211,6 +211,7 @@ _FIELDS = {
     "ComposedEvent": (ComposedEvent, ("events",)),
     "NoOpEvent": (NoOpEvent, ()),
     "NonPrivateEvent": (NonPrivateEvent, ()),
+    "TNBSelectionEvent": (None, ("rho", "eta", "gamma")),  # accounting.selection
 }
 
 
@@ -232,6 +233,8 @@ def event_from_dict(data: dict) -> DPEvent:
             + "."
         )
     cls, fields = _FIELDS[kind]
+    if cls is None:  # defined in its own module (which imports this one)
+        from accounting.selection import TNBSelectionEvent as cls
     kwargs = {}
     for name in fields:
         if name not in data:

@@ -43,6 +43,7 @@ from accounting.events import (
     event_from_dict,
 )
 from accounting.exceptions import UnsupportedEventError
+from accounting.selection import TNBSelectionEvent, rdp_delta, rdp_epsilon, selection_rdp
 
 __all__ = ["ZCDPAccountant", "event_mu_squared", "event_rho"]
 
@@ -60,6 +61,8 @@ def event_rho(event: DPEvent) -> float:
         return 0.0
     if isinstance(event, NonPrivateEvent):
         return math.inf
+    if isinstance(event, TNBSelectionEvent):
+        return math.inf  # not zCDP: composed as an RDP curve (see ZCDPAccountant._rdp_curve)
     if isinstance(event, SelfComposedEvent):
         return 0.0 if event.count == 0 else event.count * event_rho(event.event)
     if isinstance(event, ComposedEvent):
@@ -181,7 +184,33 @@ class ZCDPAccountant:
         delta = check_real(delta, "delta", "ZCDPAccountant.epsilons", low=0, high=1)
         return {m: self._epsilon(delta, m) for m in self.methods()}
 
+    def _rdp_curve(self):
+        """``alpha -> sum rho_i alpha + sum count_j eps'_j(alpha)`` if a selection event was
+        composed (RDP composes order by order, Mironov 2017 Prop. 1); else None."""
+        rho, selections = 0.0, []
+
+        def walk(ev, count):
+            nonlocal rho
+            if isinstance(ev, TNBSelectionEvent):
+                selections.append((count, ev))
+            elif isinstance(ev, SelfComposedEvent):
+                walk(ev.event, count * ev.count)
+            elif isinstance(ev, ComposedEvent):
+                for sub in ev.events:
+                    walk(sub, count)
+            else:
+                rho += count * event_rho(ev)
+
+        for ev in self._events:
+            walk(ev, 1)
+        if not selections:
+            return None
+        return lambda a: rho * a + math.fsum(c * selection_rdp(ev, a) for c, ev in selections)
+
     def _epsilon(self, delta: float, method: str) -> float:
+        curve = self._rdp_curve() if method != "exact" else None
+        if curve is not None:
+            return rdp_epsilon(curve, delta, method)
         if method == "exact":
             return conversions.gdp_epsilon(self.mu, delta)
         rho = self.rho
@@ -190,6 +219,9 @@ class ZCDPAccountant:
         return math.inf if rho == math.inf else conversions.zcdp_to_epsilon_paper(rho, delta)
 
     def _delta(self, epsilon: float, method: str) -> float:
+        curve = self._rdp_curve() if method != "exact" else None
+        if curve is not None:
+            return rdp_delta(curve, epsilon, method)
         if method == "exact":
             return conversions.gdp_delta(self.mu, epsilon)
         if method == "cks":

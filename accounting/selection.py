@@ -1,0 +1,158 @@
+r"""Private selection among private candidates: the truncated-negative-binomial event (PS22).
+
+A base algorithm ``Q`` (train one randomly chosen configuration, score it privately) is run a
+random number ``K`` of times and only the best run is released.  Papernot & Steinke (2022,
+"Hyperparameter Tuning with Renyi Differential Privacy", ICLR, arXiv:2110.03620), **Theorem 2**:
+
+    Let ``Q`` satisfy ``(lambda, eps)``-RDP and ``(lambda_hat, eps_hat)``-RDP for some
+    ``lambda in (1, inf)``, ``lambda_hat in [1, inf)``.  Let ``K`` follow the truncated
+    negative binomial distribution ``D_{eta, gamma}`` (``eta > -1``, ``gamma in (0, 1)``).
+    Then "run ``Q`` ``K`` times and return the best" satisfies ``(lambda, eps')``-RDP with
+
+    .. math::
+        \varepsilon' = \varepsilon + (1 + \eta)\Big(1 - \frac{1}{\hat\lambda}\Big)\hat\varepsilon
+        + \frac{(1 + \eta)\log(1/\gamma)}{\hat\lambda} + \frac{\log \mathbb{E}[K]}{\lambda - 1}.
+
+For a ``rho``-zCDP base (``eps = rho lambda`` at every order) the middle terms are
+``(1 + eta) (rho (lambda_hat - 1) + log(1/gamma) / lambda_hat)``, smallest at
+``lambda_hat = max(1, sqrt(log(1/gamma) / rho))``, which :func:`selection_rdp` uses (any
+``lambda_hat >= 1`` is valid, so the choice only tightens the bound).
+
+``D_{eta, gamma}``: ``P[K = k] = (1 - gamma)^k / (gamma^{-eta} - 1) * prod_{l < k} (l + eta)/(l + 1)``
+for ``k >= 1``; ``eta = 1`` is the geometric distribution ``P[K = k] = gamma (1 - gamma)^{k-1}``
+with ``E[K] = 1 / gamma``; ``eta = 0`` is the logarithmic distribution.
+
+The RDP curve is converted to ``(epsilon, delta)`` with Canonne, Kamath & Steinke (2020,
+Prop. 12), valid for any RDP curve order by order:
+``epsilon = inf_alpha eps'(alpha) + log(1 - 1/alpha) - (log delta + log alpha) / (alpha - 1)``
+(method ``"cks"``), or Mironov (2017, Prop. 3): ``eps'(alpha) + log(1/delta) / (alpha - 1)``
+(method ``"paper"``).  Every ``alpha`` gives a valid bound, so a numerical minimiser can only be
+pessimistic, never optimistic.
+
+References
+----------
+N. Papernot, T. Steinke. "Hyperparameter Tuning with Renyi Differential Privacy." ICLR 2022,
+Theorem 2 and Section 2.
+J. Liu, K. Talwar. "Private selection from private candidates." STOC 2019.
+C. Canonne, G. Kamath, T. Steinke. "The Discrete Gaussian for Differential Privacy." 2020,
+Prop. 12.  I. Mironov. "Renyi Differential Privacy." CSF 2017, Prop. 3.
+
+Examples
+--------
+>>> ev = TNBSelectionEvent(rho=0.01, eta=1.0, gamma=0.2)
+>>> round(ev.expected_runs, 6)
+5.0
+>>> 0 < rdp_epsilon(lambda a: selection_rdp(ev, a), 1e-6, "cks") < 3
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from accounting._validation import check_real
+from accounting.events import DPEvent
+
+__all__ = ["TNBSelectionEvent", "rdp_delta", "rdp_epsilon", "selection_rdp", "tnb_pmf"]
+
+
+@dataclass(frozen=True)
+class TNBSelectionEvent(DPEvent):
+    """Best of ``K ~ D_{eta, gamma}`` runs of a ``rho``-zCDP base algorithm (PS22, Theorem 2).
+
+    Not a zCDP mechanism (its RDP curve has a ``log E[K] / (alpha - 1)`` term), so
+    :class:`~accounting.zcdp.ZCDPAccountant` composes it as an RDP curve
+    (:func:`selection_rdp`) and converts with :func:`rdp_epsilon`.
+    """
+
+    rho: float
+    eta: float
+    gamma: float
+
+    def __post_init__(self) -> None:
+        rho = check_real(self.rho, "rho", "TNBSelectionEvent", low=0)
+        eta = check_real(self.eta, "eta", "TNBSelectionEvent", low=-1, high=math.inf)
+        gamma = check_real(self.gamma, "gamma", "TNBSelectionEvent", low=0, high=1)
+        object.__setattr__(self, "rho", rho)
+        object.__setattr__(self, "eta", eta)
+        object.__setattr__(self, "gamma", gamma)
+
+    @property
+    def expected_runs(self) -> float:
+        """``E[K]``: ``eta (1 - gamma) / (gamma (1 - gamma^eta))``, ``(1/gamma - 1)/log(1/gamma)`` at 0."""
+        g, eta = self.gamma, self.eta
+        if eta == 0:
+            return (1.0 / g - 1.0) / math.log(1.0 / g)
+        return eta * (1.0 - g) / (g * (1.0 - g**eta))
+
+    def to_dict(self) -> dict:
+        return {"type": "TNBSelectionEvent", "rho": self.rho, "eta": self.eta,
+                "gamma": self.gamma}
+
+
+def tnb_pmf(k: int, eta: float, gamma: float) -> float:
+    """``P[K = k]`` of the truncated negative binomial ``D_{eta, gamma}`` (``k >= 1``)."""
+    if k < 1:
+        return 0.0
+    if eta == 0:
+        return (1.0 - gamma) ** k / (k * math.log(1.0 / gamma))
+    # for eta in (-1, 0) the first factor and the normaliser are both negative
+    log_p = k * math.log1p(-gamma) - math.log(abs(gamma**-eta - 1.0))
+    for ell in range(k):
+        log_p += math.log(abs(ell + eta) / (ell + 1))
+    return math.exp(log_p)
+
+
+def selection_rdp(event: TNBSelectionEvent, alpha: float) -> float:
+    """``eps'(alpha)`` of Theorem 2 for a ``rho``-zCDP base (``lambda_hat`` chosen optimally)."""
+    rho, eta, g = event.rho, event.eta, event.gamma
+    log_inv_g = math.log(1.0 / g)
+    lam_hat = max(1.0, math.sqrt(log_inv_g / rho)) if rho > 0 else math.inf
+    middle = 0.0 if lam_hat == math.inf else rho * (lam_hat - 1.0) + log_inv_g / lam_hat
+    return (rho * alpha + (1.0 + eta) * middle
+            + math.log(event.expected_runs) / (alpha - 1.0))
+
+
+def _minimise(f: Callable[[float], float]) -> float:
+    """``min f(alpha)`` over ``alpha > 1``: a log grid, then a golden-section refinement."""
+    grid = [1.0 + math.exp(t / 8.0) for t in range(-80, 90)]
+    values = [f(a) for a in grid]
+    i = min(range(len(grid)), key=values.__getitem__)
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
+    best = values[i]
+    phi = (math.sqrt(5.0) - 1.0) / 2.0
+    for _ in range(60):
+        a = hi - phi * (hi - lo)
+        b = lo + phi * (hi - lo)
+        fa, fb = f(a), f(b)
+        best = min(best, fa, fb)
+        if fa < fb:
+            hi = b
+        else:
+            lo = a
+    return best
+
+
+def rdp_epsilon(curve: Callable[[float], float], delta: float, method: str = "cks") -> float:
+    """Smallest epsilon (over orders) for an RDP curve: CKS20 Prop. 12 or Mironov Prop. 3."""
+    log_delta = math.log(delta)
+    if method == "cks":
+        def f(a):
+            return max(0.0, curve(a) + math.log1p(-1.0 / a) - (log_delta + math.log(a)) / (a - 1.0))
+    else:
+        def f(a):
+            return max(0.0, curve(a) - log_delta / (a - 1.0))
+    return _minimise(f)
+
+
+def rdp_delta(curve: Callable[[float], float], epsilon: float, method: str = "cks") -> float:
+    """Smallest delta for an RDP curve at ``epsilon`` (the same two conversions, solved for delta)."""
+    if method == "cks":
+        def f(a):  # log delta = (a-1)(tau - eps) + a log(1 - 1/a) - log(a - 1)... (CKS20 Prop. 12)
+            return (a - 1.0) * (curve(a) - epsilon) + a * math.log1p(-1.0 / a) - math.log(a - 1.0)
+    else:
+        def f(a):
+            return (a - 1.0) * (curve(a) - epsilon)
+    return min(1.0, math.exp(min(0.0, _minimise(f))))
