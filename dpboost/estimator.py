@@ -477,6 +477,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         """Train the private halfspace on ``X`` (rows clipped to ``norm_bound``) and ``y``."""
         # Privacy is fixed from public quantities before the data is looked at.
         s, plan = self._plan()
+        from dpboost.selection import warn_if_in_search  # (selection imports this module)
+
+        warn_if_in_search(type(self).__name__)
         X, y = self._validate_X_y(X, y)
         n, d = X.shape
         if s["kappa"] is not None:
