@@ -23,19 +23,20 @@ Boosting." COLT 2020. Algorithm 4, Theorem 24, Lemma 25.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from dpboost._validation import check_scalar
-from dpboost.projection import _project
+from dpboost.round_ops import add_gain, as_float64, project_gain, zero_gain
 
 __all__ = ["LazyBregBoost", "round_gain"]
 
 
 def round_gain(h_values: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """``l(x_i) = 1 - |clip(h(x_i), -1, 1) - y_i| / 2`` in float64, for labels ``y`` in {-1, +1}."""
-    h = np.clip(np.asarray(h_values, dtype=np.float64), -1.0, 1.0)
+    """``l(x_i) = 1 - |clip(h(x_i), -1, 1) - y_i| / 2`` in float64, for labels ``y`` in {-1, +1}.
+
+    Elementwise, so a dask array stays lazy (chunk by chunk on the workers).
+    """
+    h = np.clip(as_float64(h_values), -1.0, 1.0)
     return 1.0 - 0.5 * np.abs(h - y)
 
 
@@ -58,6 +59,11 @@ class LazyBregBoost:
     hypotheses growing by appending (its length and its last cached element); anything else
     triggers a full recomputation.  :meth:`recompute` is the pure, cache-free definition, and
     the tests assert that both agree.  Do not modify ``X`` or ``y`` in place between calls.
+
+    ``X`` and ``y`` may be row-chunked dask arrays: the gain is then a dask array persisted on
+    the workers (never gathered), the projection is found with a few reductions over it
+    (:mod:`dpboost.distributed_projection`) and the returned measure is lazy.  The operations
+    are those of :mod:`dpboost.round_ops`, so both backends run this same code.
 
     References
     ----------
@@ -87,11 +93,10 @@ class LazyBregBoost:
         self._y = y
         self._n_seen = 0
         self._last = None
-        self._gain = None if y is None else np.zeros(len(y), dtype=np.float64)
+        self._gain = None if y is None else zero_gain(X, y)
 
-    def _project(self, gain: np.ndarray) -> np.ndarray:
-        log_weights = math.log(self.kappa) - self.learning_rate * gain
-        return _project(log_weights, self.kappa)[0]
+    def _project(self, gain, n_hypotheses: int | None = None):
+        return project_gain(gain, self.kappa, self.learning_rate, n_hypotheses)
 
     def measure(self, X: np.ndarray, y: np.ndarray, hypotheses: list) -> np.ndarray:
         """Return ``mu = Proj(mu~)`` for ``(X, y, hypotheses)``, reusing the cumulative-gain cache."""
@@ -105,22 +110,27 @@ class LazyBregBoost:
         if fresh:
             self._reset(X, y)
         for h in hypotheses[self._n_seen:]:
-            self._gain += round_gain(h(X), y)
+            self._gain = add_gain(self._gain, round_gain(h(X), y))
         self._n_seen = t
         self._last = hypotheses[-1] if t else None
-        return self._project(self._gain)
+        return self._project(self._gain, t)
 
     def recompute(self, X: np.ndarray, y: np.ndarray, hypotheses: list) -> np.ndarray:
         """The same measure computed from ``(X, y, hypotheses)`` alone (no cache; pure)."""
-        gain = np.zeros(len(y), dtype=np.float64)
+        gain = zero_gain(X, y)
         for h in hypotheses:
-            gain += round_gain(h(X), y)
-        return self._project(gain)
+            gain = add_gain(gain, round_gain(h(X), y))
+        return self._project(gain, len(hypotheses))
 
     @property
     def cumulative_gain(self) -> np.ndarray | None:
-        """A copy of the cached ``L(i) = sum_j l_j(x_i)`` (``None`` before the first call)."""
-        return None if self._gain is None else self._gain.copy()
+        """A copy of the cached ``L(i) = sum_j l_j(x_i)`` (``None`` before the first call).
+
+        For dask input this is the persisted dask array itself (dask arrays are immutable).
+        """
+        if self._gain is None or not isinstance(self._gain, np.ndarray):
+            return self._gain
+        return self._gain.copy()
 
     @property
     def n_hypotheses_seen(self) -> int:

@@ -59,9 +59,11 @@ __all__ = [
     "CENTRE_BLOCK_ROWS",
     "LatticeGaussian",
     "bernoulli_exp_neg",
+    "block_partials",
     "blocked_centre",
     "centre_error_bound",
     "lattice_variance",
+    "pairwise_sum",
     "sample_discrete_gaussian",
 ]
 
@@ -300,6 +302,56 @@ def _sample_lattice(t: int, m: int, n: int, rng: np.random.Generator) -> np.ndar
 # ---------------------------------------------------------------------------------------------
 # the centre and its floating-point error bound
 # ---------------------------------------------------------------------------------------------
+def block_partials(X: np.ndarray, weights: np.ndarray, first_row: int = 0
+                   ) -> tuple[int, np.ndarray]:
+    """Per-block partial products of :func:`blocked_centre` for rows ``first_row ..`` of a sample.
+
+    ``X`` and ``weights`` are the rows ``[first_row, first_row + len(X))`` of a larger sample
+    (a dask chunk, say).  The rows are cut at the *global* block boundaries (multiples of
+    :data:`CENTRE_BLOCK_ROWS`) and each piece is reduced exactly as :func:`blocked_centre`
+    reduces a block.  Returns ``(b0, P)``: ``P[k]`` is the piece of global block ``b0 + k``.
+    Adding the pieces of one block in any order keeps every term within ``CENTRE_BLOCK_ROWS + 1``
+    roundings (a block of ``B`` rows cut into ``p`` pieces has pieces of at most ``B - p + 1``
+    rows, and the ``p - 1`` additions make up the rest), so the bound of
+    :func:`centre_error_bound` holds for any row chunking.
+
+    Examples
+    --------
+    >>> b0, P = block_partials(np.eye(2), np.array([0.5, -0.5]), first_row=3)
+    >>> b0, P.tolist()
+    (0, [[0.5, -0.5]])
+    """
+    n, d = X.shape
+    w = np.asarray(weights, dtype=np.float64)
+    b0 = first_row // CENTRE_BLOCK_ROWS
+    parts = []
+    start = 0
+    while start < n:
+        stop = min(n, (b0 + len(parts) + 1) * CENTRE_BLOCK_ROWS - first_row)
+        if X.dtype == np.float64:
+            parts.append(X[start:stop].T @ w[start:stop])
+        else:
+            # float32 and others: upcast in cache-sized pieces, added in sequence within the
+            # block (each term still passes through at most CENTRE_BLOCK_ROWS roundings)
+            acc = np.zeros(d, dtype=np.float64)
+            for lo in range(start, stop, _UPCAST_ROWS):
+                hi = min(stop, lo + _UPCAST_ROWS)
+                acc += X[lo:hi].astype(np.float64).T @ w[lo:hi]
+            parts.append(acc)
+        start = stop
+    P = np.array(parts, dtype=np.float64).reshape(len(parts), d)
+    return b0, P
+
+
+def pairwise_sum(parts) -> np.ndarray:
+    """Add block results pairwise (the tree of :func:`blocked_centre`); ``parts`` is non-empty."""
+    parts = list(parts)
+    while len(parts) > 1:  # pairwise tree over the block results
+        parts = [parts[i] + parts[i + 1] if i + 1 < len(parts) else parts[i]
+                 for i in range(0, len(parts), 2)]
+    return np.asarray(parts[0], dtype=np.float64)
+
+
 def blocked_centre(X: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """``X^T weights`` in float64: BLAS products over blocks of rows, block results added pairwise.
 
@@ -307,34 +359,18 @@ def blocked_centre(X: np.ndarray, weights: np.ndarray) -> np.ndarray:
     (a float32 ``X`` is upcast block by block, so no float32 accumulation ever happens); the
     block results are then summed pairwise.  Whatever order BLAS uses inside a block, every
     product ``x_ij w_i`` passes through at most ``CENTRE_BLOCK_ROWS + ceil(log2(#blocks)) + 1``
-    roundings, which is what :func:`centre_error_bound` charges.
+    roundings, which is what :func:`centre_error_bound` charges.  The dask backend
+    (:func:`dpboost.distributed.dask_centre`) computes the same blocks with
+    :func:`block_partials` chunk by chunk and adds them with the same :func:`pairwise_sum`.
 
     Examples
     --------
     >>> blocked_centre(np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([0.5, -0.5]))
     array([ 0.5, -0.5])
     """
-    n = X.shape[0]
-    w = np.asarray(weights, dtype=np.float64)
-    parts = []
-    for start in range(0, n, CENTRE_BLOCK_ROWS):
-        stop = min(n, start + CENTRE_BLOCK_ROWS)
-        if X.dtype == np.float64:
-            parts.append(X[start:stop].T @ w[start:stop])
-            continue
-        # float32 and others: upcast in cache-sized pieces, added in sequence within the block
-        # (each term still passes through at most CENTRE_BLOCK_ROWS roundings)
-        acc = np.zeros(X.shape[1], dtype=np.float64)
-        for lo in range(start, stop, _UPCAST_ROWS):
-            hi = min(stop, lo + _UPCAST_ROWS)
-            acc += X[lo:hi].astype(np.float64).T @ w[lo:hi]
-        parts.append(acc)
-    if not parts:
+    if X.shape[0] == 0:
         return np.zeros(X.shape[1], dtype=np.float64)
-    while len(parts) > 1:  # pairwise tree over the block results
-        parts = [parts[i] + parts[i + 1] if i + 1 < len(parts) else parts[i]
-                 for i in range(0, len(parts), 2)]
-    return np.asarray(parts[0], dtype=np.float64)
+    return pairwise_sum(block_partials(X, weights)[1])
 
 
 def centre_error_bound(n: int, norm_bound: float) -> float:

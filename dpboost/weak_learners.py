@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from dpboost._validation import check_choice, check_scalar
-from dpboost.mechanisms import LatticeGaussian, blocked_centre, centre_error_bound
+from dpboost.mechanisms import LatticeGaussian, centre_error_bound
+from dpboost.round_ops import as_float64, centre, is_dask_array
 
 __all__ = [
     "CenteringHalfspace",
@@ -40,7 +41,9 @@ def centering_sum(X: np.ndarray, y: np.ndarray, mu_hat: np.ndarray) -> np.ndarra
     >>> centering_sum(np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1, -1]), np.array([0.5, 0.5]))
     array([ 0.5, -0.5])
     """
-    v = np.asarray(mu_hat, dtype=np.float64) * y
+    v = as_float64(mu_hat) * y
+    if is_dask_array(X):  # a tree reduction on the workers; only the d-vector comes back
+        return np.asarray((X.T @ v.astype(X.dtype)).compute(), dtype=np.float64)
     return np.asarray(X.T @ v.astype(X.dtype, copy=False), dtype=np.float64)
 
 
@@ -204,6 +207,6 @@ class GaussianCenteringHalfspace:
     def fit(self, X, y, mu_hat, *, rng: np.random.Generator) -> HalfspaceHypothesis:
         """Return ``clip(x . z_hat / R^2, -1, 1)`` with ``z_hat`` the noisy centre of ``mu_hat``."""
         n, d = X.shape
-        weights = np.asarray(mu_hat, dtype=np.float64) * y
-        z_hat = self.mechanism(n, d).release(blocked_centre(X, weights), rng=rng)
+        weights = as_float64(mu_hat) * y  # lazy for dask: computed chunk by chunk in centre()
+        z_hat = self.mechanism(n, d).release(centre(X, weights), rng=rng)
         return HalfspaceHypothesis(z_hat / self.norm_bound**2)

@@ -1,0 +1,239 @@
+r"""The boosting round on dask arrays: data bigger than one machine, same private fit.
+
+The round itself is not here: :func:`dpboost.boost.boost` with
+:class:`~dpboost.lazy_breg.LazyBregBoost` and
+:class:`~dpboost.weak_learners.GaussianCenteringHalfspace` runs unchanged on a row-chunked
+dask array, through the operations of :mod:`dpboost.round_ops`.  This module holds their dask
+implementations and what an estimator needs around them (checking and clipping a dask ``X``
+from public quantities only, encoding labels, scoring).
+
+**Per round on dask.**  The newest hypothesis's gain is added chunk by chunk and the ``n``-vector
+of cumulative gains is persisted on the workers (never gathered); the projection is found by a
+few reductions over it (:mod:`dpboost.distributed_projection`); the centre
+``X^T (mu_hat * y)`` is reduced on the workers to one float64 vector per global block of
+:data:`~dpboost.mechanisms.CENTRE_BLOCK_ROWS` rows (:func:`~dpboost.mechanisms.block_partials`),
+and only those ``ceil(n / B) * d`` numbers reach the client, which adds them with the same
+pairwise tree as the in-memory :func:`~dpboost.mechanisms.blocked_centre`; then the noise is
+drawn **once, on the client**, by the learner's :class:`~dpboost.mechanisms.LatticeGaussian`.
+
+**Why the privacy analysis and report do not change.**  The released quantity is the same
+(``z = sum_i mu_hat(i) y_i x_i`` for the measure of Lemma 9, sensitivity ``2R/(kappa n)`` in
+exact arithmetic), rounded to the same public grid with the same discrete Gaussian; only the
+order of the floating-point additions differs.  The safe mechanism charges a public error bound
+``E`` that holds for any order inside a block and for the pairwise tree across blocks, and a
+chunk boundary inside a block only splits it into pieces that are added back (every term still
+passes through at most ``B + 1`` roundings, within :func:`~dpboost.mechanisms.centre_error_bound`).
+So ``E``, the grid, the noise and the privacy event are identical to the in-memory path; chunk
+sizes never enter them.
+
+**Equal results.**  The two backends compute the centre to within a few ulps of each other,
+and ``round(f / g)`` on the public grid ``g`` then agrees except when the two float centres
+straddle a rounding boundary ``(k + 1/2) g``, where the released coordinate differs by exactly
+one grid step (the noise, an integer draw that does not depend on the value, is the same).
+
+**Faults.**  Everything computed on the workers is a deterministic function of the data and
+the released hypotheses, so when a worker dies dask recomputes the lost pieces and the round's
+centre is the same; the noise is drawn only after the centre has reached the client, by client
+code that dask never retries.  If dask gives up, :func:`gather` raises
+:class:`DistributedFitError` and ``fit`` stores no model.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dpboost.mechanisms import CENTRE_BLOCK_ROWS, block_partials, pairwise_sum
+from dpboost.round_ops import is_dask_array
+
+__all__ = [
+    "DistributedFitError",
+    "check_dask_X",
+    "check_dask_X_y",
+    "clip_rows_dask",
+    "dask_centre",
+    "dask_zero_gain",
+    "decision_scores",
+    "encode_labels_dask",
+    "gather",
+    "is_dask_array",
+    "predict_labels",
+]
+
+
+class DistributedFitError(RuntimeError):
+    """A dask computation of a round failed (e.g. workers lost beyond dask's retries).
+
+    Raised before the round's noise is drawn: no model is produced and no noise is spent twice.
+    """
+
+
+def gather(*objs):
+    """Compute dask objects and bring the (small) results to the client.
+
+    Every value the boosting round brings to the client passes through here: histograms,
+    the distinct gains of one bin, and per-block centre pieces, never an ``n``-vector.
+    """
+    import dask
+
+    try:
+        out = dask.compute(*objs)
+    except Exception as exc:  # worker death beyond retries, cancelled futures, ...
+        if type(exc).__module__.split(".")[0] not in ("distributed", "dask"):
+            raise
+        raise DistributedFitError(
+            f"A dask computation of the boosting round failed ({type(exc).__name__}: {exc}). "
+            "No model was produced and no noise was drawn for this round."
+        ) from exc
+    return out[0] if len(objs) == 1 else out
+
+
+def row_offsets(chunks: tuple[int, ...]) -> list[int]:
+    """The first row of every chunk (public: the chunking depends on ``n`` and the user)."""
+    return np.concatenate([[0], np.cumsum(chunks)[:-1]]).astype(int).tolist()
+
+
+def dask_zero_gain(X):
+    """Zeros on the row chunks of ``X``, persisted."""
+    import dask.array as da
+
+    return da.zeros(X.shape[0], chunks=(X.chunks[0],), dtype=np.float64).persist()
+
+
+def dask_centre(X, weights) -> np.ndarray:
+    """``X^T weights`` for a row-chunked dask ``X``: per-block pieces on the workers, pairwise sum.
+
+    Chunk ``c`` starting at row ``s`` returns :func:`~dpboost.mechanisms.block_partials` of its
+    rows (cut at global multiples of ``B``); the client adds the pieces of each block in chunk
+    order and then the blocks with :func:`~dpboost.mechanisms.pairwise_sum`.  With chunks that
+    are multiples of ``B`` the result is bit for bit the in-memory :func:`blocked_centre`.
+    """
+    import dask
+
+    if X.numblocks[1] != 1:
+        X = X.rechunk({1: -1})
+    weights = weights.rechunk((X.chunks[0],))
+    part = dask.delayed(block_partials, pure=True)
+    xs = X.to_delayed()[:, 0].tolist()
+    ws = weights.to_delayed().tolist()
+    results = gather(*[part(x, w, s) for x, w, s in zip(xs, ws, row_offsets(X.chunks[0]))])
+    if not isinstance(results, tuple):
+        results = (results,)
+    blocks: dict[int, np.ndarray] = {}
+    for b0, P in results:  # chunk order: the pieces of one block are added left to right
+        for k, piece in enumerate(P):
+            blocks[b0 + k] = blocks[b0 + k] + piece if b0 + k in blocks else piece
+    if not blocks:
+        return np.zeros(X.shape[1], dtype=np.float64)
+    return pairwise_sum([blocks[b] for b in sorted(blocks)])
+
+
+# ---------------------------------------------------------------------------------------------
+# what the estimator needs around the round
+# ---------------------------------------------------------------------------------------------
+def _row_chunked(X, owner: str):
+    import dask.array as da
+
+    if X.ndim != 2:
+        raise ValueError(f"Expected a 2-D dask array for X in {owner}. Got {X.ndim} dimensions "
+                         "instead.")
+    if any(np.isnan(c) for c in X.chunks[0]):
+        raise ValueError(f"The row chunk sizes of X in {owner} must be known (e.g. "
+                         "dataframe.to_dask_array(lengths=True)). Got unknown sizes instead.")
+    if X.dtype not in (np.float32, np.float64):
+        X = X.astype(np.float64)
+    if X.numblocks[1] != 1:
+        X = X.rechunk({1: -1})
+    return da.asarray(X)
+
+
+def _check_finite_chunk(block: np.ndarray) -> np.ndarray:
+    bad = ~np.isfinite(block).all(axis=1)
+    return np.array([int(np.flatnonzero(bad)[0]) if bad.any() else -1])
+
+
+def check_dask_X(X, owner: str = "dpboost", *, n_features: int | None = None):
+    """Check a dask ``X`` (2-D, known row chunks, finite), one chunk along the columns.
+
+    One pass over the data (only one integer per chunk comes back).  ``n_features`` is checked
+    against a fitted estimator's ``n_features_in_``.
+    """
+    X = _row_chunked(X, owner)
+    if n_features is not None and X.shape[1] != n_features:
+        raise ValueError(f"X has {X.shape[1]} features, but {owner} is expecting {n_features} "
+                         "features as input.")
+    if X.shape[0] < 1:
+        raise ValueError(f"Found array with 0 sample(s) while a minimum of 1 is required by "
+                         f"{owner}.")
+    firsts = gather(X.map_blocks(_check_finite_chunk, chunks=((1,) * X.numblocks[0],),
+                                 drop_axis=1, dtype=np.int64))
+    bad = np.flatnonzero(firsts >= 0)
+    if bad.size:
+        row = row_offsets(X.chunks[0])[int(bad[0])] + int(firsts[bad[0]])
+        raise ValueError(f"Input X contains NaN or infinity (first at row {row}).")
+    return X
+
+
+def check_dask_X_y(X, y, owner: str = "dpboost"):
+    """Check ``X`` (:func:`check_dask_X`) and ``y`` (1-D, same length), ``y`` on ``X``'s chunks."""
+    import dask.array as da
+
+    X = check_dask_X(X, owner)
+    y = y if is_dask_array(y) else da.from_array(np.asarray(y), chunks=(X.chunks[0],))
+    if y.ndim != 1 or y.shape[0] != X.shape[0]:
+        raise ValueError(f"Found input variables with inconsistent numbers of samples: "
+                         f"[{X.shape[0]}, {y.shape[0]}].")
+    return X, y.rechunk((X.chunks[0],))
+
+
+def encode_labels_dask(y, classes) -> tuple[np.ndarray, object]:
+    """Labels in {-1, +1} (+1 for the larger of the two declared ``classes``), as int8 dask.
+
+    ``classes`` must be given (inferring them would read the data); a label outside them
+    raises one error (one integer per chunk comes back).
+    """
+    classes = np.unique(np.asarray(classes))
+    if classes.ndim != 1 or classes.size != 2:
+        raise ValueError("The 'classes' parameter must be a list of exactly two distinct labels "
+                         f"(only binary classification is supported). Got {classes!r} instead.")
+    unknown = gather((~da_isin(y, classes)).sum())
+    if unknown:
+        raise ValueError(f"y contains {int(unknown)} labels that are not in "
+                         f"classes={list(classes)}. Only binary classification is supported.")
+    return classes, (y == classes[1]).astype(np.int8) * 2 - 1
+
+
+def da_isin(y, values):
+    return y.map_blocks(np.isin, np.asarray(values), dtype=bool)
+
+
+def _clip_chunk(block: np.ndarray, norm_bound: float) -> np.ndarray:
+    from dpboost.estimator import clip_rows
+
+    return clip_rows(block, norm_bound)
+
+
+def clip_rows_dask(X, norm_bound: float):
+    """:func:`dpboost.estimator.clip_rows` chunk by chunk (each row scaled alone: lazy, exact)."""
+    return X.map_blocks(_clip_chunk, float(norm_bound), dtype=X.dtype)
+
+
+def decision_scores(X, coef: np.ndarray, intercept: float = 0.0):
+    """``X @ coef + intercept`` in X's precision, lazily (a dask array of shape (n,))."""
+    return X @ np.asarray(coef).astype(X.dtype) + intercept
+
+
+def predict_labels(scores, classes: np.ndarray):
+    """``classes[1]`` where ``scores > 0`` else ``classes[0]``, lazily."""
+    classes = np.asarray(classes)
+    return scores.map_blocks(lambda s: classes[(s > 0).astype(int)], dtype=classes.dtype)
+
+
+def fit_chunk_rows(n: int, d: int, itemsize: int, target_bytes: int = 64 << 20) -> int:
+    """A row chunk of about ``target_bytes`` that is a multiple of the centre block size.
+
+    Chunks that are multiples of :data:`~dpboost.mechanisms.CENTRE_BLOCK_ROWS` make the dask
+    centre bit for bit the in-memory one; any chunking is private and correct.
+    """
+    rows = max(1, target_bytes // max(1, d * itemsize))
+    rows = max(CENTRE_BLOCK_ROWS, rows // CENTRE_BLOCK_ROWS * CENTRE_BLOCK_ROWS)
+    return int(min(rows, max(1, n)))
