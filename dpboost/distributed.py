@@ -105,7 +105,8 @@ def dask_centre(X, weights) -> np.ndarray:
     Chunk ``c`` starting at row ``s`` returns :func:`~dpboost.mechanisms.block_partials` of its
     rows (cut at global multiples of ``B``); the client adds the pieces of each block in chunk
     order and then the blocks with :func:`~dpboost.mechanisms.pairwise_sum`.  With chunks that
-    are multiples of ``B`` the result is bit for bit the in-memory :func:`blocked_centre`.
+    are multiples of ``B`` the result is bit for bit the in-memory :func:`blocked_centre` on the
+    same memory (on workers OpenBLAS's order may depend on a chunk's alignment: a few ulps).
     """
     import dask
 
@@ -115,9 +116,7 @@ def dask_centre(X, weights) -> np.ndarray:
     part = dask.delayed(block_partials, pure=True)
     xs = X.to_delayed()[:, 0].tolist()
     ws = weights.to_delayed().tolist()
-    results = gather(*[part(x, w, s) for x, w, s in zip(xs, ws, row_offsets(X.chunks[0]))])
-    if not isinstance(results, tuple):
-        results = (results,)
+    results = gather([part(x, w, s) for x, w, s in zip(xs, ws, row_offsets(X.chunks[0]))])
     blocks: dict[int, np.ndarray] = {}
     for b0, P in results:  # chunk order: the pieces of one block are added left to right
         for k, piece in enumerate(P):

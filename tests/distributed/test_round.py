@@ -1,0 +1,250 @@
+"""The same boosting round on numpy and on dask arrays (issue 12): projection, centre, release."""
+
+import math
+
+import numpy as np
+import pytest
+from threadpoolctl import threadpool_limits
+
+import dpboost.distributed as dist
+from dpboost.boost import boost
+from dpboost.distributed_projection import GATHER_MAX, find_threshold, solve_threshold
+from dpboost.lazy_breg import LazyBregBoost
+from dpboost.mechanisms import (
+    CENTRE_BLOCK_ROWS,
+    LatticeGaussian,
+    blocked_centre,
+    centre_error_bound,
+)
+from dpboost.projection import _project
+from dpboost.weak_learners import GaussianCenteringHalfspace
+
+da = pytest.importorskip("dask.array")
+
+B = CENTRE_BLOCK_ROWS
+
+
+def _data(n, d, seed=0, dtype=np.float64):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    X /= np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1.0)
+    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(n) > 0, 1, -1).astype(np.int8)
+    return X.astype(dtype), y
+
+
+def _mu_dask(L, kappa, lr, chunks, upper):
+    Ld = da.from_array(L, chunks=chunks).persist()
+    sol = find_threshold(Ld, kappa, lr, upper=upper)
+    return np.exp(np.minimum(-lr * (L - sol.theta), 0.0)), sol
+
+
+# ---------------------------------------------------------------------------------------------
+# projection
+# ---------------------------------------------------------------------------------------------
+def test_solve_threshold_equals_in_memory_projection_without_dask():
+    # the client-side exact solve on all points (n <= GATHER_MAX) against dpboost.projection
+    rng = np.random.default_rng(0)
+    for case in range(200):
+        n = int(rng.integers(2, 300))
+        t = int(rng.integers(0, 40))
+        kappa = float(rng.uniform(1.5 / n, 0.95))
+        lr = float(rng.choice([0.1, 1.0, 5.0, 30.0]))
+        L = rng.uniform(0, t, n) if t else np.zeros(n)
+        if case % 3 == 0:  # ties
+            L = np.round(L * 2) / 2
+        u, c = np.unique(L, return_counts=True)
+        lo = -math.log(1 / kappa) / lr
+        theta, k = solve_threshold(u, c, lo=lo, hi=t + 1.0, n_below=0, above=0.0,
+                                   learning_rate=lr, target=kappa * n)
+        mu = np.exp(np.minimum(-lr * (L - theta), 0.0))
+        ref = _project(math.log(kappa) - lr * L, kappa)[0]
+        big = ref > 1e-250
+        assert k == np.count_nonzero(mu == 1.0)
+        np.testing.assert_allclose(mu[big], ref[big], rtol=1e-11, atol=0)
+        assert abs(mu.sum() - kappa * n) <= 1e-11 * kappa * n
+
+
+@pytest.mark.parametrize("t,kappa,lr", [(0, 0.25, 5.0), (3, 0.25, 5.0), (50, 0.05, 20.0),
+                                        (10, 0.5, 0.3), (200, 0.1, 5.0)])
+def test_dask_projection_equals_in_memory(client, t, kappa, lr):
+    rng = np.random.default_rng(t)
+    n = 30_011
+    L = rng.uniform(0, t, n) if t else np.zeros(n)
+    L[:5000] = L[0]  # a block of exact ties
+    mu, sol = _mu_dask(L, kappa, lr, 7001, t + 1.0)
+    ref = _project(math.log(kappa) - lr * L, kappa)[0]
+    big = ref > 1e-250  # the in-memory projection floors exp at e^-708 (mass ~1e-308)
+    np.testing.assert_allclose(mu[big], ref[big], rtol=1e-12, atol=0)
+    assert np.count_nonzero(mu == 1.0) == sol.n_capped
+    assert abs(mu.sum() - kappa * n) <= 1e-12 * kappa * n
+    assert sol.passes <= 5  # "a few reductions"
+
+
+def test_dask_projection_histogram_passes_narrow_to_a_small_bin(client):
+    n = 200_000
+    L = np.random.default_rng(1).normal(30, 0.01, n)  # concentrated: several passes needed
+    mu, sol = _mu_dask(L, 0.25, 5.0, 50_000, 61.0)
+    ref = _project(math.log(0.25) - 5.0 * L, 0.25)[0]
+    np.testing.assert_allclose(mu, ref, rtol=1e-12)
+    assert 2 <= sol.passes <= 5
+
+
+# ---------------------------------------------------------------------------------------------
+# centre
+# ---------------------------------------------------------------------------------------------
+def _chunkings(n):
+    return {
+        "not a multiple": 7001,
+        "one-row chunk": ((1, n - 1),),
+        "one row in the middle": ((n // 2, 1, n - n // 2 - 1),),
+        "single chunk": n,
+    }
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_dask_centre_within_public_bound_for_any_chunking(client, dtype):
+    n, d = 2 * B + 333, 7
+    X, y = _data(n, d, dtype=dtype)
+    w = np.random.default_rng(2).dirichlet(np.ones(n)) * y
+    ref = blocked_centre(X, w)
+    exact = np.array([math.fsum(X[:, j].astype(np.float64) * w) for j in range(d)])
+    bound = centre_error_bound(n, 1.0)
+    for name, chunks in _chunkings(n).items():
+        c = chunks if isinstance(chunks, tuple) else (chunks,)
+        got = dist.dask_centre(da.from_array(X, chunks=(c[0], d)),
+                               da.from_array(w, chunks=c))
+        assert np.linalg.norm(got - exact) <= bound, name
+        assert np.abs(got - ref).max() <= 1e-14, name
+
+
+def test_dask_centre_is_bit_for_bit_blocked_centre_on_block_multiples():
+    # Same blocks, same tree: identical bits on the same memory (on workers the chunks arrive
+    # at other addresses and OpenBLAS's order can depend on alignment: within 1e-14, above).
+    import dask
+
+    n, d = 3 * B + 17, 5
+    X, y = _data(n, d)
+    w = np.random.default_rng(3).random(n) * y
+    with dask.config.set(scheduler="sync"), threadpool_limits(limits=1, user_api="blas"):
+        got = dist.dask_centre(da.from_array(X, chunks=(2 * B, d)),
+                               da.from_array(w, chunks=2 * B))
+        assert np.array_equal(got, blocked_centre(X, w))
+
+
+# ---------------------------------------------------------------------------------------------
+# the whole round
+# ---------------------------------------------------------------------------------------------
+def _fit(X, y, T, seed=1, callback=None):
+    learner = GaussianCenteringHalfspace(noise_multiplier=5.0, kappa=0.25)
+    H = boost(X, y, measure_producer=LazyBregBoost(0.25, 5.0), weak_learner=learner,
+              n_rounds=T, rng=np.random.default_rng(seed), callback=callback)
+    return np.array([h.coef for h in H]), learner
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_same_rounds_on_numpy_and_dask(client, dtype):
+    n, d, T = 20_000, 6, 4
+    X, y = _data(n, d, dtype=dtype)
+    ref, learner = _fit(X, y, T)
+    g = learner.mechanism(n, d).granularity
+    for name, chunks in _chunkings(n).items():
+        c = chunks if isinstance(chunks, tuple) else (chunks,)
+        got, _ = _fit(da.from_array(X, chunks=(c[0], d)), da.from_array(y, chunks=c), T)
+        assert got.shape == ref.shape
+        # both on the public grid: equal, or one step where the float centres straddle a
+        # rounding boundary (test_one_grid_step_at_a_rounding_boundary)
+        assert np.all(np.abs(got - ref) <= g * (1 + 1e-12)), name
+        assert np.mean(got == ref) >= 0.95, name
+        assert np.all(np.round(got / g) == got / g)
+
+
+def test_one_grid_step_at_a_rounding_boundary():
+    # Two float centres within the public error bound of each other release the same noise
+    # (an integer draw that does not depend on the value) and grid points at most one step
+    # apart; exactly one step when they straddle (k + 1/2) g.
+    mech = LatticeGaussian(sensitivity=1e-3, noise_multiplier=3.0, dimension=3,
+                           error_bound=centre_error_bound(10**5, 1.0))
+    g = mech.granularity
+    boundary = (12345 + 0.5) * g
+    a = np.array([np.nextafter(boundary, -np.inf), 0.1, -0.2])
+    b = np.array([np.nextafter(boundary, np.inf), 0.1, -0.2])
+    ra = mech.release(a, rng=np.random.default_rng(7))
+    rb = mech.release(b, rng=np.random.default_rng(7))
+    assert rb[0] - ra[0] == g and np.array_equal(ra[1:], rb[1:])
+    rng = np.random.default_rng(8)
+    for _ in range(500):
+        a = rng.uniform(-1, 1, 3)
+        b = a + rng.uniform(-1, 1, 3) * 2 * mech.error_bound
+        ra = mech.release(a, rng=np.random.default_rng(9))
+        rb = mech.release(b, rng=np.random.default_rng(9))
+        assert np.all(np.abs(ra - rb) <= g)
+
+
+def test_gain_persisted_on_workers_and_never_gathered(client, monkeypatch):
+    from distributed import futures_of
+
+    n, d, T = 40_000, 5, 3
+    X, y = _data(n, d)
+    sizes = []
+    real = dist.gather
+
+    def leaves(o):
+        if isinstance(o, (tuple, list)):
+            for v in o:
+                yield from leaves(v)
+        else:
+            yield np.size(o)
+
+    def spy(*objs):
+        out = real(*objs)
+        sizes.extend(leaves(out))
+        return out
+
+    monkeypatch.setattr(dist, "gather", spy)
+    Xd, yd = da.from_array(X, chunks=(7001, d)), da.from_array(y, chunks=7001)
+    nxm = LazyBregBoost(0.25, 5.0)
+    learner = GaussianCenteringHalfspace(noise_multiplier=5.0, kappa=0.25)
+    boost(Xd, yd, measure_producer=nxm, weak_learner=learner, n_rounds=T,
+          rng=np.random.default_rng(0))
+    assert futures_of(nxm.cumulative_gain)  # held on the workers
+    assert sizes and max(sizes) <= max(2 * 1024 + 2, GATHER_MAX, 2 * d) < n / 10
+
+
+def test_one_noise_draw_per_round(client, monkeypatch):
+    calls = []
+    real = LatticeGaussian.release
+
+    def counting(self, value, *, rng):
+        calls.append(value.copy())
+        return real(self, value, rng=rng)
+
+    monkeypatch.setattr(LatticeGaussian, "release", counting)
+    n, d, T = 5000, 4, 5
+    X, y = _data(n, d)
+    _fit(da.from_array(X, chunks=(1234, d)), da.from_array(y, chunks=1234), T)
+    assert len(calls) == T
+
+
+def test_a_failed_dask_computation_raises_one_error_before_the_noise(client, monkeypatch):
+    import dask
+    from distributed.comm.core import CommClosedError
+
+    calls = []
+    real_release = LatticeGaussian.release
+    monkeypatch.setattr(LatticeGaussian, "release",
+                        lambda self, v, *, rng: calls.append(1) or real_release(self, v, rng=rng))
+    real_compute = dask.compute
+    count = [0]
+
+    def flaky(*a, **k):
+        count[0] += 1
+        if count[0] == 6:  # inside round 2
+            raise CommClosedError("the worker holding a chunk died")
+        return real_compute(*a, **k)
+
+    monkeypatch.setattr(dask, "compute", flaky)
+    X, y = _data(3000, 4)
+    with pytest.raises(dist.DistributedFitError, match="no noise was drawn"):
+        _fit(da.from_array(X, chunks=(1000, 4)), da.from_array(y, chunks=1000), 5)
+    assert 1 <= len(calls) < 5  # the failing round drew nothing
