@@ -59,6 +59,7 @@ __all__ = [
     "DistinguisherResult",
     "SensitivityResult",
     "audit_estimator",
+    "audit_multiclass_round",
     "audit_round",
     "audit_run",
     "clopper_pearson",
@@ -776,6 +777,60 @@ def audit_estimator(
     return _result("estimator", dist, eps_claimed, delta, 2 * half, n_rounds, z, ratio,
                    {"n": n, "kappa": kappa, "learning_rate": learning_rate,
                     "norm_bound": norm_bound, "row_norm": 4.0 * norm_bound})
+
+
+def audit_multiclass_round(
+    *,
+    epsilon: float = DEFAULT_EPSILON,
+    delta: float = DEFAULT_DELTA,
+    runs: int = DEFAULT_RUNS,
+    n: int = 20,
+    n_classes: int = 10,
+    kappa: float = 0.5,
+    norm_bound: float = 1.0,
+    random_state=None,
+) -> AuditResult:
+    """Audit one round of the joint multiclass learner (all K class centres in one release).
+
+    The learner's noise is calibrated to ``(epsilon, delta)`` for one round *without any
+    factor of K*; :func:`dpboost.multiclass.multiclass_round_pair` puts the two datasets' K x d
+    centre matrices exactly ``2R/(kappa n)`` apart (the sensitivity the release claims), and the
+    likelihood-ratio test over all ``K d`` coordinates (or the best single one, chosen on the
+    calibration runs) lower-bounds epsilon.  A learner that needed ``sqrt(K)`` more noise would
+    fail here.
+
+    Returns
+    -------
+    AuditResult
+        ``setting="multiclass-round"``.
+    """
+    from dpboost.multiclass import JointGaussianCentering, MulticlassLazyBregBoost, class_sums
+    from dpboost.multiclass import multiclass_round_pair
+
+    owner = "audit_multiclass_round"
+    epsilon, delta, runs, n, kappa = _check_audit_args(owner, epsilon, delta, runs, n, kappa)
+    n_classes = check_scalar(n_classes, "n_classes", owner, kind="int", low=2, closed="left")
+    rng = check_random_state(random_state, owner=owner)
+    z, eps_claimed = _claim(epsilon, delta, 1)
+    learner = JointGaussianCentering(z, kappa, n_classes, norm_bound)
+    X, X_prime, y, history = multiclass_round_pair(n, kappa, n_classes, norm_bound)
+    nxm = MulticlassLazyBregBoost(kappa, 1.0)
+    mu_d, mu_p = nxm.recompute(X, y, history), nxm.recompute(X_prime, y, history)
+    mu_d, mu_p = mu_d / mu_d.sum(), mu_p / mu_p.sum()
+    c_d = class_sums(X, y, mu_d, n_classes).ravel()
+    c_p = class_sums(X_prime, y, mu_p, n_classes).ravel()
+    ratio = float(np.linalg.norm(c_d - c_p)) / learner.sensitivity(n)
+    sigma = learner.mechanism(n, X.shape[1]).sigma
+    half = runs // 2
+    scores = []
+    for data, mu in ((X, mu_d), (X_prime, mu_p)):
+        released = np.array([learner.fit(data, y, mu, rng=rng).coef.ravel()
+                             for _ in range(half)])
+        scores.append(coordinate_log_likelihood_ratios(released * norm_bound**2, c_d, c_p,
+                                                       sigma))
+    dist = distinguish_best(scores[0], scores[1], delta=delta)
+    return _result("multiclass-round", dist, eps_claimed, delta, 2 * half, 1, z, ratio,
+                   {"n": n, "n_classes": n_classes, "kappa": kappa, "norm_bound": norm_bound})
 
 
 # --------------------------------------------------------------------------------------------
