@@ -804,8 +804,12 @@ def audit_multiclass_round(
     AuditResult
         ``setting="multiclass-round"``.
     """
-    from dpboost.multiclass import JointGaussianCentering, MulticlassLazyBregBoost, class_sums
-    from dpboost.multiclass import multiclass_round_pair
+    from dpboost.multiclass import (
+        JointGaussianCentering,
+        MulticlassLazyBregBoost,
+        class_sums,
+        multiclass_round_pair,
+    )
 
     owner = "audit_multiclass_round"
     epsilon, delta, runs, n, kappa = _check_audit_args(owner, epsilon, delta, runs, n, kappa)
