@@ -10,8 +10,18 @@ it; every mechanism below is a discrete Gaussian, ``rho`` adds up under adaptive
 (Bun & Steinke 2016, Lemma 2.3), so the run meets the target exactly when the shares sum to 1:
 
 * ``SHARE_COUNT = 0.02``: the count of positive labels (replace-one sensitivity 1);
+* ``SHARE_NORMS = 0.02``: the histogram of row norms on a public grid (sensitivity sqrt 2),
+  which sets the input scale (see below);
 * ``SHARE_CALIBRATION = 0.05``: the histogram of scores by label (sensitivity sqrt 2);
-* the rest (0.93, or 0.95 / 1.0 when a step is skipped): the ``T`` boosting rounds.
+* the rest (0.91, or more when a step is skipped): the ``T`` boosting rounds.
+
+**A private input scale.**  The noise is calibrated to the bound ``R``, but public-constant
+preprocessing (dividing by ``sqrt(d)``) leaves most rows well inside the ball, wasting signal:
+on letter the 90th percentile of the row norms is 0.61.  A private histogram of the norms on
+the grid ``R 2^{-j/4}`` gives the bin holding the 90th percentile; rows are multiplied by
+``s = R / (its upper edge)`` (``s >= 1``) and clipped back to ``R``, and ``s`` is folded into
+``coef_`` (so prediction stays linear).  Measured (prototype, 3 seeds, epsilon = 1): letter "A"
+accuracy 0.964 -> 0.983, breast cancer 0.70 -> 0.79; a9a (all norms 1) unchanged.
 
 **Why kappa follows the minority rate (root cause of the collapse).**  LB-NxM hands the weak
 learner a *kappa-dense* measure: entries capped at 1, total ``kappa n``.  If the minority class
@@ -37,8 +47,12 @@ letter "A" (``kappa = 0.1``, epsilon 0.5 / 1 / 5), 3 seeds, the best ``T`` in
 {10, 30, 100, 300, 1000} was within a factor 1.5 of ``2 q`` in 8 of 11 settings and within a
 factor 2.1 in all 11 (a9a at epsilon = 5 wants ``T >= 300``, which the time cap allows only
 for small ``n d``).  Hence
-``T = clip(round(2 q), 10, T_max)`` with ``T_max = clip(7.5e8 / (n d), 150, 1000)`` (so that
-a fit stays near 2 s at n = 50,000, d = 100).
+``T = clip(round(2 q), 30, T_max)`` with ``T_max = clip(7.5e8 / (n d), 150, 1000)`` (so that
+a fit stays near 2 s at n = 50,000, d = 100).  The floor 30 (not 10) protects data with a
+strong margin, where rounds pay even at a low signal-to-noise ratio: on the skewed margin data
+of ``dpboost demo`` (n = 960, d = 20, epsilon = 1, 12 seeds) T = 29 / 30 / 100 gave 0.965 /
+0.988 / 0.994, while on a9a subsamples of 2,000 rows T = 10 / 30 / 100 gave 0.818 / 0.816 /
+0.795.
 
 References
 ----------
@@ -68,17 +82,23 @@ __all__ = [
     "MIN_ROUNDS",
     "SHARE_CALIBRATION",
     "SHARE_COUNT",
+    "SHARE_NORMS",
     "BudgetSplit",
     "adaptive_kappa",
     "adaptive_rounds",
+    "norm_histogram_event",
     "private_count",
+    "private_norm_scale",
     "split_budget",
 ]
 
 SHARE_COUNT = 0.02
+SHARE_NORMS = 0.02
 SHARE_CALIBRATION = 0.05
+NORM_QUANTILE = 0.9
+NORM_BINS = 41  # edges R 2^{-j/4}, j = 0..40 (down to R / 1024), one bin below
 MAX_KAPPA = 0.25
-MIN_ROUNDS = 10
+MIN_ROUNDS = 30
 ROUNDS_PER_SNR = 2.0
 
 
@@ -101,6 +121,7 @@ class BudgetSplit:
     rho_calibration: float
     rho_rounds: float
     method: str
+    rho_norms: float = 0.0
 
     def shares(self) -> dict:
         """``{"count": .., "calibration": .., "rounds": ..}`` as fractions of ``rho``."""
@@ -109,8 +130,44 @@ class BudgetSplit:
                 "rounds": self.rho_rounds / self.rho}
 
 
+def norm_histogram_event(rho: float) -> DiscreteGaussianEvent:
+    """The row-norm histogram's event: sensitivity sqrt 2, variance ``s^2 >= 1 / rho``."""
+    t, m = lattice_variance(math.sqrt(1.0 / rho))
+    return DiscreteGaussianEvent(noise_multiplier=math.sqrt(t * m / 2.0))
+
+
+def private_norm_scale(X: np.ndarray, norm_bound: float, rho: float, *,
+                       rng: np.random.Generator) -> float:
+    """Input scale ``s >= 1`` mapping the private 90th percentile of the row norms to ``R``.
+
+    Rows must already satisfy ``||x|| <= R``.  Bin ``j`` holds norms in
+    ``(R 2^{-(j+1)/4}, R 2^{-j/4}]`` (the last bin everything below ``R / 1024``); replacing
+    one row moves one unit between bins, so discrete Gaussian noise with ``s^2 >= 1 / rho`` per
+    bin is ``rho``-zCDP (CKS20 Theorem 14).  Scanning from the top, the first bin where the
+    noisy cumulative count reaches ``(1 - 0.9) n`` gives the scale ``R / (its upper edge)``.
+
+    Examples
+    --------
+    >>> X = np.full((5000, 4), 0.1)     # every norm 0.2
+    >>> private_norm_scale(X, 1.0, 0.5, rng=np.random.default_rng(0)) >= 4.0
+    True
+    """
+    n = X.shape[0]
+    norms = np.sqrt(np.einsum("ij,ij->i", X, X, dtype=np.float64)) / norm_bound
+    with np.errstate(divide="ignore"):
+        j = np.floor(-4.0 * np.log2(np.maximum(norms, 1e-300)))
+    j = np.clip(j, 0, NORM_BINS - 1).astype(np.int64)
+    counts = np.bincount(j, minlength=NORM_BINS)
+    t, m = lattice_variance(math.sqrt(1.0 / rho))
+    noisy = counts + sample_discrete_gaussian(t * m, NORM_BINS, rng=rng)
+    reach = np.flatnonzero(np.cumsum(noisy) >= (1.0 - NORM_QUANTILE) * n)
+    top = int(reach[0]) if reach.size else 0
+    return float(2.0 ** (top / 4.0))
+
+
+
 def split_budget(target_epsilon: float, target_delta: float, *, count: bool,
-                 calibration: bool, method: str = "best") -> BudgetSplit:
+                 calibration: bool, method: str = "best", norms: bool = False) -> BudgetSplit:
     """The largest total ``rho`` meeting the target, and its declared shares.
 
     ``rho = 1 / (2 z^2)`` with ``z`` the smallest noise multiplier of one discrete Gaussian
@@ -129,8 +186,9 @@ def split_budget(target_epsilon: float, target_delta: float, *, count: bool,
     rho = 0.5 / cal.noise_multiplier**2
     rc = SHARE_COUNT * rho if count else 0.0
     rk = SHARE_CALIBRATION * rho if calibration else 0.0
-    return BudgetSplit(rho=rho, rho_count=rc, rho_calibration=rk, rho_rounds=rho - rc - rk,
-                       method=cal.method)
+    rn = SHARE_NORMS * rho if norms else 0.0
+    return BudgetSplit(rho=rho, rho_count=rc, rho_calibration=rk, rho_rounds=rho - rc - rk - rn,
+                       method=cal.method, rho_norms=rn)
 
 
 def noise_multiplier_for(rho: float, count: int = 1) -> float:
@@ -193,7 +251,7 @@ def max_rounds(n: int, d: int) -> int:
 
 
 def adaptive_rounds(kappa: float, n: int, d: int, rho_rounds: float) -> int:
-    """``T = clip(round(2 kappa n sqrt(2 rho_T) / sqrt(d)), 10, T_max)`` (see module docstring).
+    """``T = clip(round(2 kappa n sqrt(2 rho_T) / sqrt(d)), 30, T_max)`` (see module docstring).
 
     Examples
     --------

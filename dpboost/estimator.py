@@ -30,7 +30,12 @@ from accounting import NonPrivateEvent, ZCDPAccountant
 from dpboost._validation import check_choice, check_finite_rows, check_random_state, check_scalar
 from dpboost.boost import boost
 from dpboost.budget_plan import plan_run
-from dpboost.defaults import adaptive_kappa, adaptive_rounds, private_count
+from dpboost.defaults import (
+    adaptive_kappa,
+    adaptive_rounds,
+    private_count,
+    private_norm_scale,
+)
 from dpboost.exceptions import PrivacyLeakWarning
 from dpboost.lazy_breg import LazyBregBoost
 from dpboost.private_platt import private_platt, worthwhile
@@ -251,7 +256,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         **Practical mode** (``margin=None``): ``T``, the density ``kappa`` and ``lambda``
         (default 5).  Not given, ``kappa`` and ``T`` are learned privately
         (:mod:`dpboost.defaults`): ``kappa = min(0.25, private minority rate)`` and
-        ``T = clip(round(2 kappa n sqrt(2 rho_T) / sqrt(d)), 10, T_max)`` (see Notes).
+        ``T = clip(round(2 kappa n sqrt(2 rho_T) / sqrt(d)), 30, T_max)`` (see Notes).
     norm_bound : float > 0, default 1.0
         ``R``.  Rows with ``||x|| > R`` are clipped row by row to norm ``R``; the noise is
         calibrated to ``R``, never to the data.
@@ -284,9 +289,11 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     coef_, intercept_ : ndarray of shape (n_features,), float
         The private halfspace: ``w = mean_t z_hat_t`` and 0.0 without calibration; with it,
         ``score_scale_ * w`` and Platt's offset, so ``X @ coef_ + intercept_`` is the log-odds.
-    boosted_coef_, score_scale_, calibration_ :
-        With calibration: the uncalibrated ``w``, the factor ``slope / (R ||w||)`` and the
-        :class:`~dpboost.private_platt.PlattFit` (else ``calibration_`` is None).
+    boosted_coef_, score_scale_, calibration_, input_scale_ :
+        With calibration: the uncalibrated ``w`` (on the scaled rows), the factor applied to
+        ``X @ w`` and the :class:`~dpboost.private_platt.PlattFit` (else ``calibration_`` is
+        None); ``input_scale_`` is the private input scale folded into ``coef_`` (1.0 when
+        not learned, :func:`dpboost.defaults.private_norm_scale`).
     hypothesis_coefs_ : ndarray of shape (n_rounds, n_features)
         The per-round noisy centres ``z_hat_t / R^2`` (private output; used by
         :meth:`staged_decision_function`).
@@ -453,9 +460,11 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
 
     def _plan(self):
         s = self._settings()
+        adaptive = s["kappa"] is None or s["T"] is None or s["calibration"]
         plan = plan_run(s["epsilon"], s["delta"], n_rounds=s["T"],
                         learn_kappa=s["kappa"] is None, calibration=s["calibration"],
-                        method=s["accounting"])
+                        method=s["accounting"],
+                        learn_scale=s["mode"] == "practical" and bool(adaptive))
         return s, plan
 
     def planned_privacy_event(self):
@@ -488,7 +497,12 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         X = clip_rows(X, s["R"])
         rng = check_random_state(self.random_state, owner=type(self).__name__)
         legacy = plan.legacy_noise_multiplier is not None
-        rng_count, rng_boost, rng_cal = (None, rng, None) if legacy else rng.spawn(3)
+        rng_count, rng_boost, rng_cal, rng_norms = ((None, rng, None, None) if legacy
+                                                    else rng.spawn(4))
+        scale = 1.0
+        if plan.rho_norms:  # a private input scale (dpboost.defaults.private_norm_scale)
+            scale = private_norm_scale(X, s["R"], plan.rho_norms, rng=rng_norms)
+            X = clip_rows(X * scale, s["R"]) if scale > 1.0 else X
         if plan.rho_calibration and self.calibration == "auto" and not worthwhile(
                 n, plan.rho_calibration):
             plan = plan.without_calibration()  # too little data: the share goes to the rounds
@@ -510,6 +524,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         self.calibration_ = None
         if plan.rho_calibration:
             self._calibrate(X, y_pm, s["R"], plan.rho_calibration, rng_cal)
+        self.input_scale_ = scale  # folded in: scores stay linear in the unscaled rows
+        self.coef_ = self.coef_ * scale
+        self.score_scale_ *= scale
         self.privacy_event_ = event
         self.privacy_report_ = self._report(s, plan, learner, event, n, T, kappa, noisy_count)
         return self
@@ -570,11 +587,15 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             "sensitivity_rule": s["sensitivity"],
             "n_rounds": T,
             "n_rounds_rule": ("given" if s["T"] is not None else
-                              "clip(round(2 kappa n sqrt(2 rho_rounds) / sqrt(d)), 10, T_max)"),
+                              "clip(round(2 kappa n sqrt(2 rho_rounds) / sqrt(d)), 30, T_max)"),
             "kappa": kappa,
             "kappa_rule": ("given" if s["kappa"] is not None else
                            "min(0.25, private minority rate)"),
             "noisy_positive_count": noisy_count,
+            "input_scale": self.input_scale_,
+            "input_scale_rule": ("R / (private 90th percentile of the row norms, on the grid "
+                                 "R 2^(-j/4)), at least 1; folded into coef_"
+                                 if plan.rho_norms else None),
             "calibration": None if cal is None else {
                 "method": "private Platt scaling on a noisy score histogram",
                 "slope": cal.slope, "offset": cal.offset, "n_bins": cal.n_bins,
