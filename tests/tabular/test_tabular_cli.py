@@ -113,7 +113,7 @@ def test_raw_csv_end_to_end_shuffled_columns_give_identical_predictions(files, c
     accuracy = float(np.mean(preds["prediction"].to_numpy() == truth))
     auc = roc_auc_score(truth == "yes", preds["score"])
     assert f"accuracy {accuracy:.4f}, ROC AUC {auc:.4f} on 1000 rows" in report
-    assert accuracy > 0.7 and auc > 0.8  # majority class ~0.5; measured 0.80 and 0.89
+    assert accuracy > 0.7 and auc > 0.8  # majority ~0.5; measured 0.90-0.91, 0.97 (seeds 0-3)
 
 
 def test_headerless_file_takes_names_from_the_schema(files, capsys, tmp_path):
