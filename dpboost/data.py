@@ -308,10 +308,10 @@ def load_csv(path: str | os.PathLike, label: str | int | None = None, *,
              header: bool | str = "infer", delimiter: str | None = None):
     """Read a numeric CSV file (optionally gzip-compressed) into a float64 matrix and labels.
 
-    The file is parsed by pyarrow (:func:`dpboost.readers.read_table`, about 20 times faster
-    than a Python parser); the errors below name the line and column.  For files with string
-    categories, empty cells or an ID column, declare a schema and use
-    :class:`dpboost.tabular.TabularEncoder` instead.
+    The file is parsed by pyarrow (:func:`dpboost.readers.read_table`, about 10 times faster
+    than the Python parser it replaced; ``benchmarks/bench_io.py``); the errors below name the
+    line and column.  For files with string categories, empty cells or an ID column, declare a
+    schema and use :class:`dpboost.tabular.TabularEncoder` instead.
 
     Parameters
     ----------

@@ -327,3 +327,13 @@ def test_numeric_parquet_without_schema_and_predict_by_name(tmp_path, capsys):
     assert main(["predict", "--model", str(model), str(path), "--out", str(first)]) == 0
     assert main(["predict", "--model", str(model), str(reordered), "--out", str(second)]) == 0
     assert first.read_text() == second.read_text()
+
+
+def test_three_declared_classes_are_refused_by_the_binary_estimator(files, capsys, tmp_path):
+    _, _, train, _, _, _ = files
+    schema = tmp_path / "k3.json"
+    schema.write_text(json.dumps({**SCHEMA, "label": {"column": "bought",
+                                                      "classes": ["no", "yes", "maybe"]}}))
+    code = main(["train", str(train), "--schema", str(schema), *TRAIN, "--out",
+                 str(tmp_path / "m.json")])
+    _one_line_error(capsys, code, "declares 3 classes", "binary")
