@@ -228,3 +228,12 @@ def test_every_row_has_norm_at_most_one_by_construction(case):
     norms = np.sqrt(np.einsum("ij,ij->i", Z, Z))  # the test clip_rows applies
     assert (norms <= 1.0).all(), norms.max()
     assert clip_rows(Z, 1.0) is Z  # the estimator clips nothing
+
+
+def test_sklearn_clone_and_pandas_output():
+    from sklearn.base import clone
+
+    enc = clone(TabularEncoder(SCHEMA)).set_output(transform="pandas")
+    out = enc.fit_transform(_frame())
+    assert list(out.columns) == enc.get_feature_names_out().tolist()
+    np.testing.assert_array_equal(out.to_numpy(), TabularEncoder(SCHEMA).transform(_frame()))
