@@ -333,10 +333,11 @@ def run(args) -> list[dict]:
             yte_by_seed[seed] = yte
             base = {"task": task, "n_train": len(ytr), "d": Xtr.shape[1],
                     "positive_rate_true": float(np.mean(yte)), "seed": seed}
-            rows.append({**base, "method": "logreg", "epsilon": math.inf,
-                         **run_logreg(Xtr, ytr, Xte, yte)})
-            rows.append({**base, "method": "majority", "epsilon": math.inf,
-                         **run_majority(ytr, yte)})
+            if args.baselines:
+                rows.append({**base, "method": "logreg", "epsilon": math.inf,
+                             **run_logreg(Xtr, ytr, Xte, yte)})
+                rows.append({**base, "method": "majority", "epsilon": math.inf,
+                             **run_majority(ytr, yte)})
         dpl = run_diffprivlib(splits, yte_by_seed, args.epsilons, args.seeds) if args.peers else {}
         for eps in args.epsilons:
             for seed in args.seeds:
@@ -347,7 +348,9 @@ def run(args) -> list[dict]:
                 rows.append({**base, "method": "dpboost", **res})
                 if eps == 1.0:
                     reliability.setdefault(task, []).append((yte, proba))
-                tuned = run_dpboost_tuned(Xtr, ytr, Xte, yte, eps, seed) if args.tuned else None
+                tuned = (run_dpboost_tuned(Xtr, ytr, Xte, yte, eps, seed)
+                         if args.tuned and (args.tuned_epsilons is None
+                                            or eps in args.tuned_epsilons) else None)
                 if tuned:
                     rows.append({**base, "method": "dpboost-tuned", **tuned})
                 if args.peers:
@@ -376,7 +379,8 @@ def table(rows: list[dict]) -> str:
     lines.append("|---|---:|" + "---:|" * len(present))
     for task, tdf in agg.groupby("task", sort=False):
         first = df[df.task == task].iloc[0]
-        ref = {m: tdf[(tdf.method == m)].iloc[0] for m in ("logreg", "majority")}
+        ref = {m: tdf[(tdf.method == m)].iloc[0] for m in ("logreg", "majority")
+               if (tdf.method == m).any()}
         for eps in sorted(e for e in tdf.epsilon.unique() if np.isfinite(e)):
             cells = []
             for m in present:
@@ -463,14 +467,23 @@ def main(argv=None) -> int:
                     help="epsilons 0.5,1,5, at most 4,000 training rows, 2 seeds")
     ap.add_argument("--no-peers", dest="peers", action="store_false",
                     help="skip DP-EBM and diffprivlib")
+    ap.add_argument("--no-baselines", dest="baselines", action="store_false",
+                    help="skip logistic regression and the majority class")
     ap.add_argument("--no-tuned", dest="tuned", action="store_false")
+    ap.add_argument("--tuned-epsilons", default=None,
+                    help="run dpboost-tuned only at these epsilons (it fits ~8 models each)")
     ap.add_argument("--out", default=str(ROOT / "docs"))
+    ap.add_argument("--merge", default=None, metavar="CSV",
+                    help="rows of an earlier run; (task, method, epsilon) cells measured again "
+                         "here replace them (e.g. re-run dpboost alone after a change)")
     args = ap.parse_args(argv)
     args.tasks = [t for t in args.tasks.split(",") if t]
     unknown = [t for t in args.tasks if t not in TASKS]
     if unknown:
         ap.error(f"unknown task(s) {unknown}; choose from {list(TASKS)}")
     args.epsilons = [float(e) for e in args.epsilons.split(",")]
+    if args.tuned_epsilons is not None:
+        args.tuned_epsilons = [float(e) for e in args.tuned_epsilons.split(",")]
     args.cap = None
     if args.quick:
         args.epsilons = [0.5, 1.0, 5.0]
@@ -478,6 +491,12 @@ def main(argv=None) -> int:
         args.seeds = min(args.seeds, 2)
     args.seeds = list(range(args.seeds))
     rows = run(args)
+    if args.merge:
+        import pandas as pd
+
+        new = {(r["task"], r["method"], r["epsilon"]) for r in rows}
+        old = pd.read_csv(args.merge).to_dict("records")
+        rows = [r for r in old if (r["task"], r["method"], r["epsilon"]) not in new] + rows
     text = table(rows)
     print(text)
     out = Path(args.out)
