@@ -135,8 +135,9 @@ def test_train_huge_epsilon_message_names_the_parameter(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv", [
     [], ["nosuchcommand"], ["train"], ["train", "x.csv"], ["predict", "x.csv"],
-    ["audit", "--runs", "5"], ["audit", "--epsilon", "nan"], ["audit", "--epsilon", "0"],
-    ["audit", "--delta", "1"], ["audit", "--delta", "0"], ["audit", "--setting", "all"],
+    ["audit", "--runs", "5"], ["audit", "--target-epsilon", "nan"],
+    ["audit", "--target-epsilon", "0"], ["audit", "--target-delta", "1"],
+    ["audit", "--target-delta", "0"], ["audit", "--setting", "all"],
     ["audit", "--sensitivity", "--pairs", "0"], ["audit", "--n-rounds", "0", "--setting",
                                                  "run", "--runs", "200"],
 ])
