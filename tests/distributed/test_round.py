@@ -248,3 +248,31 @@ def test_a_failed_dask_computation_raises_one_error_before_the_noise(client, mon
     with pytest.raises(dist.DistributedFitError, match="no noise was drawn"):
         _fit(da.from_array(X, chunks=(1000, 4)), da.from_array(y, chunks=1000), 5)
     assert 1 <= len(calls) < 5  # the failing round drew nothing
+
+
+def test_private_norm_scale_on_dask_equals_in_memory(client):
+    from dpboost.defaults import private_norm_scale
+
+    rng = np.random.default_rng(5)
+    for seed in range(4):
+        n, d = 6000, 3
+        X = rng.standard_normal((n, d)) * rng.uniform(0.01, 0.3)
+        X /= np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1.0)
+        ref = private_norm_scale(X, 1.0, 0.05, rng=np.random.default_rng(seed))
+        got = dist.private_norm_scale_dask(da.from_array(X, chunks=(1001, d)), 1.0, 0.05,
+                                           rng=np.random.default_rng(seed))
+        assert got == ref
+
+
+def test_clip_and_checks_on_dask(client):
+    X = np.array([[3.0, 4.0], [0.3, 0.4], [0.0, 0.0]])
+    from dpboost.estimator import clip_rows
+
+    got = dist.clip_rows_dask(dist.check_dask_X(da.from_array(X, chunks=(1, 2))), 1.0)
+    assert np.array_equal(got.compute(), clip_rows(X, 1.0))
+    bad = X.copy()
+    bad[2, 1] = np.nan
+    with pytest.raises(ValueError, match="first at row 2"):
+        dist.check_dask_X(da.from_array(bad, chunks=(2, 2)))
+    with pytest.raises(ValueError, match="not in classes"):
+        dist.encode_labels_dask(da.from_array(np.array([0, 1, 2]), chunks=2), [0, 1])
