@@ -1,0 +1,213 @@
+"""Scale: the private boosting round on dask, out of core, against the in-memory numpy round.
+
+Usage::
+
+    python benchmarks/bench_scale.py            # n = 10^7, d = 100 float32 (4 GB of Parquet)
+    python benchmarks/bench_scale.py --quick    # n up to 10^6 (a minute or two)
+
+Needs the optional extra ``pip install "dpboost[dask]"``.  Every figure is measured in one run
+on the same files, so the ratios stay meaningful on a shared machine:
+
+(a) **Out of core.**  ``n x d`` float32 rows (unit ball) and labels are written to Parquet files
+    of ``--file-rows`` rows.  A ``distributed.LocalCluster`` of ``--workers`` processes, whose
+    total memory limit is below the data size, runs Boost (LazyBregBoost + the Gaussian
+    centering learner, the same code as in memory) on a dask array read file by file from the
+    Parquet folder: every round reads the data twice (the gains, then the centre), nothing of
+    ``X`` is persisted.  Per-round time against the in-memory numpy round at the same ``n``
+    (a ratio; target <= 2x) and the peak resident memory of every process (client, workers,
+    nannies), against the size of one file (a chunk).
+(b) **Scaling.**  The dask round time for ``n`` from ``10^5`` to the largest ``n`` on the same
+    cluster, and the fitted exponent of ``time ~ n^b`` (linear: ``b = 1``).
+(c) **Floor.**  One plain read of all the files on the same cluster (Parquet decode into the
+    same float32 chunks, summed); a round reads twice, so ``2 x floor`` bounds a round from
+    below.  The files are in the OS page cache after writing (24 GB RAM), so this is the decode
+    floor, not the disk's.
+
+BLAS threads are pinned to 1 (the workers do the same); the client's machine load is printed.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = "1"
+
+import argparse
+import resource
+import shutil
+import tempfile
+import time
+
+import numpy as np
+
+
+def _piece(seed: int, rows: int, d: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((rows, d), dtype=np.float32)
+    X /= np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1.0)
+    X *= 0.5
+    y = np.where(X[:, 0] + 0.1 * X[:, 1] > 0, 1, -1).astype(np.int8)
+    return X, y
+
+
+def write_parquet(folder: str, n_files: int, rows: int, d: int) -> list[str]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    paths = []
+    for k in range(n_files):
+        X, y = _piece(k, rows, d)
+        cols = {f"x{j}": X[:, j] for j in range(d)}
+        cols["y"] = y
+        path = os.path.join(folder, f"part-{k:05d}.parquet")
+        pq.write_table(pa.table(cols), path, compression=None)
+        paths.append(path)
+    return paths
+
+
+def _read_X(path: str, d: int) -> np.ndarray:
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path, columns=[f"x{j}" for j in range(d)])
+    return np.column_stack([col.to_numpy() for col in table.columns])  # row-major float32
+
+
+def _read_y(path: str) -> np.ndarray:
+    import pyarrow.parquet as pq
+
+    return pq.read_table(path, columns=["y"]).column(0).to_numpy().astype(np.int8)
+
+
+def dask_arrays(paths: list[str], rows: int, d: int):
+    import dask
+    import dask.array as da
+
+    X = da.concatenate([da.from_delayed(dask.delayed(_read_X)(p, d), shape=(rows, d),
+                                        dtype=np.float32) for p in paths])
+    y = da.concatenate([da.from_delayed(dask.delayed(_read_y)(p), shape=(rows,),
+                                        dtype=np.int8) for p in paths]).persist()
+    return X, y
+
+
+def round_seconds(X, y, n_rounds: int) -> float:
+    """Median seconds per round over rounds 2..n_rounds (as in bench_boost.py)."""
+    from dpboost.boost import boost
+    from dpboost.lazy_breg import LazyBregBoost
+    from dpboost.weak_learners import GaussianCenteringHalfspace
+
+    stamps: list[float] = []
+    boost(X, y, measure_producer=LazyBregBoost(0.25, 5.0),
+          weak_learner=GaussianCenteringHalfspace(noise_multiplier=40.0, kappa=0.25),
+          n_rounds=n_rounds, rng=np.random.default_rng(0),
+          callback=lambda t, mu, h: stamps.append(time.perf_counter()))
+    return float(np.median(np.diff(stamps)))
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def peak_memory(client) -> dict:
+    workers = client.run(_peak_mb)
+    nannies = client.run(_peak_mb, nanny=True)
+    return {"client+scheduler": _peak_mb(),
+            **{f"worker {i}": v for i, v in enumerate(workers.values())},
+            **{f"nanny {i}": v for i, v in enumerate(nannies.values())}}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="n up to 10^6")
+    parser.add_argument("--d", type=int, default=100)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--dir", default=None, help="where to write the Parquet files (temp)")
+    args = parser.parse_args()
+
+    from distributed import Client, LocalCluster
+
+    d = args.d
+    rows = 1 << 15 if args.quick else 1 << 17
+    n_max = 10**6 if args.quick else 10**7
+    n_files = -(-n_max // rows)
+    data_bytes = n_files * rows * d * 4
+    # the cluster's total below the data size (full mode); at least 512 MiB a worker (quick)
+    limit = max(int(0.7 * data_bytes / args.workers), 512 << 20)
+    load = os.getloadavg()
+    print(f"dpboost bench_scale ({'quick' if args.quick else 'full'}): d={d}, {n_files} files of "
+          f"{rows:,} rows ({rows * d * 4 / 2**20:.0f} MiB each), data {data_bytes / 2**30:.2f} "
+          f"GiB; {args.workers} workers, memory limit {limit / 2**30:.2f} GiB each (total "
+          f"{'below' if limit * args.workers < data_bytes else 'ABOVE'} the data); "
+          f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
+    folder = args.dir or tempfile.mkdtemp(prefix="dpboost-scale-")
+    os.makedirs(folder, exist_ok=True)
+    try:
+        t0 = time.perf_counter()
+        paths = write_parquet(folder, n_files, rows, d)
+        print(f"wrote {n_files} Parquet files in {time.perf_counter() - t0:.1f} s")
+        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None, memory_limit=limit)
+        client = Client(cluster)
+        try:
+            # (c) the floor: one plain read of everything
+            X, _ = dask_arrays(paths, rows, d)
+            t0 = time.perf_counter()
+            X.sum(axis=0, dtype=np.float64).compute()
+            t_read = time.perf_counter() - t0
+            # (b) scaling
+            sizes = sorted({max(1, round(n_files * f)) for f in
+                            ((0.1, 0.3, 1.0) if args.quick else (0.01, 0.03, 0.1, 0.3, 1.0))})
+            times = {}
+            for k in sizes:
+                Xk, yk = dask_arrays(paths[:k], rows, d)
+                times[k * rows] = round_seconds(Xk, yk, args.rounds)
+                print(f"  dask round n={k * rows:>11,}: {times[k * rows]:.3f} s")
+                del Xk, yk
+            peaks = peak_memory(client)
+            # (a') the dask overhead alone: X persisted in the cluster's memory, at the
+            # largest size that fits in a third of it
+            k_fit = max(1, min(n_files, int(limit * args.workers / 3 // (rows * d * 4))))
+            Xp, yp = dask_arrays(paths[:k_fit], rows, d)
+            Xp = Xp.persist()
+            t_persisted = round_seconds(Xp, yp, args.rounds)
+            del Xp, yp
+        finally:
+            client.close()
+            cluster.close()
+        n = n_files * rows
+        t_dask = times[n]
+        # (a) the in-memory reference at the same n (after the cluster, so that the client's
+        # peak memory above does not include this array)
+        Xm = np.empty((n_files * rows, d), dtype=np.float32)  # filled piece by piece
+        ym = np.empty(n_files * rows, dtype=np.int8)
+        for k in range(n_files):
+            Xm[k * rows:(k + 1) * rows], ym[k * rows:(k + 1) * rows] = _piece(k, rows, d)
+        t_mem = round_seconds(Xm, ym, args.rounds)
+        n_fit = k_fit * rows
+        t_mem_fit = round_seconds(Xm[:n_fit], ym[:n_fit], args.rounds)
+        del Xm, ym
+        ns = np.array(sorted(times), dtype=float)
+        b = float(np.polyfit(np.log(ns), np.log([times[int(k)] for k in ns]), 1)[0])
+        chunk_mb = rows * d * 4 / 2**20
+        print(f"\n(a) n={n:,} d={d}: dask round {t_dask:.3f} s, in-memory numpy round "
+              f"{t_mem:.3f} s: ratio {t_dask / t_mem:.2f} (target <= 2)")
+        print(f"(a') X persisted in the workers' memory, n={n_fit:,}: dask round "
+              f"{t_persisted:.3f} s, in-memory numpy {t_mem_fit:.3f} s: ratio "
+              f"{t_persisted / t_mem_fit:.2f}")
+        print("    peak resident memory (MiB): " + ", ".join(
+            f"{k} {v:.0f}" for k, v in peaks.items())
+            + f"; one chunk = {chunk_mb:.0f} MiB, data = {data_bytes / 2**20:.0f} MiB")
+        print(f"(b) round time ~ n^{b:.2f} over n = {int(ns[0]):,} .. {int(ns[-1]):,}")
+        print(f"(c) one plain read of the data on the cluster: {t_read:.3f} s "
+              f"({data_bytes / t_read / 1e9:.2f} GB/s); dask round / (2 reads) = "
+              f"{t_dask / (2 * t_read):.2f}")
+        load = os.getloadavg()
+        print(f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    finally:
+        if args.dir is None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
