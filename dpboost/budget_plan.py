@@ -138,11 +138,13 @@ def _meets(events, eps: float, delta: float, method: str) -> bool:
 
 def plan_run(target_epsilon: float, target_delta: float, *, n_rounds: int | None,
              learn_kappa: bool, calibration: bool, method: str,
-             learn_scale: bool = False) -> RunPlan:
+             learn_scale: bool = False, calibrate=calibrate_noise) -> RunPlan:
     """Fix every mechanism's budget from the parameters (see the module docstring).
 
     The composed event is checked with :class:`accounting.ZCDPAccountant` to meet the target;
     if rounding ever made it miss, the budgets shrink by 1e-9 relative until it does.
+    ``calibrate`` (default :func:`accounting.calibrate_noise`) calibrates the historical plan;
+    the estimator passes its own reference so that audits can substitute a faulty one.
 
     Examples
     --------
@@ -153,8 +155,8 @@ def plan_run(target_epsilon: float, target_delta: float, *, n_rounds: int | None
     True
     """
     if n_rounds is not None and not learn_kappa and not calibration and not learn_scale:
-        cal = calibrate_noise(target_epsilon, target_delta, count=n_rounds, method=method,
-                              mechanism="discrete_gaussian")
+        cal = calibrate(target_epsilon, target_delta, count=n_rounds, method=method,
+                        mechanism="discrete_gaussian")
         z = cal.noise_multiplier
         return RunPlan(target_epsilon, target_delta, cal.method, 0.0, n_rounds / (2 * z * z),
                        0.0, n_rounds, z)

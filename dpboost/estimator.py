@@ -26,7 +26,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
-from accounting import NonPrivateEvent, ZCDPAccountant
+from accounting import NonPrivateEvent, ZCDPAccountant, calibrate_noise
 from dpboost._validation import check_choice, check_finite_rows, check_random_state, check_scalar
 from dpboost.boost import boost
 from dpboost.budget_plan import plan_run
@@ -38,6 +38,7 @@ from dpboost.defaults import (
 )
 from dpboost.exceptions import PrivacyLeakWarning
 from dpboost.lazy_breg import LazyBregBoost
+from dpboost.multiclass import declared_n_classes, fit_multiclass, multiclass_plan
 from dpboost.private_platt import private_platt, worthwhile
 from dpboost.progress import round_callback
 from dpboost.theory import algorithm5_parameters, sigma_util
@@ -49,6 +50,12 @@ __all__ = ["BoostedHalfspaceClassifier", "PrivateHalfspaceClassifier", "clip_row
 DEFAULT_N_ROUNDS = 100
 DEFAULT_KAPPA = 0.25
 DEFAULT_LEARNING_RATE = 5.0
+
+
+def _is_multiclass(estimator, y) -> bool:
+    """Three or more classes: declared with ``classes=``, else seen in ``y`` (which warns)."""
+    declared = declared_n_classes(estimator)
+    return (declared if declared is not None else np.unique(y).size) > 2
 
 
 def clip_rows(X: np.ndarray, norm_bound: float) -> np.ndarray:
@@ -84,7 +91,7 @@ class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
+        tags.classifier_tags.multi_class = True  # K >= 3 classes: dpboost.multiclass
         tags.input_tags.allow_nan = False
         return tags
 
@@ -200,6 +207,7 @@ class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
         """``X @ coef_ + intercept_``: positive means ``classes_[1]`` (log-odds when calibrated)."""
         X = self._validate_X_predict(X)
         w = self.coef_.astype(X.dtype)
+        w = w.T if w.ndim == 2 else w  # multiclass: (d, K), scores (n, K)
         with np.errstate(over="ignore", invalid="ignore"):
             scores = X @ w
         bad = ~np.isfinite(scores)
@@ -210,8 +218,11 @@ class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
         return scores + self.intercept_
 
     def predict(self, X) -> np.ndarray:
-        """Predicted labels: ``classes_[1]`` where the decision function is positive."""
+        """Predicted labels: ``classes_[1]`` where the decision function is positive
+        (multiclass: the class of the largest score)."""
         scores = self.decision_function(X)
+        if scores.ndim == 2:
+            return self.classes_[np.argmax(scores, axis=1)]
         return self.classes_[(scores > 0).astype(int)]
 
     def staged_decision_function(self, X) -> Iterator[np.ndarray]:
@@ -223,9 +234,11 @@ class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
         private output, so this costs no extra privacy.
         """
         X = self._validate_X_predict(X)
-        running = np.zeros(X.shape[0], dtype=np.float64)
-        for t, w in enumerate(self.hypothesis_coefs_, start=1):
-            running += X @ w.astype(X.dtype)
+        coefs = self.hypothesis_coefs_
+        running = np.zeros((X.shape[0],) + coefs.shape[1:-1], dtype=np.float64)
+        for t, w in enumerate(coefs, start=1):
+            w = w.astype(X.dtype)
+            running += X @ (w.T if w.ndim == 2 else w)
             yield running / t * self.score_scale_ + self.intercept_
 
 
@@ -273,10 +286,17 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     calibration : {"auto", "private", "none"} or None, default "auto"
         ``"private"``: spend 5% of rho on a private score histogram and fit Platt scaling to
         it (:mod:`dpboost.private_platt`): the intercept, and calibrated :meth:`predict_proba`.
-        ``"auto"``: the same in practical mode when ``n sqrt(rho_cal) >= 64`` (else the share
-        goes to the rounds); none in theory mode.  ``"none"``/None: the homogeneous halfspace.
+        ``"auto"``: the same in practical mode when ``kappa`` or ``n_rounds`` is learned and
+        ``n sqrt(rho_cal) >= 64`` (else the share goes to the rounds); none in theory mode or
+        when both ``kappa`` and ``n_rounds`` are given (then, as before, the rounds get the
+        whole budget).  ``"none"``/None: the homogeneous halfspace.
     diagnostics : bool, default False
         Compute ``diagnostics_`` (NON-PRIVATE statistics of the training data).
+    multiclass : {"joint", "ovr"}, default "joint"
+        With three or more classes: ``"joint"`` releases all K class centres of a round in one
+        discrete Gaussian whose sensitivity does not grow with K (:mod:`dpboost.multiclass`);
+        ``"ovr"`` runs K binary boosters sharing the budget (noise x sqrt(K)), for comparison.
+        ``coef_`` is then (K, d), ``decision_function`` (n, K), ``predict`` the argmax.
     verbose : bool or int, default 0
         Print the planned rounds and an estimated time to stderr before boosting, and a tqdm
         progress bar for runs estimated over 3 s (:mod:`dpboost.progress`).
@@ -383,6 +403,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         calibration="auto",
         diagnostics=False,
         verbose=0,
+        multiclass="joint",
         random_state=None,
     ):
         self.target_epsilon = target_epsilon
@@ -400,14 +421,19 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         self.calibration = calibration
         self.diagnostics = diagnostics
         self.verbose = verbose
+        self.multiclass = multiclass
         self.random_state = random_state
 
     def _calibrates(self) -> bool:
-        """Whether ``fit`` calibrates privately (``"auto"``: in practical mode)."""
+        """Whether ``fit`` calibrates privately.
+
+        ``"auto"``: in practical mode unless both ``kappa`` and ``n_rounds`` are given (pinned
+        settings run the plain algorithm with the whole budget on the rounds, as before).
+        """
         if self.calibration is None or self.calibration == "none":
             return False
         if self.calibration == "auto":
-            return self.margin is None
+            return self.margin is None and (self.kappa is None or self.n_rounds is None)
         return self.calibration == "private"
 
     def _settings(self) -> dict:
@@ -460,11 +486,14 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
 
     def _plan(self):
         s = self._settings()
+        if (declared_n_classes(self) or 2) > 2:  # K >= 3 declared: dpboost.multiclass
+            return s, multiclass_plan(self, s)
         adaptive = s["kappa"] is None or s["T"] is None or s["calibration"]
         plan = plan_run(s["epsilon"], s["delta"], n_rounds=s["T"],
                         learn_kappa=s["kappa"] is None, calibration=s["calibration"],
                         method=s["accounting"],
-                        learn_scale=s["mode"] == "practical" and bool(adaptive))
+                        learn_scale=s["mode"] == "practical" and bool(adaptive),
+                        calibrate=calibrate_noise)
         return s, plan
 
     def planned_privacy_event(self):
@@ -490,6 +519,8 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
 
         warn_if_in_search(type(self).__name__)
         X, y = self._validate_X_y(X, y)
+        if _is_multiclass(self, y):  # one joint release of all K centres per round
+            return fit_multiclass(self, X, y, s)
         n, d = X.shape
         if s["kappa"] is not None:
             self._check_density(s["kappa"], n)
@@ -522,11 +553,15 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         finally:
             close()
         self.calibration_ = None
+        self.boosted_coef_ = w = self.coef_
         if plan.rho_calibration:
             self._calibrate(X, y_pm, s["R"], plan.rho_calibration, rng_cal)
-        self.input_scale_ = scale  # folded in: scores stay linear in the unscaled rows
-        self.coef_ = self.coef_ * scale
+        # the input scale is folded in, so scores stay linear in the unscaled rows:
+        # coef_ = mean_t z_hat_t * score_scale_ exactly (post-processing of the releases)
+        self.input_scale_ = scale
         self.score_scale_ *= scale
+        if self.score_scale_ != 1.0:
+            self.coef_ = w * self.score_scale_
         self.privacy_event_ = event
         self.privacy_report_ = self._report(s, plan, learner, event, n, T, kappa, noisy_count)
         return self
@@ -538,9 +573,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         unit = w / (R * norm) if norm > 0 else w
         u = np.asarray(X @ unit.astype(X.dtype), dtype=np.float64)
         fit = private_platt(u, y_pm, rho, rng=rng)
-        self.boosted_coef_ = w
         self.score_scale_ = fit.slope / (R * norm) if norm > 0 else fit.slope
-        self.coef_ = w * self.score_scale_
         self.intercept_ = fit.offset
         self.calibration_ = fit
 
@@ -659,6 +692,8 @@ class BoostedHalfspaceClassifier(_BoostedHalfspaceBase):
         lr = check_scalar(self.learning_rate, "learning_rate", owner, low=0, high=math.inf)
         R = check_scalar(self.norm_bound, "norm_bound", owner, low=0, high=math.inf)
         X, y = self._validate_X_y(X, y)
+        if _is_multiclass(self, y):
+            return fit_multiclass(self, X, y, None)
         self._check_density(kappa, X.shape[0])
         y_pm = self._encode_labels(y, warn=False)
         X = clip_rows(X, R)
