@@ -367,8 +367,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     minority rate: the measure cannot weigh the minority class, held-out AUC 0.32 on letter "A"
     vs rest) and :mod:`dpboost.private_platt` (the offset of ``w`` is the measures' class
     balance, not an error-minimising threshold: ``lambda = 20`` gives 38% positives and accuracy
-    0.79 on a9a at an unchanged AUC).  ``n_rounds=100, kappa=0.25, calibration=None`` gives the
-    previous defaults exactly.
+    0.79 on a9a at an unchanged AUC).  Giving both ``kappa`` and ``n_rounds`` pins the plain
+    algorithm (whole budget on the rounds), so ``n_rounds=100, kappa=0.25`` gives the previous
+    defaults exactly.
 
     References
     ----------
@@ -486,8 +487,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
 
     def _plan(self):
         s = self._settings()
-        if (declared_n_classes(self) or 2) > 2:  # K >= 3 declared: dpboost.multiclass
-            return s, multiclass_plan(self, s)
+        K = declared_n_classes(self) or 2
+        if K > 2:  # K >= 3 declared: dpboost.multiclass
+            return s, multiclass_plan(self, s, K)
         adaptive = s["kappa"] is None or s["T"] is None or s["calibration"]
         plan = plan_run(s["epsilon"], s["delta"], n_rounds=s["T"],
                         learn_kappa=s["kappa"] is None, calibration=s["calibration"],
@@ -588,7 +590,11 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         (:func:`dpboost.private_platt.worthwhile`), ``p`` is the logistic of the uncalibrated
         score ``X @ coef_`` and ``privacy_report_["predict_proba"]`` says so.
         """
-        p = expit(self.decision_function(X))
+        scores = self.decision_function(X)
+        if scores.ndim == 2:  # multiclass: softmax of the scores (post-processing, uncalibrated)
+            z = np.exp(scores - scores.max(axis=1, keepdims=True))
+            return z / z.sum(axis=1, keepdims=True)
+        p = expit(scores)
         return np.column_stack([1.0 - p, p])
 
     def _report(self, s, plan, learner, event, n, T, kappa, noisy_count) -> dict:
