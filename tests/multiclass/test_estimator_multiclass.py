@@ -1,0 +1,73 @@
+"""PrivateHalfspaceClassifier / BoostedHalfspaceClassifier with K >= 3 declared classes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from accounting import ZCDPAccountant
+from dpboost import BoostedHalfspaceClassifier, PrivateHalfspaceClassifier
+from dpboost.exceptions import PrivacyLeakWarning
+
+
+def _three_blobs(n=3000, seed=0):
+    rng = np.random.default_rng(seed)
+    centres = np.array([[0.6, 0.0, 0.2], [-0.3, 0.5, 0.2], [-0.3, -0.5, 0.2]])
+    y = rng.integers(0, 3, n)
+    X = centres[y] + rng.normal(0, 0.08, (n, 3))
+    X[:, 2] = 0.2
+    return X / np.maximum(1.0, np.linalg.norm(X, axis=1))[:, None], np.array(["a", "b", "c"])[y]
+
+
+@pytest.mark.parametrize("mode", ["joint", "ovr"])
+def test_multiclass_fit_predict_and_report(mode):
+    X, y = _three_blobs()
+    clf = PrivateHalfspaceClassifier(2.0, 1e-6, classes=["a", "b", "c"], multiclass=mode,
+                                     random_state=0).fit(X, y)
+    assert clf.coef_.shape == (3, 3) and clf.hypothesis_coefs_.shape[1:] == (3, 3)
+    scores = clf.decision_function(X)
+    assert scores.shape == (3000, 3)
+    np.testing.assert_array_equal(clf.predict(X), clf.classes_[scores.argmax(axis=1)])
+    assert clf.score(X, y) > 0.95
+    *_, last = clf.staged_decision_function(X)
+    np.testing.assert_allclose(last, scores, rtol=1e-10, atol=1e-12)
+    proba = clf.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    rep = clf.privacy_report_
+    assert rep["multiclass"] == mode and rep["n_classes"] == 3
+    assert rep["epsilon"]["best"] <= 2.0 + 1e-9
+    # the plan is known before the data and costs what the fit spent
+    planned = ZCDPAccountant().compose(clf.planned_privacy_event()).rho
+    assert planned == pytest.approx(ZCDPAccountant().compose(clf.privacy_event_).rho, rel=1e-9)
+
+
+def test_joint_noise_does_not_grow_with_K_and_ovr_grows_by_sqrt_K():
+    rng = np.random.default_rng(1)
+    for K in (3, 10, 26):
+        X = rng.normal(size=(2000, 4)) / 3
+        y = rng.integers(0, K, 2000)
+        kw = dict(classes=list(range(K)), n_rounds=20, kappa=0.5, random_state=0)
+        joint = PrivateHalfspaceClassifier(1.0, 1e-6, multiclass="joint", **kw).fit(X, y)
+        ovr = PrivateHalfspaceClassifier(1.0, 1e-6, multiclass="ovr", **kw).fit(X, y)
+        binary_z = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1], n_rounds=20,
+                                              kappa=0.5).planned_privacy_event().event
+        assert joint.privacy_report_["noise_multiplier"] == pytest.approx(
+            binary_z.noise_multiplier, rel=1e-9)
+        ratio = ovr.privacy_report_["noise_multiplier"] / joint.privacy_report_["noise_multiplier"]
+        assert ratio == pytest.approx(np.sqrt(K), rel=1e-5)  # each calibrated to 1e-6
+        for clf in (joint, ovr):
+            assert clf.privacy_report_["epsilon"]["best"] <= 1.0 + 1e-9
+
+
+def test_inferred_classes_warn_and_unknown_labels_refused():
+    X, y = _three_blobs(600)
+    with pytest.warns(PrivacyLeakWarning, match="inferred"):
+        PrivateHalfspaceClassifier(1.0, 1e-6, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="not in classes"):
+        PrivateHalfspaceClassifier(1.0, 1e-6, classes=["a", "b", "z"]).fit(X, y)
+
+
+def test_non_private_multiclass_twin():
+    X, y = _three_blobs()
+    clf = BoostedHalfspaceClassifier(n_rounds=30, kappa=0.5).fit(X, y)
+    assert clf.coef_.shape == (3, 3) and clf.score(X, y) > 0.97
