@@ -25,11 +25,13 @@ def add_cluster_options(parser) -> None:
     """``--workers K`` and ``--scheduler ADDRESS`` (mutually exclusive)."""
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--workers", type=int, default=None, metavar="K",
-                       help="fit on a local dask cluster of K worker processes (out of core)")
+                       help="run on a local dask cluster of K worker processes, out of core "
+                            "(default: none, in memory)")
     group.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                       help="fit on a running dask cluster (e.g. tcp://host:8786)")
+                       help="run on a running dask cluster, e.g. tcp://host:8786 (default: "
+                            "none, in memory)")
     parser.add_argument("--memory-limit", default="auto", metavar="BYTES",
-                        help="memory limit per local worker (with --workers; default auto)")
+                        help="memory limit per local worker with --workers (default: auto)")
 
 
 @contextlib.contextmanager
