@@ -26,7 +26,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
-from accounting import NonPrivateEvent, ZCDPAccountant, calibrate_noise
+from accounting import NonPrivateEvent, calibrate_noise
 from dpboost._validation import check_choice, check_finite_rows, check_random_state, check_scalar
 from dpboost.boost import boost
 from dpboost.budget_plan import plan_run
@@ -39,9 +39,10 @@ from dpboost.defaults import (
 from dpboost.exceptions import PrivacyLeakWarning
 from dpboost.lazy_breg import LazyBregBoost
 from dpboost.multiclass import declared_n_classes, fit_multiclass, multiclass_plan
+from dpboost.privacy_report import build_report
 from dpboost.private_platt import private_platt, worthwhile
 from dpboost.progress import round_callback
-from dpboost.theory import algorithm5_parameters, sigma_util
+from dpboost.theory import algorithm5_parameters
 from dpboost.weak_learners import CenteringHalfspace, GaussianCenteringHalfspace
 
 __all__ = ["BoostedHalfspaceClassifier", "PrivateHalfspaceClassifier", "clip_rows"]
@@ -598,61 +599,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         return np.column_stack([1.0 - p, p])
 
     def _report(self, s, plan, learner, event, n, T, kappa, noisy_count) -> dict:
-        acc = ZCDPAccountant().compose(event)
-        epsilons = acc.epsilons(s["delta"])
-        epsilons["best"] = acc.get_epsilon(s["delta"], method="best")
-        mech = learner.mechanism(n, self.n_features_in_)
-        sigma = mech.sigma
-        s_util = None
-        applies = None
-        if s["mode"] == "theory":
-            s_util = sigma_util(s["tau"], T, s["beta"], c=math.sqrt(2.0))
-            applies = bool(sigma <= s_util and not s["overridden"])
-        cal = self.calibration_
-        return {
-            "rho": acc.rho,
-            "mu": acc.mu if acc.is_gaussian else None,  # GDP applies to continuous Gaussians
-            "delta": s["delta"],
-            "epsilon": epsilons,
-            "sigma": sigma,
-            "noise_multiplier": learner.noise_multiplier,
-            "sensitivity": mech.effective_sensitivity,
-            "sensitivity_exact_arithmetic": learner.sensitivity(n),
-            "float_error_bound": mech.error_bound,
-            "grid_granularity": mech.granularity,
-            "mechanism": "discrete Gaussian on a public grid (Canonne, Kamath & Steinke 2020)",
-            "mechanisms": plan.mechanisms(T),
-            "budget_shares": {m["name"].split(" (")[0]: m["share"] for m in plan.mechanisms(T)},
-            "sensitivity_rule": s["sensitivity"],
-            "n_rounds": T,
-            "n_rounds_rule": ("given" if s["T"] is not None else
-                              "clip(round(2 kappa n sqrt(2 rho_rounds) / sqrt(d)), 30, T_max)"),
-            "kappa": kappa,
-            "kappa_rule": ("given" if s["kappa"] is not None else
-                           "min(0.25, private minority rate)"),
-            "noisy_positive_count": noisy_count,
-            "input_scale": self.input_scale_,
-            "input_scale_rule": ("R / (private 90th percentile of the row norms, on the grid "
-                                 "R 2^(-j/4)), at least 1; folded into coef_"
-                                 if plan.rho_norms else None),
-            "calibration": None if cal is None else {
-                "method": "private Platt scaling on a noisy score histogram",
-                "slope": cal.slope, "offset": cal.offset, "n_bins": cal.n_bins,
-                "n_groups": cal.n_groups},
-            "predict_proba": ("private (Platt on a discrete-Gaussian score histogram)"
-                              if cal is not None else
-                              "uncalibrated (sigmoid of X @ coef_; n too small to calibrate)"
-                              if self._calibrates() else None),
-            "learning_rate": s["lr"],
-            "norm_bound": s["R"],
-            "n_samples": n,
-            "sigma_util": s_util,
-            "sigma_at_most_sigma_util": None if s_util is None else bool(sigma <= s_util),
-            "utility_guarantee_applies": applies,
-            "accounting_method": plan.method,
-            "mode": s["mode"],
-            "labels_inferred_from_data": self.classes is None,
-        }
+        return build_report(self, s, plan, learner, event, n, T, kappa, noisy_count)
 
 
 class BoostedHalfspaceClassifier(_BoostedHalfspaceBase):
