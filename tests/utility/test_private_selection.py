@@ -63,3 +63,14 @@ def test_grid_search_warns_once_that_each_fit_spends_the_budget(monkeypatch):
         monkeypatch.setattr(selection, "_warned", [False])
         PrivateHalfspaceClassifier(1.0, 1e-6, n_rounds=5, classes=[0, 1]).fit(X, y)
     assert not [w for w in caught if issubclass(w.category, BudgetPerFitWarning)]
+
+
+def test_a_ledger_checks_the_whole_search_before_any_data(tmp_path):
+    from accounting import BudgetExceededError, BudgetLedger
+
+    ledger = BudgetLedger(tmp_path / "budget.json", target_epsilon=2.0, target_delta=1e-6)
+    first = PrivateSelection(1.0, 1e-6).planned_privacy_event()
+    assert ledger.check(first) == pytest.approx(1.0, abs=1e-6)
+    ledger.spend(first, label="tuning")
+    with pytest.raises(BudgetExceededError):  # RDP composition of two searches: 2.15 > 2
+        ledger.check(PrivateSelection(1.5, 1e-6).planned_privacy_event())
