@@ -236,17 +236,15 @@ def add_n_rounds(parser: argparse.ArgumentParser, *, default: int | None = None,
                  help: str = "boosting rounds T", aliases: bool = False) -> None:
     """``--n-rounds T`` (``aliases``: hidden ``--rounds``).
 
-    ``default=None`` means "the estimator's default"; the help then names
-    :data:`dpboost.estimator.DEFAULT_N_ROUNDS` unless ``default_text`` says otherwise.
+    ``default=None`` means "the estimator's default": learned privately from epsilon, n and d
+    (:func:`dpboost.defaults.adaptive_rounds`) unless ``default_text`` says otherwise.
     """
-    from dpboost.estimator import DEFAULT_N_ROUNDS
-
     if required:
         tail = "required"
     elif default_text is not None:
         tail = f"default: {default_text}"
     elif default is None:
-        tail = f"default: the estimator's, {DEFAULT_N_ROUNDS}"
+        tail = "default: learned from epsilon, n and d (dpboost.defaults)"
     else:
         tail = f"default: {default}"
     kwargs = {} if required else {"default": default}

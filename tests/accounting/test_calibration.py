@@ -98,7 +98,9 @@ def test_convergence_error_reports_the_bracket(monkeypatch):
     from accounting import ConvergenceError
 
     monkeypatch.setattr(cal, "gaussian_epsilon", lambda *args: 5.0)  # never meets eps=1
+    cal._calibrate_one.cache_clear()  # results are cached (calibration is pure)
     with pytest.raises(ConvergenceError, match="No noise multiplier") as info:
         calibrate_noise(1.0, 1e-6, 100, method="exact")
+    cal._calibrate_one.cache_clear()
     lo, hi = info.value.bracket
     assert 0 < lo < hi
