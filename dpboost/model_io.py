@@ -101,9 +101,11 @@ class HalfspaceModel:
                  *, dpboost_version: str = __version__, schema=None,
                  feature_names=None, probability: str | None = None) -> None:
         self.coef_ = np.asarray(coef, dtype=np.float64)
-        self.intercept_ = float(intercept)
+        # multiclass (K >= 3): coef_ (K, d) and intercept_ (K,); binary: (d,) and a float
+        self.intercept_ = (np.asarray(intercept, dtype=np.float64) if self.coef_.ndim == 2
+                           else float(intercept))
         self.classes_ = np.asarray(classes)
-        self.n_features_in_ = int(self.coef_.shape[0])
+        self.n_features_in_ = int(self.coef_.shape[-1])
         self.privacy_report_ = privacy_report
         self.dpboost_version = dpboost_version
         self.schema_ = schema
@@ -123,17 +125,29 @@ class HalfspaceModel:
         return X
 
     def decision_function(self, X) -> np.ndarray:
-        """Signed score ``X @ coef_ + intercept_``; positive means ``classes_[1]``."""
-        return self._check_X(X) @ self.coef_ + self.intercept_
+        """Signed score ``X @ coef_ + intercept_``; positive means ``classes_[1]``
+        (multiclass: one score per class, shape (n, K))."""
+        X = self._check_X(X)
+        w = self.coef_.T if self.coef_.ndim == 2 else self.coef_
+        return X @ w + self.intercept_
 
     def predict(self, X) -> np.ndarray:
-        """Class labels: ``classes_[1]`` where the score is > 0, else ``classes_[0]``."""
-        return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
+        """Class labels: ``classes_[1]`` where the score is > 0, else ``classes_[0]``
+        (multiclass: the class of the largest score)."""
+        scores = self.decision_function(X)
+        if scores.ndim == 2:
+            return self.classes_[np.argmax(scores, axis=1)]
+        return np.where(scores > 0, self.classes_[1], self.classes_[0])
 
-    @available_if(lambda self: self.probability_ == "sigmoid")
+    @available_if(lambda self: self.probability_ in ("sigmoid", "softmax"))
     def predict_proba(self, X) -> np.ndarray:
-        """``[1 - p, p]`` with ``p = sigmoid(decision_function(X))`` (calibrated models only)."""
-        p = expit(self.decision_function(X))
+        """``[1 - p, p]`` with ``p = sigmoid(decision_function(X))`` (calibrated binary models);
+        the softmax of the K scores for a multiclass model (uncalibrated)."""
+        scores = self.decision_function(X)
+        if scores.ndim == 2:
+            z = np.exp(scores - scores.max(axis=1, keepdims=True))
+            return z / z.sum(axis=1, keepdims=True)
+        p = expit(scores)
         return np.column_stack([1.0 - p, p])
 
     def score(self, X, y) -> float:
@@ -170,7 +184,9 @@ def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -
     if coef is None or classes is None:
         raise ValueError(f"{type(estimator).__name__} is not fitted: call fit before "
                          "save_model.")
-    coef = np.asarray(coef, dtype=np.float64).ravel()
+    coef = np.asarray(coef, dtype=np.float64)
+    multiclass = coef.ndim == 2
+    coef = coef if multiclass else coef.ravel()
     if not np.all(np.isfinite(coef)):
         raise ValueError("The model's weights contain NaN or infinity; refusing to save.")
     if schema is None:
@@ -181,25 +197,29 @@ def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -
         schema = schema.to_dict()
     if feature_names is not None:
         feature_names = [str(n) for n in feature_names]
-        if len(feature_names) != coef.shape[0]:
-            raise ValueError(f"{len(feature_names)} feature names for {coef.shape[0]} "
+        if len(feature_names) != coef.shape[-1]:
+            raise ValueError(f"{len(feature_names)} feature names for {coef.shape[-1]} "
                              "weights.")
     classes = np.asarray(declared if declared is not None else classes)
-    if classes.shape != (2,):
-        raise ValueError(f"Expected two classes, got {classes.tolist()!r}.")
+    expected = (coef.shape[0],) if multiclass else (2,)
+    if classes.shape != expected:
+        raise ValueError(f"Expected {expected[0]} classes, got {classes.tolist()!r}.")
+    intercept = getattr(estimator, "intercept_", 0.0)
     report = getattr(estimator, "privacy_report_", None)
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "dpboost_version": __version__,
-        "n_features": int(coef.shape[0]),
+        "n_features": int(coef.shape[-1]),
         "coef": _jsonable(coef),
-        "intercept": float(getattr(estimator, "intercept_", 0.0)),
+        "intercept": (_jsonable(np.asarray(intercept, dtype=np.float64)) if multiclass
+                      else float(intercept)),
         "classes": _jsonable(classes),
         "privacy_report": None if report is None else _jsonable(dict(report)),
         "schema": schema,
         "feature_names": feature_names,
-        "probability": "sigmoid" if hasattr(estimator, "predict_proba") else None,
+        "probability": (None if not hasattr(estimator, "predict_proba") else
+                        "softmax" if multiclass else "sigmoid"),
     }
 
 
@@ -223,15 +243,21 @@ def model_from_dict(content: object, source: str = "model") -> HalfspaceModel:
         raise ModelFileError(f"{source} is missing the key(s) {', '.join(missing)}.")
     try:
         coef = np.asarray(content["coef"], dtype=np.float64)
-        intercept = float(content["intercept"])
+        intercept = (np.asarray(content["intercept"], dtype=np.float64) if coef.ndim == 2
+                     else float(content["intercept"]))
     except (TypeError, ValueError):
         raise ModelFileError(f"{source}: 'coef' and 'intercept' must be numbers.") from None
-    if coef.ndim != 1 or coef.shape[0] != content["n_features"] or not np.all(np.isfinite(coef)):
+    if (coef.ndim not in (1, 2) or coef.shape[-1] != content["n_features"]
+            or not np.all(np.isfinite(coef))):
         raise ModelFileError(f"{source}: 'coef' must hold n_features = "
-                             f"{content['n_features']!r} finite numbers.")
+                             f"{content['n_features']!r} finite numbers (per class).")
     classes = content["classes"]
-    if not isinstance(classes, list) or len(classes) != 2:
-        raise ModelFileError(f"{source}: 'classes' must be a list of two labels.")
+    n_classes = coef.shape[0] if coef.ndim == 2 else 2
+    if not isinstance(classes, list) or len(classes) != n_classes or (
+            coef.ndim == 2 and (n_classes < 3 or np.shape(intercept) != (n_classes,))):
+        raise ModelFileError(f"{source}: 'classes' must be a list of {n_classes} labels "
+                             "(one row of 'coef' and one 'intercept' per class when there are "
+                             "three or more).")
     report = content["privacy_report"]
     if report is not None and not isinstance(report, dict):
         raise ModelFileError(f"{source}: 'privacy_report' must be an object or null.")
@@ -243,12 +269,13 @@ def model_from_dict(content: object, source: str = "model") -> HalfspaceModel:
             schema = Schema.from_dict(schema)
         except (TypeError, ValueError) as exc:
             raise ModelFileError(f"{source}: its schema is invalid: {exc}") from None
-    if names is not None and (not isinstance(names, list) or len(names) != coef.shape[0]):
+    if names is not None and (not isinstance(names, list) or len(names) != coef.shape[-1]):
         raise ModelFileError(f"{source}: 'feature_names' must list n_features = "
-                             f"{coef.shape[0]} names.")
+                             f"{coef.shape[-1]} names.")
     probability = content.get("probability")
-    if probability not in (None, "sigmoid"):
-        raise ModelFileError(f"{source}: 'probability' must be \"sigmoid\" or null.")
+    if probability not in (None, "sigmoid", "softmax"):
+        raise ModelFileError(f"{source}: 'probability' must be \"sigmoid\", \"softmax\" or "
+                             "null.")
     return HalfspaceModel(coef, intercept, classes, None if report is None else _unjson(report),
                           dpboost_version=str(content["dpboost_version"]), schema=schema,
                           feature_names=names, probability=probability)

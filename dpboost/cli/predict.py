@@ -5,7 +5,8 @@ matched **by name**: a model trained through a schema encodes the file with that
 column order, extra columns ignored, a missing column is a one-line error); a model trained
 on a numeric CSV with a header picks the same header names.  The output has the columns
 ``prediction``, ``score`` (the decision function, positive means the second class) and
-``probability`` when the model offers ``predict_proba``.  With ``--label COL`` the command
+``probability`` when the model offers ``predict_proba``; a multiclass model writes
+``score_<class>`` and ``probability_<class>`` for every class.  With ``--label COL`` the command
 also prints the accuracy and ROC AUC on the file (on test data: they say nothing private
 about the training data, but they are not noisy either).
 
@@ -159,6 +160,14 @@ def _metrics(model, truth, score, pred) -> str:
         raise UserError(f"The label column holds {unknown[:5]} outside the model's classes "
                         f"{model.classes_.tolist()}.")
     accuracy = float(np.mean(keys == np.array([category_key(p) for p in pred], dtype=object)))
+    if np.ndim(score) == 2:  # multiclass: macro-averaged one-vs-rest ROC AUC of the scores
+        index = np.array([classes.index(k) for k in keys])
+        present = np.unique(index)
+        aucs = [roc_auc_score(index == k, score[:, k]) for k in present
+                if 0 < np.sum(index == k) < len(index)]
+        auc = float(np.mean(aucs)) if aucs else float("nan")
+        return (f"accuracy {accuracy:.4f}, ROC AUC {auc:.4f} (macro one-vs-rest) on "
+                f"{len(keys)} rows")
     positive = keys == classes[1]
     auc = (float(roc_auc_score(positive, score)) if 0 < positive.sum() < len(positive)
            else float("nan"))
@@ -179,12 +188,22 @@ def run(args) -> int:
         result = _positional(model, args)
     X, truth = result
     score = model.decision_function(X)
-    pred = np.where(score > 0, model.classes_[1], model.classes_[0])
-    columns = [("prediction", [_csv_cell(p) for p in _format(pred)]),
-               ("score", [repr(float(s)) for s in score])]
+    pred = model.predict(X)
+    columns = [("prediction", [_csv_cell(p) for p in _format(pred)])]
     proba = getattr(model, "predict_proba", None)
-    if proba is not None:
-        columns.append(("probability", [repr(float(p)) for p in np.asarray(proba(X))[:, 1]]))
+    if score.ndim == 2:  # multiclass: one score (and probability) column per class
+        names = [_csv_cell(c) for c in _format(model.classes_)]
+        columns += [(f"score_{c}", [repr(float(v)) for v in score[:, k]])
+                    for k, c in enumerate(names)]
+        if proba is not None:
+            P = np.asarray(proba(X))
+            columns += [(f"probability_{c}", [repr(float(v)) for v in P[:, k]])
+                        for k, c in enumerate(names)]
+    else:
+        columns.append(("score", [repr(float(s)) for s in score]))
+        if proba is not None:
+            columns.append(("probability",
+                            [repr(float(p)) for p in np.asarray(proba(X))[:, 1]]))
     header = ",".join(name for name, _ in columns)
     rows = zip(*(values for _, values in columns))
     text = header + "\n" + "".join(",".join(row) + "\n" for row in rows)

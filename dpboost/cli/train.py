@@ -80,9 +80,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="public bound R on the rows' L2 norm: longer rows are clipped to "
                              "it and the clipped fraction is reported (default: the schema's "
                              "'norm_bound', else 1)")
-    parser.add_argument("--classes", default=None, metavar="NEG,POS",
-                        help="the two labels, negative first (e.g. --classes -1,1 or "
-                             "--classes=no,yes); a schema's label classes take its place "
+    parser.add_argument("--classes", default=None, metavar="NEG,POS[,...]",
+                        help="the labels: two, negative first (e.g. --classes -1,1 or "
+                             "--classes=no,yes), or three or more for a multiclass model "
+                             "(--classes=a,b,c); a schema's label classes take its place "
                              "(default: none: read from the data, a privacy leak, warned "
                              "about)")
     parser.add_argument("--n-features", type=int, default=None, metavar="N",
@@ -108,13 +109,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def parse_classes(text: str | None, y: np.ndarray):
-    """Parse ``"A,B"`` into two labels of the same kind as ``y`` (int, float or str)."""
+    """Parse ``"A,B[,C...]"`` into labels of the same kind as ``y`` (int, float or str)."""
     if text is None:
         return None
     parts = [p.strip() for p in text.split(",")]
-    if len(parts) != 2 or not all(parts) or parts[0] == parts[1]:
-        raise ValueError(f"--classes must be two different labels separated by a comma, "
-                         f"negative first (e.g. -1,1). Got {text!r} instead.")
+    if len(parts) < 2 or not all(parts) or len(set(parts)) != len(parts):
+        raise ValueError(f"--classes must be two or more different labels separated by commas, "
+                         f"negative first when there are two (e.g. -1,1). Got {text!r} instead.")
     if y.dtype.kind in "iu":
         try:
             classes = [int(p) for p in parts]
@@ -217,9 +218,9 @@ def _read_encoded(args, schema):
     if args.label is not None and schema.label.column not in (None, args.label):
         raise UserError(f"--label {args.label!r} differs from the schema's label column "
                         f"{schema.label.column!r}.")
-    if len(schema.label.classes) != 2:
-        raise UserError(f"The schema declares {len(schema.label.classes)} classes; "
-                        "PrivateHalfspaceClassifier is binary: declare exactly two.")
+    if len(schema.label.classes) < 2:
+        raise UserError(f"The schema declares {len(schema.label.classes)} class; declare at "
+                        "least two.")
     if args.classes is not None:
         raise UserError("--classes and a schema's label classes both declare the classes; "
                         "keep the schema's.")
@@ -249,7 +250,10 @@ def run(args) -> int:
         args.norm_bound = (schema.norm_bound if schema is not None
                            and schema.norm_bound is not None else 1.0)
     # Parameters are checked, and the noise calibrated, before any data is read.
-    planned = _estimator(args, None).planned_privacy_event()
+    declared = (list(range(len(schema.label.classes)))
+                if schema is not None and schema.label is not None and schema.label.classes
+                else None if args.classes is None else args.classes.split(","))
+    planned = _estimator(args, declared).planned_privacy_event()
     ledger = None
     if args.ledger is not None:  # check before any data is touched (diffprivlib's order)
         from accounting import BudgetLedger
@@ -268,7 +272,8 @@ def run(args) -> int:
         elif schema is not None and schema.columns:
             X, y, encoder = _read_encoded(args, schema)
             feature_names = encoder.get_feature_names_out().tolist()
-            classes, public_classes = [0, 1], list(schema.label.classes)
+            public_classes = list(schema.label.classes)
+            classes = list(range(len(public_classes)))  # label positions in the schema
         else:
             X, y, feature_names = _read_numeric(args, schema, fmt)
             classes = (list(schema.label.classes) if schema is not None and schema.label

@@ -115,7 +115,7 @@ def test_truncated_file(tmp_path):
         (lambda c: c.pop("coef"), "missing the key"),
         (lambda c: c.update(coef=[1.0, 2.0]), "n_features"),
         (lambda c: c.update(coef=["a", 1, 2]), "must be numbers"),
-        (lambda c: c.update(classes=[1]), "two labels"),
+        (lambda c: c.update(classes=[1]), "2 labels"),
         (lambda c: c.update(privacy_report=[1]), "privacy_report"),
     ],
 )

@@ -71,3 +71,34 @@ def test_non_private_multiclass_twin():
     X, y = _three_blobs()
     clf = BoostedHalfspaceClassifier(n_rounds=30, kappa=0.5).fit(X, y)
     assert clf.coef_.shape == (3, 3) and clf.score(X, y) > 0.97
+
+
+def test_cli_trains_and_predicts_string_classes_by_column_name(tmp_path, capsys):
+    import json
+
+    import pandas as pd
+
+    from dpboost.cli import main
+    from dpboost.model_io import load_model
+
+    X, y = _three_blobs(1500, seed=3)
+    frame = pd.DataFrame(X, columns=["u", "v", "w"])
+    frame["kind"] = y
+    frame.iloc[:1200].to_csv(tmp_path / "train.csv", index=False)
+    frame.iloc[1200:][["kind", "w", "u", "v"]].to_csv(tmp_path / "test.csv", index=False)
+    schema = {"columns": {c: {"type": "numeric", "lower": -1, "upper": 1} for c in "uvw"},
+              "label": {"column": "kind", "classes": ["a", "b", "c"]}}
+    (tmp_path / "schema.json").write_text(json.dumps(schema))
+    model = tmp_path / "model.json"
+    assert main(["train", str(tmp_path / "train.csv"), "--schema", str(tmp_path / "schema.json"),
+                 "--target-epsilon", "2", "--target-delta", "1e-6", "--out", str(model),
+                 "--seed", "0", "--json"]) == 0
+    loaded = load_model(model)
+    assert loaded.coef_.shape == (3, 4) and loaded.classes_.tolist() == ["a", "b", "c"]
+    preds = tmp_path / "preds.csv"
+    assert main(["predict", "--model", str(model), str(tmp_path / "test.csv"), "--label",
+                 "kind", "--out", str(preds)]) == 0
+    out = pd.read_csv(preds)
+    assert list(out.columns[:4]) == ["prediction", "score_a", "score_b", "score_c"]
+    assert np.mean(out["prediction"].to_numpy() == y[1200:]) > 0.9
+    assert "macro one-vs-rest" in capsys.readouterr().out

@@ -329,11 +329,20 @@ def test_numeric_parquet_without_schema_and_predict_by_name(tmp_path, capsys):
     assert first.read_text() == second.read_text()
 
 
-def test_three_declared_classes_are_refused_by_the_binary_estimator(files, capsys, tmp_path):
+def test_three_declared_classes_train_a_multiclass_model(files, capsys, tmp_path):
     _, _, train, _, _, _ = files
     schema = tmp_path / "k3.json"
     schema.write_text(json.dumps({**SCHEMA, "label": {"column": "bought",
                                                       "classes": ["no", "yes", "maybe"]}}))
-    code = main(["train", str(train), "--schema", str(schema), *TRAIN, "--out",
-                 str(tmp_path / "m.json")])
-    _one_line_error(capsys, code, "declares 3 classes", "binary")
+    model = tmp_path / "m.json"
+    code = main(["train", str(train), "--schema", str(schema), *TRAIN, "--out", str(model)])
+    capsys.readouterr()
+    assert code == 0
+    from dpboost.model_io import load_model
+
+    assert load_model(model).classes_.tolist() == ["no", "yes", "maybe"]
+    one = tmp_path / "k1.json"
+    one.write_text(json.dumps({**SCHEMA, "label": {"column": "bought", "classes": ["no"]}}))
+    code = main(["train", str(train), "--schema", str(one), *TRAIN, "--out",
+                 str(tmp_path / "m1.json")])
+    assert code == 2 and not (tmp_path / "m1.json").exists()
