@@ -13,6 +13,11 @@ weak learner is on the (slick) measures the producer hands it.  A measure produc
 between rounds for speed, but what it returns must equal what it would recompute from
 ``(S, H)`` alone (see :class:`dpboost.lazy_breg.LazyBregBoost` and its tests).
 
+The same loop runs on a row-chunked dask array (data bigger than memory or than one machine):
+the producer and the learner use the few operations of :mod:`dpboost.round_ops`, whose dask
+versions (:mod:`dpboost.distributed`) keep the ``n``-vectors on the workers, so what a round
+releases is defined once, by the learner's mechanism, for both backends.
+
 References
 ----------
 M. Bun, M. L. Carmosino, J. Sorrell. "Efficient, Noise-Tolerant, and Private Learning via
