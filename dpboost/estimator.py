@@ -42,6 +42,7 @@ from dpboost.multiclass import declared_n_classes, fit_multiclass, multiclass_pl
 from dpboost.privacy_report import build_report
 from dpboost.private_platt import private_platt, worthwhile
 from dpboost.progress import round_callback
+from dpboost.round_ops import is_dask_array
 from dpboost.theory import algorithm5_parameters
 from dpboost.weak_learners import CenteringHalfspace, GaussianCenteringHalfspace
 
@@ -206,6 +207,10 @@ class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X) -> np.ndarray:
         """``X @ coef_ + intercept_``: positive means ``classes_[1]`` (log-odds when calibrated)."""
+        if is_dask_array(X):  # lazy dask array of scores (binary models)
+            from dpboost import distributed
+
+            return distributed.decision_function(self, X)
         X = self._validate_X_predict(X)
         w = self.coef_.astype(X.dtype)
         w = w.T if w.ndim == 2 else w  # multiclass: (d, K), scores (n, K)
@@ -222,6 +227,10 @@ class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
         """Predicted labels: ``classes_[1]`` where the decision function is positive
         (multiclass: the class of the largest score)."""
         scores = self.decision_function(X)
+        if is_dask_array(scores):
+            from dpboost import distributed
+
+            return distributed.predict_labels(scores, self.classes_)
         if scores.ndim == 2:
             return self.classes_[np.argmax(scores, axis=1)]
         return self.classes_[(scores > 0).astype(int)]
@@ -234,6 +243,11 @@ class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
         :meth:`decision_function`.  The per-round ``z_hat`` and the calibration are released
         private output, so this costs no extra privacy.
         """
+        if is_dask_array(X):
+            from dpboost import distributed
+
+            yield from distributed.staged_decision_function(self, X)
+            return
         X = self._validate_X_predict(X)
         coefs = self.hypothesis_coefs_
         running = np.zeros((X.shape[0],) + coefs.shape[1:-1], dtype=np.float64)
@@ -521,28 +535,41 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         from dpboost.selection import warn_if_in_search  # (selection imports this module)
 
         warn_if_in_search(type(self).__name__)
-        X, y = self._validate_X_y(X, y)
-        if _is_multiclass(self, y):  # one joint release of all K centres per round
-            return fit_multiclass(self, X, y, s)
+        if is_dask_array(X):  # row-chunked dask array (binary): the same rounds on dask
+            from dpboost import distributed
+
+            X, y_pm = distributed.prepare_fit(self, X, y, s["R"])
+        else:
+            X, y = self._validate_X_y(X, y)
+            if _is_multiclass(self, y):  # one joint release of all K centres per round
+                return fit_multiclass(self, X, y, s)
+            y_pm = self._encode_labels(y, warn=True)
+            X = clip_rows(X, s["R"])
         n, d = X.shape
         if s["kappa"] is not None:
             self._check_density(s["kappa"], n)
-        y_pm = self._encode_labels(y, warn=True)
-        X = clip_rows(X, s["R"])
         rng = check_random_state(self.random_state, owner=type(self).__name__)
         legacy = plan.legacy_noise_multiplier is not None
         rng_count, rng_boost, rng_cal, rng_norms = ((None, rng, None, None) if legacy
                                                     else rng.spawn(4))
         scale = 1.0
         if plan.rho_norms:  # a private input scale (dpboost.defaults.private_norm_scale)
-            scale = private_norm_scale(X, s["R"], plan.rho_norms, rng=rng_norms)
-            X = clip_rows(X * scale, s["R"]) if scale > 1.0 else X
+            if is_dask_array(X):
+                from dpboost import distributed
+
+                scale = distributed.private_norm_scale_dask(X, s["R"], plan.rho_norms,
+                                                            rng=rng_norms)
+                X = distributed.clip_rows_dask(X * scale, s["R"]) if scale > 1.0 else X
+            else:
+                scale = private_norm_scale(X, s["R"], plan.rho_norms, rng=rng_norms)
+                X = clip_rows(X * scale, s["R"]) if scale > 1.0 else X
         if plan.rho_calibration and self.calibration == "auto" and not worthwhile(
                 n, plan.rho_calibration):
             plan = plan.without_calibration()  # too little data: the share goes to the rounds
         kappa, noisy_count = s["kappa"], None
         if kappa is None:  # the minority rate, privately (dpboost.defaults)
-            noisy_count = private_count(y_pm, plan.rho_count, rng=rng_count)[0]
+            noisy_count = private_count(np.asarray(y_pm) if is_dask_array(y_pm) else y_pm,
+                                        plan.rho_count, rng=rng_count)[0]
             kappa = adaptive_kappa(noisy_count, n)
         T = s["T"] if s["T"] is not None else adaptive_rounds(kappa, n, d, plan.rho_rounds)
         learner = GaussianCenteringHalfspace(plan.rounds_noise_multiplier(T), kappa, s["R"],
@@ -574,7 +601,12 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         w = self.coef_
         norm = float(np.linalg.norm(w))
         unit = w / (R * norm) if norm > 0 else w
-        u = np.asarray(X @ unit.astype(X.dtype), dtype=np.float64)
+        if is_dask_array(X):
+            from dpboost import distributed
+
+            u, y_pm = distributed.scores_for_calibration(X, unit, y_pm)
+        else:
+            u = np.asarray(X @ unit.astype(X.dtype), dtype=np.float64)
         fit = private_platt(u, y_pm, rho, rng=rng)
         self.score_scale_ = fit.slope / (R * norm) if norm > 0 else fit.slope
         self.intercept_ = fit.offset
@@ -591,6 +623,10 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         (:func:`dpboost.private_platt.worthwhile`), ``p`` is the logistic of the uncalibrated
         score ``X @ coef_`` and ``privacy_report_["predict_proba"]`` says so.
         """
+        if is_dask_array(X):
+            from dpboost import distributed
+
+            return distributed.predict_proba(self, X)
         scores = self.decision_function(X)
         if scores.ndim == 2:  # multiclass: softmax of the scores (post-processing, uncalibrated)
             z = np.exp(scores - scores.max(axis=1, keepdims=True))
@@ -644,12 +680,17 @@ class BoostedHalfspaceClassifier(_BoostedHalfspaceBase):
         kappa = check_scalar(self.kappa, "kappa", owner, low=0, high=1)
         lr = check_scalar(self.learning_rate, "learning_rate", owner, low=0, high=math.inf)
         R = check_scalar(self.norm_bound, "norm_bound", owner, low=0, high=math.inf)
-        X, y = self._validate_X_y(X, y)
-        if _is_multiclass(self, y):
-            return fit_multiclass(self, X, y, None)
+        if is_dask_array(X):
+            from dpboost import distributed
+
+            X, y_pm = distributed.prepare_fit(self, X, y, R, warn=False)
+        else:
+            X, y = self._validate_X_y(X, y)
+            if _is_multiclass(self, y):
+                return fit_multiclass(self, X, y, None)
+            y_pm = self._encode_labels(y, warn=False)
+            X = clip_rows(X, R)
         self._check_density(kappa, X.shape[0])
-        y_pm = self._encode_labels(y, warn=False)
-        X = clip_rows(X, R)
         self.privacy_event_ = NonPrivateEvent()
         self._run(X, y_pm, kappa=kappa, learning_rate=lr, n_rounds=T,
                   weak_learner=CenteringHalfspace(R), rng=np.random.default_rng(0),

@@ -45,6 +45,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     add_out(parser, metavar="PREDS.csv",
             help="write the predictions here (columns prediction, score[, probability])",
             default_text="standard output")
+    from dpboost.cli._distributed import add_cluster_options
+
+    add_cluster_options(parser)  # --workers K / --scheduler ADDRESS: stream with dask
     parser.set_defaults(func=run)
     return parser
 
@@ -179,6 +182,8 @@ def run(args) -> int:
     from dpboost.model_io import load_model
 
     model = load_model(args.model)
+    if args.workers is not None or args.scheduler is not None:
+        return _run_dask(model, args)
     result = None
     if model.schema_ is not None and model.schema_.columns:
         result = _encoded(model, args)
@@ -215,4 +220,40 @@ def run(args) -> int:
         print(f"wrote {X.shape[0]} predictions to {args.out}", file=sys.stderr)
     if summary is not None:
         print(f"test: {summary}", file=sys.stderr if args.out is None else sys.stdout)
+    return 0
+
+
+def _run_dask(model, args) -> int:
+    """Stream a Parquet folder / large CSV through the model's schema on dask.
+
+    ``--out 'preds/part-*.csv'`` (a ``*`` in the name) writes one file per partition;
+    any other ``--out`` writes one file.
+    """
+    import dask.dataframe as dd
+    from scipy.special import expit
+
+    from dpboost.cli._distributed import cluster_client, read_encoded
+    from dpboost.distributed import decision_scores
+
+    if model.schema_ is None or not model.schema_.columns:
+        raise UserError("--workers/--scheduler need a model trained with --schema.")
+    if args.out is None:
+        raise UserError("--workers/--scheduler write to --out (a file, or 'folder/part-*.csv' "
+                        "for one file per partition).")
+    with cluster_client(args.workers, args.scheduler, args.memory_limit):
+        X, truth, _ = read_encoded(args.data, model.schema_, dtype=np.float64,
+                                   with_labels=args.label is not None)
+        score = decision_scores(X, model.coef_, model.intercept_).astype(np.float64)
+        classes = np.asarray(model.classes_)
+        pred = score.map_blocks(lambda s: classes[(s > 0).astype(int)], dtype=classes.dtype)
+        columns = {"prediction": pred, "score": score}
+        if getattr(model, "predict_proba", None) is not None:
+            columns["probability"] = score.map_blocks(expit, dtype=np.float64)
+        frame = dd.concat([dd.from_dask_array(v, columns=k) for k, v in columns.items()],
+                          axis=1)
+        frame.to_csv(args.out, index=False, single_file="*" not in str(args.out))
+        print(f"wrote {X.shape[0]} predictions to {args.out}", file=sys.stderr)
+        if truth is not None:
+            acc = float(((score > 0) == (truth == 1)).mean().compute())  # truth: class index
+            print(f"test: accuracy {acc:.4f}", file=sys.stdout)
     return 0

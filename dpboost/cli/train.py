@@ -63,6 +63,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="CSV (comma, semicolon, tab or whitespace separated; .gz too), "
                              "Parquet or LIBSVM file")
     parser.add_argument("--schema", default=None, metavar="SCHEMA.json", help=SCHEMA_HELP)
+    from dpboost.cli._distributed import add_cluster_options
+
+    add_cluster_options(parser)  # --workers K / --scheduler ADDRESS: out of core with dask
     add_label(parser, help="the label column of a CSV/Parquet file: header name or index "
                            "(with --schema: the schema's label column)",
               default_text="the schema's label column, else the last column")
@@ -261,6 +264,8 @@ def run(args) -> int:
         ledger = BudgetLedger.open(args.ledger)
         ledger.preflight()
         ledger.check(planned)
+    if args.workers is not None or args.scheduler is not None:
+        return _run_dask(args, schema, ledger)
     fmt = table_format(args.data)
     feature_names = public_classes = None
     with warnings.catch_warnings(record=True) as caught:
@@ -324,3 +329,38 @@ def _read_numeric(args, schema, fmt):
                         f"declares {n_features}.")
     return X, y, names or None
 
+
+def _run_dask(args, schema, ledger) -> int:
+    """--workers / --scheduler: a Parquet folder or large CSV, encoded and fitted on dask."""
+    from dpboost.cli._distributed import cluster_client, read_encoded
+    from dpboost.model_io import model_to_dict, save_model
+
+    if schema is None or not schema.columns or schema.label is None:
+        raise UserError("--workers/--scheduler need --schema with columns and a label (the "
+                        "table is encoded partition by partition by its TabularEncoder).")
+    with cluster_client(args.workers, args.scheduler, args.memory_limit), \
+            warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        X, y, encoder = read_encoded(args.data, schema)
+        estimator = _estimator(args, [0, 1])
+        estimator.fit(X, y)
+        accuracy = float((estimator.predict(X) == y).mean().compute())
+    _warn_lines(caught)
+    if ledger is not None:
+        ledger.spend(estimator.privacy_event_, label=f"dpboost train {Path(args.data).name}")
+    save_model(estimator, args.out, schema=schema,
+               feature_names=encoder.get_feature_names_out().tolist(),
+               classes=list(schema.label.classes))
+    report = model_to_dict(estimator)["privacy_report"]
+    if args.json:
+        print(json.dumps({"model": str(args.out), "n_features": int(X.shape[1]),
+                          "classes": list(schema.label.classes), "privacy_report": report,
+                          "non_private": {"training_accuracy": accuracy,
+                                          "clipped_fraction": 0.0}}, indent=2))
+    else:
+        print(f"wrote {args.out}: {X.shape[1]} features, classes "
+              f"{list(schema.label.classes)} (dask, {X.numblocks[0]} partitions)")
+        print(f"privacy: {_summary(report)}")
+        print(f"non-private: training accuracy {accuracy:.4f} (computed on the training data "
+              "without noise; not covered by the guarantee)")
+    return 0
