@@ -15,20 +15,13 @@ Boosting." COLT 2020. Algorithm 5, Theorems 24, 27, 30, Lemma 38.
 from __future__ import annotations
 
 import math
-import warnings
-from collections.abc import Iterator
 
 import numpy as np
 from scipy.special import expit
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
-from sklearn.utils.validation import check_is_fitted, validate_data
-from threadpoolctl import threadpool_limits
 
 from accounting import NonPrivateEvent, calibrate_noise
-from dpboost._validation import check_choice, check_finite_rows, check_random_state, check_scalar
-from dpboost.boost import boost
+from dpboost._validation import check_choice, check_random_state, check_scalar
 from dpboost.budget_plan import plan_run
 from dpboost.defaults import (
     adaptive_kappa,
@@ -36,8 +29,7 @@ from dpboost.defaults import (
     private_count,
     private_norm_scale,
 )
-from dpboost.exceptions import PrivacyLeakWarning
-from dpboost.lazy_breg import LazyBregBoost
+from dpboost.halfspace_base import _BoostedHalfspaceBase
 from dpboost.multiclass import declared_n_classes, fit_multiclass, multiclass_plan
 from dpboost.privacy_report import build_report
 from dpboost.private_platt import private_platt, worthwhile
@@ -84,177 +76,6 @@ def clip_rows(X: np.ndarray, norm_bound: float) -> np.ndarray:
     factor = np.ones(X.shape[0], dtype=np.float64)
     factor[over] = norm_bound / norms[over] * (1.0 - 8.0 * np.finfo(X.dtype).eps)
     return X * factor.astype(X.dtype)[:, None]
-
-
-class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
-    """Shared label handling, prediction and staging for the boosted halfspace classifiers."""
-
-    _owner = "BoostedHalfspace"
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = True  # K >= 3 classes: dpboost.multiclass
-        tags.input_tags.allow_nan = False
-        return tags
-
-    # -- fitting helpers ------------------------------------------------------------------
-    def _validate_X_y(self, X, y):
-        X, y = validate_data(
-            self, X, y, dtype=[np.float64, np.float32], ensure_all_finite=False,
-            ensure_min_samples=1,
-        )
-        check_finite_rows(X)
-        check_classification_targets(y)
-        return X, y
-
-    def _encode_labels(self, y, *, warn: bool) -> np.ndarray:
-        """Set ``classes_`` and return labels in {-1, +1} (+1 for ``classes_[1]``)."""
-        owner = type(self).__name__
-        if self.classes is not None:
-            classes = np.unique(np.asarray(self.classes))
-            if classes.ndim != 1 or classes.size != 2:
-                raise ValueError(
-                    f"The 'classes' parameter of {owner} must be a list of exactly two distinct "
-                    f"labels (only binary classification is supported). Got {self.classes!r} "
-                    "instead."
-                )
-            unknown = ~np.isin(y, classes)
-            if unknown.any():
-                raise ValueError(
-                    f"y contains labels that are not in classes={list(classes)} (first at row "
-                    f"{int(np.flatnonzero(unknown)[0])}). Only binary classification is supported."
-                )
-        else:
-            y_type = type_of_target(y, input_name="y", raise_unknown=True)
-            classes = np.unique(y)
-            if classes.size < 2:
-                raise ValueError(
-                    f"{owner} can't train when only one class is present in y; declare both "
-                    "labels with classes=[negative, positive]."
-                )
-            if y_type != "binary":
-                raise ValueError(
-                    "Only binary classification is supported. The type of the target is "
-                    f"{y_type}."
-                )
-            if warn:
-                warnings.warn(
-                    f"{owner}: classes were inferred from y, which releases without privacy "
-                    f"the set of labels present in the training data ({list(classes)}). "
-                    "Pass classes=[negative, positive] to avoid this leak.",
-                    PrivacyLeakWarning,
-                    stacklevel=3,
-                )
-        self.classes_ = classes
-        return np.where(y == classes[1], 1, -1).astype(np.int8)
-
-    def _check_density(self, kappa: float, n: int) -> None:
-        if kappa * n < 1:
-            raise ValueError(
-                f"The 'kappa' parameter of {type(self).__name__} must be a float in "
-                f"[1/n_samples, 1) = [{1 / n:g}, 1) for n_samples={n} (kappa * n_samples >= 1). "
-                f"Got {kappa!r} instead."
-            )
-
-    def _run(self, X, y_pm, *, kappa, learning_rate, n_rounds, weak_learner, rng, diagnostics,
-             gamma, progress=None):
-        """Boost, store the per-round coefficients and their mean, and optional diagnostics."""
-        nxm = LazyBregBoost(kappa, learning_rate)
-        n = X.shape[0]
-        max_ratio = [0.0]
-
-        def watch(t, mu, h):
-            if diagnostics:
-                max_ratio[0] = max(max_ratio[0], float(mu.max() / mu.sum()) * kappa * n)
-            if progress is not None:
-                progress(t, mu, h)
-
-        # One BLAS thread: a round is two memory-bound mat-vecs, and extra threads only
-        # contend (measured 0.6 ms vs 7 ms per 50,000 x 20 product on a shared 2-core machine).
-        with threadpool_limits(limits=1, user_api="blas"):
-            H = boost(X, y_pm, measure_producer=nxm, weak_learner=weak_learner,
-                      n_rounds=n_rounds, rng=rng,
-                      callback=watch if diagnostics or progress is not None else None)
-        self.hypothesis_coefs_ = np.array([h.coef for h in H], dtype=np.float64).reshape(
-            n_rounds, X.shape[1])
-        self.coef_ = self.hypothesis_coefs_.mean(axis=0)
-        self.intercept_ = 0.0
-        self.score_scale_ = 1.0
-        if diagnostics:
-            # Include the last hypothesis in the cumulative gain: y H(x) = 2 L / T - 1 where
-            # H = mean_t clip(h_t) is Theorem 24's aggregated hypothesis.
-            nxm.measure(X, y_pm, H)
-            margins = 2.0 * nxm.cumulative_gain / n_rounds - 1.0
-            pred = np.where(X @ self.coef_.astype(X.dtype) > 0, 1, -1)
-            self.diagnostics_ = {
-                "non_private": True,
-                "note": ("computed from the training data WITHOUT privacy, for the data owner "
-                         "only; not covered by the guarantee; do not release"),
-                "gamma": gamma,
-                "fraction_margin_at_most_gamma": float(np.mean(margins <= gamma)),
-                "theorem24_bound": kappa,
-                "max_mu_hat_times_kappa_n": max_ratio[0],
-                "training_accuracy": float(np.mean(pred == y_pm)),
-            }
-
-    # -- prediction -----------------------------------------------------------------------
-    def _validate_X_predict(self, X):
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False,
-                          ensure_all_finite=False)
-        check_finite_rows(X)
-        return X
-
-    def decision_function(self, X) -> np.ndarray:
-        """``X @ coef_ + intercept_``: positive means ``classes_[1]`` (log-odds when calibrated)."""
-        if is_dask_array(X):  # lazy dask array of scores (binary models)
-            from dpboost import distributed
-
-            return distributed.decision_function(self, X)
-        X = self._validate_X_predict(X)
-        w = self.coef_.astype(X.dtype)
-        w = w.T if w.ndim == 2 else w  # multiclass: (d, K), scores (n, K)
-        with np.errstate(over="ignore", invalid="ignore"):
-            scores = X @ w
-        bad = ~np.isfinite(scores)
-        if bad.any():  # finite rows near 1e308: score = m * ((x / m) @ w), sign preserved
-            m = np.abs(X[bad]).max(axis=1)
-            with np.errstate(over="ignore"):
-                scores[bad] = m * ((X[bad] / m[:, None]) @ w)
-        return scores + self.intercept_
-
-    def predict(self, X) -> np.ndarray:
-        """Predicted labels: ``classes_[1]`` where the decision function is positive
-        (multiclass: the class of the largest score)."""
-        scores = self.decision_function(X)
-        if is_dask_array(scores):
-            from dpboost import distributed
-
-            return distributed.predict_labels(scores, self.classes_)
-        if scores.ndim == 2:
-            return self.classes_[np.argmax(scores, axis=1)]
-        return self.classes_[(scores > 0).astype(int)]
-
-    def staged_decision_function(self, X) -> Iterator[np.ndarray]:
-        """Yield, after each round ``t``, the decision function of the running-mean halfspace.
-
-        ``w_t = (1/t) sum_{s <= t} z_hat_s``, scored as ``score_scale_ (X @ w_t) + intercept_``
-        (the final calibration applied to every stage); the last stage equals
-        :meth:`decision_function`.  The per-round ``z_hat`` and the calibration are released
-        private output, so this costs no extra privacy.
-        """
-        if is_dask_array(X):
-            from dpboost import distributed
-
-            yield from distributed.staged_decision_function(self, X)
-            return
-        X = self._validate_X_predict(X)
-        coefs = self.hypothesis_coefs_
-        running = np.zeros((X.shape[0],) + coefs.shape[1:-1], dtype=np.float64)
-        for t, w in enumerate(coefs, start=1):
-            w = w.astype(X.dtype)
-            running += X @ (w.T if w.ndim == 2 else w)
-            yield running / t * self.score_scale_ + self.intercept_
 
 
 class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
