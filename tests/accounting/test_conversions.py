@@ -210,3 +210,21 @@ def test_extreme_events_through_the_accountant():
     with pytest.raises(ValueError, match="does not support"):
         big.get_epsilon(0.5, method="exact")
     assert big.get_epsilon(0.5) == big.get_epsilon(0.5, method="cks")
+
+
+@pytest.mark.parametrize("mu", [3e4, 3.3e4, 4e4, 5e4, 7e4, 1e5, 1.2e5, 2e5])
+@pytest.mark.parametrize("delta", [1e-3, 1e-5, 1e-7, 1e-9, 1e-12])
+def test_gdp_epsilon_is_never_optimistic_at_huge_mu(mu, delta):
+    # The issue: for mu >= 3e4 the root could come back one ulp too small.  Check the returned
+    # epsilon against the exact profile in 60-digit arithmetic: its delta must not exceed the
+    # target.  (Two ulps lower, as before the fix, fails in 6 of these 40 cases.)
+    import mpmath
+
+    from accounting.conversions import gdp_epsilon
+
+    eps = gdp_epsilon(mu, delta)
+    mpmath.mp.dps = 60
+    m, e = mpmath.mpf(mu), mpmath.mpf(eps)
+    phi = lambda x: mpmath.erfc(-x / mpmath.sqrt(2)) / 2  # noqa: E731
+    exact = phi(-e / m + m / 2) - mpmath.exp(e) * phi(-e / m - m / 2)
+    assert exact <= delta
