@@ -679,6 +679,17 @@ def _replay_centres(X, y, coefs, kappa, learning_rate):
     return centres
 
 
+def _transcript_scores(coefs, X, y, y_prime, kappa, learning_rate, sigma, norm_bound):
+    """Per-run scores of released histories: the whole-transcript log-likelihood ratio and each
+    coordinate's share (summed over rounds), replayed under D = (X, y) and D' = (X, y_prime);
+    also the mean squared distance of the replayed centres (for ``distance_over_sensitivity``).
+    """
+    c_d = _replay_centres(X, y, coefs, kappa, learning_rate)
+    c_p = _replay_centres(X, y_prime, coefs, kappa, learning_rate)
+    llr = coordinate_log_likelihood_ratios(coefs * norm_bound**2, c_d, c_p, sigma)
+    return llr.sum(axis=1), float(np.mean(np.sum((c_d - c_p) ** 2, axis=2)))
+
+
 def _audit_run(*, epsilon, delta, runs, n_rounds, n, kappa, learning_rate, norm_bound,
                random_state, _variant: str | None = None) -> AuditResult:
     owner = "audit_run"
@@ -699,11 +710,10 @@ def _audit_run(*, epsilon, delta, runs, n_rounds, n, kappa, learning_rate, norm_
         coefs = np.array([[h.coef for h in boost(
             X, labels, measure_producer=LazyBregBoost(kappa, learning_rate),
             weak_learner=learner, n_rounds=n_rounds, rng=rng)] for _ in range(half)])
-        c_d = _replay_centres(X, y, coefs, kappa, learning_rate)
-        c_p = _replay_centres(X, y_prime, coefs, kappa, learning_rate)
-        llr = coordinate_log_likelihood_ratios(coefs * norm_bound**2, c_d, c_p, sigma)
-        scores.append(llr.sum(axis=1))  # summed over rounds: (runs, 1 + d)
-        sq_dist += float(np.mean(np.sum((c_d - c_p) ** 2, axis=2)))
+        run_scores, run_sq = _transcript_scores(coefs, X, y, y_prime, kappa, learning_rate,
+                                                sigma, norm_bound)
+        scores.append(run_scores)
+        sq_dist += run_sq
     dist = distinguish_best(scores[0], scores[1], delta=delta)
     ratio = math.sqrt(sq_dist / 2.0) / claimed.sensitivity(n)
     return _result("run", dist, eps_claimed, delta, 2 * half, n_rounds, z, ratio,
@@ -716,7 +726,7 @@ def audit_estimator(
     epsilon: float = DEFAULT_EPSILON,
     delta: float = DEFAULT_DELTA,
     runs: int = DEFAULT_ESTIMATOR_RUNS,
-    n_rounds: int = 3,
+    n_rounds: int = 8,
     n: int = 10,
     kappa: float = 0.9,
     learning_rate: float = 0.01,
@@ -767,11 +777,10 @@ def audit_estimator(
                 epsilon, delta, n_rounds=n_rounds, kappa=kappa, learning_rate=learning_rate,
                 norm_bound=norm_bound, classes=[-1.0, 1.0], random_state=rng)
             coefs[r] = clf.fit(X, labels).hypothesis_coefs_
-        c_d = _replay_centres(X_clipped, y, coefs, kappa, learning_rate)
-        c_p = _replay_centres(X_clipped, y_prime, coefs, kappa, learning_rate)
-        llr = coordinate_log_likelihood_ratios(coefs * norm_bound**2, c_d, c_p, sigma)
-        scores.append(llr.sum(axis=1))  # summed over rounds: (runs, 1 + d)
-        sq_dist += float(np.mean(np.sum((c_d - c_p) ** 2, axis=2)))
+        run_scores, run_sq = _transcript_scores(coefs, X_clipped, y, y_prime, kappa,
+                                                learning_rate, sigma, norm_bound)
+        scores.append(run_scores)
+        sq_dist += run_sq
     dist = distinguish_best(scores[0], scores[1], delta=delta)
     ratio = math.sqrt(sq_dist / 2.0) / claimed.sensitivity(n)
     return _result("estimator", dist, eps_claimed, delta, 2 * half, n_rounds, z, ratio,
