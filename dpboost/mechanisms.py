@@ -132,7 +132,7 @@ def bernoulli_exp_neg(num: np.ndarray, den: np.ndarray | int, *,
     --------
     >>> rng = np.random.default_rng(0)
     >>> draws = bernoulli_exp_neg(np.full(20000, 1), 2, rng=rng)
-    >>> abs(draws.mean() - np.exp(-0.5)) < 0.02
+    >>> bool(abs(draws.mean() - np.exp(-0.5)) < 0.02)
     True
     """
     num = np.asarray(num, dtype=np.int64)

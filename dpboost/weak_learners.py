@@ -159,7 +159,7 @@ class GaussianCenteringHalfspace:
     --------
     >>> wl = GaussianCenteringHalfspace(noise_multiplier=2.0, kappa=0.25)
     >>> wl.sensitivity(100), round(wl.effective_sensitivity(100, 2) / wl.sensitivity(100), 4)
-    (0.08, 1.0004)
+    (0.08, 1.0005)
     """
 
     def __init__(
