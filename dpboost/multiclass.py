@@ -376,11 +376,10 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     ``hypothesis_coefs_`` (T, K, d), ``coef_`` (K, d), ``intercept_`` (K,), and for the private
     estimator ``privacy_event_`` and ``privacy_report_``.
     """
-    from threadpoolctl import threadpool_limits
-
     from dpboost._validation import check_random_state
     from dpboost.defaults import private_norm_scale
     from dpboost.estimator import clip_rows
+    from dpboost.halfspace_base import one_blas_thread
     from dpboost.weak_learners import CenteringHalfspace
 
     private = settings is not None
@@ -399,7 +398,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     estimator._check_density(kappa, n)
     X = clip_rows(X, R)
     scale = 1.0
-    with threadpool_limits(limits=1, user_api="blas"):
+    with one_blas_thread():
         if not private:
             T = int(estimator.n_rounds)
             rng = np.random.default_rng(0)
