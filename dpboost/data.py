@@ -27,6 +27,7 @@ import numpy as np
 
 from dpboost._validation import check_choice, check_finite_rows, check_random_state, check_scalar
 from dpboost.exceptions import PrivacyLeakWarning
+from dpboost.readers import _is_gzip, _is_number  # the file-reading room holds them
 
 __all__ = [
     "add_label_noise",
@@ -244,25 +245,12 @@ def add_label_noise(y, rate: float, random_state: int | np.random.Generator | No
 # --------------------------------------------------------------------------------------------
 # loaders
 # --------------------------------------------------------------------------------------------
-def _is_gzip(path: Path) -> bool:
-    with open(path, "rb") as handle:
-        return handle.read(2) == b"\x1f\x8b"
-
-
 def _read_text(path: Path) -> str:
     if _is_gzip(path):
         with gzip.open(path, "rt", encoding="utf-8", newline="") as handle:
             return handle.read()
     with open(path, encoding="utf-8", newline="") as handle:
         return handle.read()
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _label_index(label, names: list[str] | None, width: int, path: Path) -> int:
