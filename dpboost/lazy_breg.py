@@ -98,6 +98,11 @@ class LazyBregBoost:
     def _project(self, gain, n_hypotheses: int | None = None):
         return project_gain(gain, self.kappa, self.learning_rate, n_hypotheses)
 
+    def gain(self, h, X, y):
+        """One hypothesis's per-row gain in ``[0, 1]`` (:func:`round_gain`; the multiclass
+        booster overrides it with the multiclass margin)."""
+        return round_gain(h(X), y)
+
     def measure(self, X: np.ndarray, y: np.ndarray, hypotheses: list) -> np.ndarray:
         """Return ``mu = Proj(mu~)`` for ``(X, y, hypotheses)``, reusing the cumulative-gain cache."""
         t = len(hypotheses)
@@ -110,7 +115,7 @@ class LazyBregBoost:
         if fresh:
             self._reset(X, y)
         for h in hypotheses[self._n_seen:]:
-            self._gain = add_gain(self._gain, round_gain(h(X), y))
+            self._gain = add_gain(self._gain, self.gain(h, X, y))
         self._n_seen = t
         self._last = hypotheses[-1] if t else None
         return self._project(self._gain, t)
@@ -119,7 +124,7 @@ class LazyBregBoost:
         """The same measure computed from ``(X, y, hypotheses)`` alone (no cache; pure)."""
         gain = zero_gain(X, y)
         for h in hypotheses:
-            gain = add_gain(gain, round_gain(h(X), y))
+            gain = add_gain(gain, self.gain(h, X, y))
         return self._project(gain, len(hypotheses))
 
     @property

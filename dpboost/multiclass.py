@@ -41,8 +41,8 @@ import math
 import numpy as np
 
 from dpboost._validation import check_choice, check_scalar
+from dpboost.lazy_breg import LazyBregBoost
 from dpboost.mechanisms import LatticeGaussian, blocked_centre, centre_error_bound
-from dpboost.projection import capped_scaling
 
 __all__ = [
     "JointCentering",
@@ -90,42 +90,16 @@ class MulticlassHypothesis:
         return np.clip(X @ self.coef.T.astype(dtype, copy=False), -1.0, 1.0)
 
 
-class MulticlassLazyBregBoost:
+class MulticlassLazyBregBoost(LazyBregBoost):
     """LB-NxM(kappa, lambda) with the multiclass gain (Algorithm 4; see the module docstring).
 
-    Caches the cumulative gain like :class:`dpboost.lazy_breg.LazyBregBoost` (keyed on the
-    identity of ``X`` and ``y`` and on the hypothesis list growing by appending);
-    :meth:`recompute` is the pure definition and the tests check that both agree.
+    The same producer as :class:`dpboost.lazy_breg.LazyBregBoost` (its gain cache and its pure
+    :meth:`recompute`); only the per-row gain differs: :func:`multiclass_gain` of the class
+    scores, in ``[0, 1]``, so smoothness and slickness hold unchanged.
     """
 
-    def __init__(self, kappa: float, learning_rate: float) -> None:
-        self.kappa = check_scalar(kappa, "kappa", "MulticlassLazyBregBoost", low=0, high=1)
-        self.learning_rate = check_scalar(learning_rate, "learning_rate",
-                                          "MulticlassLazyBregBoost", low=0, high=math.inf)
-        self._key = None
-        self._gain = None
-        self._seen: list = []
-
-    def _project(self, gain: np.ndarray) -> np.ndarray:
-        return capped_scaling(math.log(self.kappa) - self.learning_rate * gain, self.kappa)
-
-    def measure(self, X: np.ndarray, y: np.ndarray, hypotheses: list) -> np.ndarray:
-        """``mu = Proj(kappa exp(-lambda L))`` with ``L`` the cumulative multiclass gain."""
-        fresh = (self._key != (id(X), id(y)) or len(hypotheses) < len(self._seen)
-                 or any(a is not b for a, b in zip(self._seen, hypotheses)))
-        if fresh:
-            self._key, self._gain, self._seen = (id(X), id(y)), np.zeros(len(y)), []
-        for h in hypotheses[len(self._seen):]:
-            self._gain += multiclass_gain(h(X), y)
-            self._seen.append(h)
-        return self._project(self._gain)
-
-    def recompute(self, X: np.ndarray, y: np.ndarray, hypotheses: list) -> np.ndarray:
-        """The same measure from ``(X, y, hypotheses)`` alone (no cache)."""
-        gain = np.zeros(len(y))
-        for h in hypotheses:
-            gain += multiclass_gain(h(X), y)
-        return self._project(gain)
+    def gain(self, h, X, y):
+        return multiclass_gain(h(X), y)
 
 
 def class_sums(X: np.ndarray, y: np.ndarray, weights: np.ndarray, n_classes: int) -> np.ndarray:
