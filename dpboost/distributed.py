@@ -99,6 +99,14 @@ def dask_zero_gain(X):
     return da.zeros(X.shape[0], chunks=(X.chunks[0],), dtype=np.float64).persist()
 
 
+def _chunk_partials(x: np.ndarray, w: np.ndarray, offsets: list[int], block_id=None
+                    ) -> np.ndarray:
+    """:func:`block_partials` of one chunk (``w`` a column), as a length-1 object array."""
+    out = np.empty(1, dtype=object)
+    out[0] = block_partials(x, w[:, 0], offsets[block_id[0]])
+    return out
+
+
 def dask_centre(X, weights) -> np.ndarray:
     """``X^T weights`` for a row-chunked dask ``X``: per-block pieces on the workers, pairwise sum.
 
@@ -107,16 +115,18 @@ def dask_centre(X, weights) -> np.ndarray:
     order and then the blocks with :func:`~dpboost.mechanisms.pairwise_sum`.  With chunks that
     are multiples of ``B`` the result is bit for bit the in-memory :func:`blocked_centre` on the
     same memory (on workers OpenBLAS's order may depend on a chunk's alignment: a few ulps).
+    The per-chunk task is blockwise, so dask fuses it with whatever produces the chunk (a
+    spooled read, the clipping, the weights): a worker holds one chunk of ``X`` per task.
     """
-    import dask
+    import dask.array as da
 
     if X.numblocks[1] != 1:
         X = X.rechunk({1: -1})
     weights = weights.rechunk((X.chunks[0],))
-    part = dask.delayed(block_partials, pure=True)
-    xs = X.to_delayed()[:, 0].tolist()
-    ws = weights.to_delayed().tolist()
-    results = gather([part(x, w, s) for x, w, s in zip(xs, ws, row_offsets(X.chunks[0]))])
+    parts = da.map_blocks(_chunk_partials, X, weights[:, None], row_offsets(X.chunks[0]),
+                          drop_axis=1, chunks=((1,) * X.numblocks[0],), dtype=object,
+                          meta=np.empty(0, dtype=object))
+    results = gather(parts)
     blocks: dict[int, np.ndarray] = {}
     for b0, P in results:  # chunk order: the pieces of one block are added left to right
         for k, piece in enumerate(P):
