@@ -1,8 +1,10 @@
 """The privacy plan of one ``PrivateHalfspaceClassifier`` fit, from public quantities alone.
 
-A fit touches the data with up to three mechanisms, all discrete Gaussians accounted in zCDP
+A fit touches the data with up to five mechanisms, all discrete Gaussians accounted in zCDP
 (:mod:`dpboost.defaults` gives the shares and the reasons):
 
+0. the mean of the rows and the histogram of row norms (practical mode with something learned:
+   the input map of :mod:`dpboost.input_map` and the input scale);
 1. the count of positive labels (only when ``kappa`` is learned: practical mode without
    ``kappa``);
 2. the ``T`` boosting rounds;
@@ -38,6 +40,7 @@ from accounting import (
     calibrate_noise,
 )
 from dpboost.defaults import norm_histogram_event, split_budget
+from dpboost.input_map import mean_event
 from dpboost.mechanisms import lattice_variance
 from dpboost.private_platt import score_histogram_event
 
@@ -63,12 +66,16 @@ class RunPlan:
     n_rounds: int | None
     legacy_noise_multiplier: float | None
     rho_norms: float = 0.0
+    rho_mean: float = 0.0
 
     @property
     def rho(self) -> float:
-        """Total rho actually spent: the rounds plus the two (rounded) discrete releases."""
-        return (self.rho_rounds + _rho(self.norms_event()) + _rho(self.count_event())
-                + _rho(self.calibration_event()))
+        """Total rho actually spent: the rounds plus the (rounded) discrete releases."""
+        return (self.rho_rounds + _rho(self.mean_event()) + _rho(self.norms_event())
+                + _rho(self.count_event()) + _rho(self.calibration_event()))
+
+    def mean_event(self) -> DiscreteGaussianEvent | None:
+        return mean_event(self.rho_mean) if self.rho_mean else None
 
     def norms_event(self) -> DiscreteGaussianEvent | None:
         return norm_histogram_event(self.rho_norms) if self.rho_norms else None
@@ -97,7 +104,7 @@ class RunPlan:
         """The whole run as one event (the rounds alone in the historical plan)."""
         T = self.n_rounds if n_rounds is None else n_rounds
         rounds = self.rounds_event(T)
-        parts = [ev for ev in (self.norms_event(), self.count_event(), rounds,
+        parts = [ev for ev in (self.mean_event(), self.norms_event(), self.count_event(), rounds,
                                self.calibration_event()) if ev]
         return parts[0] if len(parts) == 1 else ComposedEvent(tuple(parts))
 
@@ -105,12 +112,14 @@ class RunPlan:
         """The same total with the calibration's budget handed to the rounds (``T`` unchanged)."""
         return RunPlan(self.target_epsilon, self.target_delta, self.method, self.rho_count,
                        self.rho_rounds + _rho(self.calibration_event()), 0.0, self.n_rounds,
-                       self.legacy_noise_multiplier, self.rho_norms)
+                       self.legacy_noise_multiplier, self.rho_norms, self.rho_mean)
 
     def mechanisms(self, n_rounds: int) -> list[dict]:
         """One entry per mechanism that touches the data: name, event, rho and share."""
         out = []
-        for name, ev in (("row-norm histogram for the input scale (sensitivity sqrt 2)",
+        for name, ev in (("mean of the rows for the input centre (sensitivity 2R/n)",
+                          self.mean_event()),
+                         ("row-norm histogram for the input scale (sensitivity sqrt 2)",
                           self.norms_event()),
                          ("count of positive labels (sensitivity 1)", self.count_event()),
                          ("boosting rounds (centres, sensitivity Delta')",
@@ -138,7 +147,8 @@ def _meets(events, eps: float, delta: float, method: str) -> bool:
 
 def plan_run(target_epsilon: float, target_delta: float, *, n_rounds: int | None,
              learn_kappa: bool, calibration: bool, method: str,
-             learn_scale: bool = False, calibrate=calibrate_noise) -> RunPlan:
+             learn_scale: bool = False, centre: bool = False,
+             calibrate=calibrate_noise) -> RunPlan:
     """Fix every mechanism's budget from the parameters (see the module docstring).
 
     The composed event is checked with :class:`accounting.ZCDPAccountant` to meet the target;
@@ -154,24 +164,25 @@ def plan_run(target_epsilon: float, target_delta: float, *, n_rounds: int | None
     >>> ZCDPAccountant().compose(p.event(120)).get_epsilon(1e-6) <= 1.0
     True
     """
-    if n_rounds is not None and not learn_kappa and not calibration and not learn_scale:
+    if n_rounds is not None and not (learn_kappa or calibration or learn_scale or centre):
         cal = calibrate(target_epsilon, target_delta, count=n_rounds, method=method,
                         mechanism="discrete_gaussian")
         z = cal.noise_multiplier
         return RunPlan(target_epsilon, target_delta, cal.method, 0.0, n_rounds / (2 * z * z),
                        0.0, n_rounds, z)
     split = split_budget(target_epsilon, target_delta, count=learn_kappa,
-                         calibration=calibration, method=method, norms=learn_scale)
+                         calibration=calibration, method=method, norms=learn_scale,
+                         mean=centre)
     scale = 1.0 if n_rounds is not None else 1.0 - 1e-9  # any T: keep an ulp-proof margin
     while True:
         nominal = RunPlan(target_epsilon, target_delta, split.method,
                           split.rho_count * scale, 0.0, split.rho_calibration * scale,
-                          n_rounds, None, split.rho_norms * scale)
+                          n_rounds, None, split.rho_norms * scale, split.rho_mean * scale)
         used = (_rho(nominal.count_event()) + _rho(nominal.calibration_event())
-                + _rho(nominal.norms_event()))
+                + _rho(nominal.norms_event()) + _rho(nominal.mean_event()))
         plan = RunPlan(target_epsilon, target_delta, split.method, nominal.rho_count,
                        split.rho * scale - used, nominal.rho_calibration, n_rounds, None,
-                       nominal.rho_norms)
+                       nominal.rho_norms, nominal.rho_mean)
         check_T = n_rounds if n_rounds is not None else 100
         if _meets([plan.event(check_T)], target_epsilon, target_delta, split.method):
             return plan

@@ -30,6 +30,7 @@ from dpboost.defaults import (
     private_norm_scale,
 )
 from dpboost.halfspace_base import _BoostedHalfspaceBase
+from dpboost.input_map import InputMap, private_mean
 from dpboost.multiclass import declared_n_classes, fit_multiclass, multiclass_plan
 from dpboost.privacy_report import build_report
 from dpboost.private_platt import private_platt, worthwhile
@@ -78,6 +79,15 @@ def clip_rows(X: np.ndarray, norm_bound: float) -> np.ndarray:
     return X * factor.astype(X.dtype)[:, None]
 
 
+def _clip(X, norm_bound: float):
+    """:func:`clip_rows` for numpy, its chunk-wise twin for a dask array."""
+    if is_dask_array(X):
+        from dpboost import distributed
+
+        return distributed.clip_rows_dask(X, norm_bound)
+    return clip_rows(X, norm_bound)
+
+
 class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     r"""(epsilon, delta)-DP halfspace learner by boosting (HS-StL, Algorithm 5).
 
@@ -104,8 +114,12 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     n_rounds, kappa, learning_rate : optional
         **Practical mode** (``margin=None``): ``T``, the density ``kappa`` and ``lambda``
         (default 5).  Not given, ``kappa`` and ``T`` are learned privately
-        (:mod:`dpboost.defaults`): ``kappa = min(0.25, private minority rate)`` and
-        ``T = clip(round(2 kappa n sqrt(2 rho_T) / sqrt(d)), 30, T_max)`` (see Notes).
+        (:mod:`dpboost.defaults`): ``kappa = max(min(0.25, private minority rate),
+        min(0.75, 10 sqrt(d) / (n sqrt(2 rho_T))))`` and
+        ``T = clip(round(2 kappa n sqrt(2 rho_T) / sqrt(d)), 30, T_max)`` (see Notes).  When
+        anything is learned, the rows are also centred on a private mean and given a constant
+        coordinate before boosting (:mod:`dpboost.input_map`), folded back into ``coef_`` and
+        ``intercept_``.
     norm_bound : float > 0, default 1.0
         ``R``.  Rows with ``||x|| > R`` are clipped row by row to norm ``R``; the noise is
         calibrated to ``R``, never to the data.
@@ -152,7 +166,15 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         not learned, :func:`dpboost.defaults.private_norm_scale`).
     hypothesis_coefs_ : ndarray of shape (n_rounds, n_features)
         The per-round noisy centres ``z_hat_t / R^2`` (private output; used by
-        :meth:`staged_decision_function`).
+        :meth:`staged_decision_function`), over the user's features.
+    hypothesis_intercepts_, input_centre_ : ndarray or None
+        With the private input map (:mod:`dpboost.input_map`): round ``t``'s hypothesis is
+        ``X @ hypothesis_coefs_[t] + hypothesis_intercepts_[t]``, and ``input_centre_`` is the
+        private mean the rows were centred on (``boosted_coef_`` is then over the ``d + 1``
+        mapped coordinates).  None without it.
+    released_centres_ : ndarray of shape (n_rounds, d or d + 1)
+        The rounds' releases exactly as drawn, ``z_hat_t / R^2`` on the public grid (over the
+        mapped coordinates when the rows were centred); everything else is post-processing.
     classes_, n_features_in_ :
         As in scikit-learn.
     privacy_event_ : accounting.DPEvent
@@ -331,6 +353,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
                         learn_kappa=s["kappa"] is None, calibration=s["calibration"],
                         method=s["accounting"],
                         learn_scale=s["mode"] == "practical" and bool(adaptive),
+                        centre=s["mode"] == "practical" and bool(adaptive),
                         calibrate=calibrate_noise)
         return s, plan
 
@@ -366,13 +389,19 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
                 return fit_multiclass(self, X, y, s)
             y_pm = self._encode_labels(y, warn=True)
             X = clip_rows(X, s["R"])
-        n, d = X.shape
+        n = X.shape[0]
         if s["kappa"] is not None:
             self._check_density(s["kappa"], n)
         rng = check_random_state(self.random_state, owner=type(self).__name__)
         legacy = plan.legacy_noise_multiplier is not None
-        rng_count, rng_boost, rng_cal, rng_norms = ((None, rng, None, None) if legacy
-                                                    else rng.spawn(4))
+        rng_count, rng_boost, rng_cal, rng_norms, rng_mean = (
+            (None, rng, None, None, None) if legacy else rng.spawn(5))
+        imap = None
+        if plan.rho_mean:  # a private centre and a constant coordinate (dpboost.input_map)
+            imap = InputMap.for_mean(private_mean(X, s["R"], plan.rho_mean, rng=rng_mean),
+                                     s["R"])
+            X = _clip(imap.transform(X), s["R"])
+        d = X.shape[1]
         scale = 1.0
         if plan.rho_norms:  # a private input scale (dpboost.defaults.private_norm_scale)
             if is_dask_array(X):
@@ -380,10 +409,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
 
                 scale = distributed.private_norm_scale_dask(X, s["R"], plan.rho_norms,
                                                             rng=rng_norms)
-                X = distributed.clip_rows_dask(X * scale, s["R"]) if scale > 1.0 else X
             else:
                 scale = private_norm_scale(X, s["R"], plan.rho_norms, rng=rng_norms)
-                X = clip_rows(X * scale, s["R"]) if scale > 1.0 else X
+            X = _clip(X * scale, s["R"]) if scale > 1.0 else X
         if plan.rho_calibration and self.calibration == "auto" and not worthwhile(
                 n, plan.rho_calibration):
             plan = plan.without_calibration()  # too little data: the share goes to the rounds
@@ -391,12 +419,15 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         if kappa is None:  # the minority rate, privately (dpboost.defaults)
             noisy_count = private_count(np.asarray(y_pm) if is_dask_array(y_pm) else y_pm,
                                         plan.rho_count, rng=rng_count)[0]
-            kappa = adaptive_kappa(noisy_count, n)
+            # on centred rows a denser measure is safe and pays on small data (SNR floor)
+            kappa = (adaptive_kappa(noisy_count, n, d, plan.rho_rounds) if imap is not None
+                     else adaptive_kappa(noisy_count, n))
         T = s["T"] if s["T"] is not None else adaptive_rounds(kappa, n, d, plan.rho_rounds)
         learner = GaussianCenteringHalfspace(plan.rounds_noise_multiplier(T), kappa, s["R"],
                                              s["sensitivity"])
         event = plan.event(T)
-        progress, close = round_callback(type(self).__name__, n, d, T, self.verbose)
+        progress, close = round_callback(type(self).__name__, n, self.n_features_in_, T,
+                                         self.verbose)
         try:
             self._run(X, y_pm, kappa=kappa, learning_rate=s["lr"], n_rounds=T,
                       weak_learner=learner, rng=rng_boost, diagnostics=bool(self.diagnostics),
@@ -413,6 +444,15 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         self.score_scale_ *= scale
         if self.score_scale_ != 1.0:
             self.coef_ = w * self.score_scale_
+        self.input_centre_ = None
+        self.released_centres_ = self.hypothesis_coefs_  # as released: on the public grid
+        if imap is not None:  # back to the user's features: one halfspace with an intercept
+            self.input_centre_ = imap.mean
+            self.hypothesis_coefs_, self.hypothesis_intercepts_ = imap.fold(
+                self.hypothesis_coefs_)
+            w_in, b_in = imap.fold(w)
+            self.coef_ = w_in * self.score_scale_
+            self.intercept_ = float(self.intercept_ + self.score_scale_ * b_in)
         self.privacy_event_ = event
         self.privacy_report_ = self._report(s, plan, learner, event, n, T, kappa, noisy_count)
         return self

@@ -135,6 +135,7 @@ class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
         self.hypothesis_coefs_ = np.array([h.coef for h in H], dtype=np.float64).reshape(
             n_rounds, X.shape[1])
         self.coef_ = self.hypothesis_coefs_.mean(axis=0)
+        self.hypothesis_intercepts_ = None
         self.intercept_ = 0.0
         self.score_scale_ = 1.0
         if diagnostics:
@@ -207,8 +208,23 @@ class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
             return
         X = self._validate_X_predict(X)
         coefs = self.hypothesis_coefs_
+        offsets, base = self._stage_offsets()
         running = np.zeros((X.shape[0],) + coefs.shape[1:-1], dtype=np.float64)
         for t, w in enumerate(coefs, start=1):
             w = w.astype(X.dtype)
             running += X @ (w.T if w.ndim == 2 else w)
-            yield running / t * self.score_scale_ + self.intercept_
+            if offsets is not None:
+                running += offsets[t - 1]
+            yield running / t * self.score_scale_ + base
+
+    def _stage_offsets(self):
+        """Per-round offsets of the hypotheses (centred fits) and the stages' common intercept.
+
+        A fit on centred rows (:mod:`dpboost.input_map`) folds round ``t``'s hypothesis into
+        ``X @ hypothesis_coefs_[t] + hypothesis_intercepts_[t]``; ``intercept_`` then holds
+        ``score_scale_`` times their mean plus the calibration's offset.
+        """
+        offsets = getattr(self, "hypothesis_intercepts_", None)
+        if offsets is None:
+            return None, self.intercept_
+        return offsets, self.intercept_ - self.score_scale_ * float(np.mean(offsets))

@@ -48,8 +48,15 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
                           "clip(round(2 kappa n sqrt(2 rho_rounds) / sqrt(d)), 30, T_max)"),
         "kappa": kappa,
         "kappa_rule": ("given" if s["kappa"] is not None else
+                       "max(min(0.25, private minority rate), min(0.75, 10 sqrt(d) / "
+                       "(n sqrt(2 rho_rounds))))" if plan.rho_mean else
                        "min(0.25, private minority rate)"),
         "noisy_positive_count": noisy_count,
+        "input_centre": (None if getattr(est, "input_centre_", None) is None
+                         else est.input_centre_.tolist()),
+        "input_centre_rule": ("rows x -> [(x - m_hat) / 2, R / (2 sqrt(d + 1))], m_hat the "
+                              "private mean (discrete Gaussian, sensitivity 2R/n); folded "
+                              "into coef_ and intercept_" if plan.rho_mean else None),
         "input_scale": est.input_scale_,
         "input_scale_rule": ("R / (private 90th percentile of the row norms, on the grid "
                              "R 2^(-j/4)), at least 1; folded into coef_"

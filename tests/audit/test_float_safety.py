@@ -24,6 +24,7 @@ from accounting import calibrate_noise
 from dpboost import mechanisms
 from dpboost.audit import continuous_output_possible, grid_output_possible
 from dpboost.estimator import PrivateHalfspaceClassifier
+from dpboost.input_map import InputMap
 from dpboost.lazy_breg import LazyBregBoost
 from dpboost.mechanisms import (
     LatticeGaussian,
@@ -69,7 +70,8 @@ def test_attack_finds_the_naive_release_and_never_the_safe_one():
         g = clf.privacy_report_["grid_granularity"]
         grids.add(g)
         # under D' the same public grid applies, and every grid point is in the support
-        impossible += int(not grid_output_possible(clf.hypothesis_coefs_[0], g).all())
+        # the round's release as drawn (coef_ and hypothesis_coefs_ fold the private centre in)
+        impossible += int(not grid_output_possible(clf.released_centres_[0], g).all())
     assert impossible == 0
     assert len(grids) == 1  # the grid is public: the same for every fit at this n, d
     clf_prime = PrivateHalfspaceClassifier(EPS, DELTA, n_rounds=1, classes=[-1.0, 1.0],
@@ -83,10 +85,11 @@ def test_model_file_and_staged_outputs_stay_on_the_grid():
     clf = PrivateHalfspaceClassifier(EPS, DELTA, n_rounds=5, classes=[-1.0, 1.0],
                                      random_state=3).fit(X, y)
     g = clf.privacy_report_["grid_granularity"]
-    assert grid_output_possible(clf.hypothesis_coefs_, g).all()
-    # coef_ is the mean of grid values: post-processing of the release, exactly reproducible
-    np.testing.assert_array_equal(clf.coef_,
-                                  clf.hypothesis_coefs_.mean(axis=0) * clf.score_scale_)
+    assert grid_output_possible(clf.released_centres_, g).all()
+    # coef_ is the mean of grid values, folded through the private centre (dpboost.input_map):
+    # post-processing of the releases, exactly reproducible from them
+    w, _ = InputMap.for_mean(clf.input_centre_, 1.0).fold(clf.released_centres_.mean(axis=0))
+    np.testing.assert_array_equal(clf.coef_, w * clf.score_scale_)
 
 
 def test_two_unseeded_fits_draw_different_noise():

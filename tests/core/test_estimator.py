@@ -102,7 +102,8 @@ def test_accuracy_on_separable_margin_data():
     assert clf.score(X[50_000:], y[50_000:]) >= 0.9
     rep = clf.privacy_report_
     rounds = next(m for m in rep["mechanisms"] if m["name"].startswith("boosting rounds"))
-    assert rep["n_rounds"] == adaptive_rounds(rep["kappa"], 50_000, 20, rounds["rho"])
+    # the rounds see d + 1 = 21 coordinates: the centred features and the constant
+    assert rep["n_rounds"] == adaptive_rounds(rep["kappa"], 50_000, 21, rounds["rho"])
     assert clf.privacy_report_["kappa"] == 0.25
     assert clf.privacy_report_["learning_rate"] == 5.0
 

@@ -1,0 +1,143 @@
+r"""The private input map of practical mode: a private centre and a constant coordinate.
+
+Practical mode (``PrivateHalfspaceClassifier`` with ``kappa`` or ``n_rounds`` learned) boosts on
+
+.. math::  x' = \bigl[\, (x - \hat m)/2,\; c_0 \,\bigr], \qquad c_0 = R / (2\sqrt{d + 1}),
+
+clipped row by row to ``R`` (then scaled by the private input scale of
+:func:`dpboost.defaults.private_norm_scale`), where ``m_hat`` is a private mean of the clipped
+rows projected onto the ball of radius ``R``.
+
+**Why centre (measured).**  The Gaussian centering weak learner's centre
+``z = sum_i mu_hat(i) y_i x_i`` splits into the class contrast and ``(sum_i mu_hat(i) y_i) m``,
+the measure's class imbalance times the common mean ``m`` of the rows.  Public-constant
+preprocessing leaves ``m`` large (features on ``[-1, 1]`` from documented ranges rarely average
+zero), so whenever the measure is not balanced the centre points along ``m``, a direction every
+row shares: the hypotheses rank rows by their projection on the mean, not by class.  This is the
+measured cause of the small-data failures of the previous defaults (3 seeds, epsilon = 1,
+held-out ROC AUC): digits "8" against the rest 0.68 -> 0.91 and breast cancer 0.83 -> 0.94
+with the centre and the density rule of :func:`dpboost.defaults.adaptive_kappa`.  The constant
+coordinate ``c_0`` keeps an offset inside every weak hypothesis (centring alone zeroes a
+constant feature the user supplied, and letter "A" then fell from AUC 0.97 to 0.78); with it,
+letter "A" rises to 0.974 and shoppers stays at 0.904.
+
+**Privacy.**  ``m_hat`` is the mean ``(1/n) sum_i x_i`` of the clipped rows released by the same
+floating-point-safe discrete Gaussian as a boosting round
+(:class:`~dpboost.mechanisms.LatticeGaussian`): replacing one row moves the mean by at most
+``2R/n`` in L2, the sum is computed by :func:`dpboost.round_ops.centre` (any backend, within
+:func:`~dpboost.mechanisms.centre_error_bound`), and the release is ``1/(2 z^2)``-zCDP
+(Canonne, Kamath & Steinke 2020, Theorem 14).  Projecting ``m_hat`` onto the ball is
+post-processing.  Given ``m_hat``, the map ``x -> x'`` is a fixed per-row function whose
+outputs have norm at most ``R`` after clipping, so every later mechanism sees neighbouring
+datasets of rows in the ball and keeps its own guarantee; the run is an adaptive composition
+(Bun & Steinke 2016, Lemma 2.3).
+
+**Prediction stays one halfspace.**  A score ``v . x' + b`` on the unclipped map equals
+``(v_x / 2) . x + (v_c c_0 - v_x . m_hat / 2 + b)``: :meth:`InputMap.fold` turns the boosted
+halfspace over ``x'`` into ``coef_`` and ``intercept_`` over the user's features.
+
+References
+----------
+Canonne, Kamath & Steinke (NeurIPS 2020), Theorem 14; Bun & Steinke (TCC 2016), Lemma 2.3.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from accounting import DiscreteGaussianEvent
+from dpboost.mechanisms import LatticeGaussian, centre_error_bound
+from dpboost.round_ops import centre, is_dask_array, zero_gain
+
+__all__ = ["InputMap", "mean_event", "private_mean"]
+
+
+def _noise_multiplier(rho: float) -> float:
+    return math.sqrt(1.0 / (2.0 * rho))
+
+
+def mean_event(rho: float) -> DiscreteGaussianEvent:
+    """The private mean's event: one discrete Gaussian release costing ``rho`` (public)."""
+    return DiscreteGaussianEvent(noise_multiplier=_noise_multiplier(rho))
+
+
+def mean_mechanism(n: int, d: int, norm_bound: float, rho: float) -> LatticeGaussian:
+    """The release of the mean of ``n`` rows of norm ``<= R``: sensitivity ``2R/n``."""
+    return LatticeGaussian(sensitivity=2.0 * norm_bound / n,
+                           noise_multiplier=_noise_multiplier(rho), dimension=d,
+                           error_bound=centre_error_bound(n, norm_bound))
+
+
+def private_mean(X, norm_bound: float, rho: float, *, rng: np.random.Generator) -> np.ndarray:
+    """``rho``-zCDP mean of the rows of ``X`` (each of norm ``<= R``), projected onto the ball.
+
+    ``X`` is a numpy array or a row-chunked dask array; the sum is computed by
+    :func:`dpboost.round_ops.centre` with weights ``1/n`` (the same blocks and error bound as a
+    boosting round's centre) and released by :func:`mean_mechanism`.
+
+    Examples
+    --------
+    >>> X = np.full((20000, 3), 0.5)
+    >>> m = private_mean(X, 1.0, 0.5, rng=np.random.default_rng(0))
+    >>> bool(np.all(np.abs(m - 0.5) < 0.01))
+    True
+    """
+    n, d = X.shape
+    weights = zero_gain(X, None) + 1.0 / n if is_dask_array(X) else np.full(n, 1.0 / n)
+    m_hat = mean_mechanism(n, d, norm_bound, rho).release(centre(X, weights), rng=rng)
+    norm = float(np.linalg.norm(m_hat))
+    return m_hat * (norm_bound / norm) if norm > norm_bound else m_hat
+
+
+@dataclass(frozen=True)
+class InputMap:
+    """``x -> [(x - mean) / 2, constant]`` (all public once ``mean`` is released).
+
+    Attributes
+    ----------
+    mean : ndarray of shape (d,)
+        The private mean, of norm at most ``R``.
+    constant : float
+        ``c_0 = R / (2 sqrt(d + 1))``.
+    """
+
+    mean: np.ndarray
+    constant: float
+
+    @classmethod
+    def for_mean(cls, mean: np.ndarray, norm_bound: float) -> InputMap:
+        d = mean.shape[0]
+        return cls(np.asarray(mean, dtype=np.float64), norm_bound / (2.0 * math.sqrt(d + 1)))
+
+    def _block(self, block: np.ndarray) -> np.ndarray:
+        out = np.empty((block.shape[0], block.shape[1] + 1), dtype=block.dtype)
+        np.subtract(block, self.mean.astype(block.dtype), out=out[:, :-1])
+        out[:, :-1] *= 0.5
+        out[:, -1] = self.constant
+        return out
+
+    def transform(self, X):
+        """The mapped rows (norm ``<= R sqrt(1 + 1/(4(d+1)))``; clip them to ``R`` after)."""
+        if is_dask_array(X):
+            return X.map_blocks(self._block, chunks=(X.chunks[0], (X.shape[1] + 1,)),
+                                dtype=X.dtype)
+        return self._block(np.asarray(X))
+
+    def fold(self, coef) -> tuple[np.ndarray, np.ndarray | float]:
+        """``(w, b)`` with ``x . w + b = x' . coef`` for every ``x``; ``coef`` of shape (..., d+1).
+
+        Examples
+        --------
+        >>> imap = InputMap.for_mean(np.array([0.2, -0.1]), 1.0)
+        >>> x, v = np.array([0.3, 0.4]), np.array([1.0, 2.0, 3.0])
+        >>> w, b = imap.fold(v)
+        >>> bool(np.isclose(x @ w + b, imap.transform(x[None])[0] @ v))
+        True
+        """
+        coef = np.asarray(coef, dtype=np.float64)
+        w = 0.5 * coef[..., :-1]
+        b = coef[..., -1] * self.constant - w @ self.mean
+        return w, b
