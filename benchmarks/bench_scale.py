@@ -132,7 +132,9 @@ def main() -> None:
     parser.add_argument("--dir", default=None, help="where to write the Parquet files (temp)")
     args = parser.parse_args()
 
-    from distributed import Client, LocalCluster
+    from distributed import Client
+
+    from dpboost.distributed import local_cluster
 
     d = args.d
     rows = 1 << 15 if args.quick else 1 << 17
@@ -154,8 +156,7 @@ def main() -> None:
         t0 = time.perf_counter()
         paths = write_parquet(folder, n_files, rows, d)
         print(f"wrote {n_files} Parquet files in {time.perf_counter() - t0:.1f} s")
-        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, memory_limit=limit)
+        cluster = local_cluster(args.workers, limit)
         client = Client(cluster)
         try:
             # (c) the floors: the first read decodes Parquet and writes the spool (once per

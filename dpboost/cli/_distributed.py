@@ -42,7 +42,7 @@ def cluster_client(workers: int | None = None, scheduler: str | None = None,
         yield None
         return
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
     except ImportError as exc:
         raise ValueError("--workers and --scheduler need dask: pip install 'dpboost[dask]'. "
                          f"({exc})") from exc
@@ -50,8 +50,9 @@ def cluster_client(workers: int | None = None, scheduler: str | None = None,
         if workers < 1:
             raise ValueError(f"The '--workers' option must be an int >= 1. Got {workers} "
                              "instead.")
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, memory_limit=memory_limit)
+        from dpboost.distributed import local_cluster
+
+        cluster = local_cluster(workers, memory_limit)
         client = Client(cluster)
     else:
         cluster = None
