@@ -57,42 +57,58 @@ def write_parquet(folder: str, n_files: int, rows: int, d: int) -> list[str]:
 
     paths = []
     for k in range(n_files):
+        path = os.path.join(folder, f"part-{k:05d}.parquet")
+        meta = pq.ParquetFile(path).metadata if os.path.exists(path) else None
+        if meta is not None and (meta.num_rows, meta.num_columns) == (rows, d + 1):
+            paths.append(path)  # kept from an earlier run with the same --dir
+            continue
         X, y = _piece(k, rows, d)
         cols = {f"x{j}": X[:, j] for j in range(d)}
         cols["y"] = y
-        path = os.path.join(folder, f"part-{k:05d}.parquet")
         pq.write_table(pa.table(cols), path, compression=None)
         paths.append(path)
     return paths
 
 
-def _read_X(path: str, d: int) -> np.ndarray:
+def _read_X(paths: list[str], d: int) -> np.ndarray:
+    """The rows of consecutive Parquet files, row-major float32 (one spool chunk)."""
     import pyarrow.parquet as pq
 
-    table = pq.read_table(path, columns=[f"x{j}" for j in range(d)])
-    return np.column_stack([col.to_numpy() for col in table.columns])  # row-major float32
+    files = [pq.ParquetFile(p) for p in paths]
+    out = np.empty((sum(f.metadata.num_rows for f in files), d), dtype=np.float32)
+    start = 0
+    for f in files:  # one file's columns at a time: the chunk plus one file in memory
+        table = f.read(columns=[f"x{j}" for j in range(d)])
+        for j, col in enumerate(table.columns):
+            out[start:start + table.num_rows, j] = col.to_numpy()
+        start += table.num_rows
+        del table
+    return out
 
 
-def _read_y(path: str) -> np.ndarray:
+def _read_y(paths: list[str]) -> np.ndarray:
     import pyarrow.parquet as pq
 
-    return pq.read_table(path, columns=["y"]).column(0).to_numpy().astype(np.int8)
+    return np.concatenate([pq.read_table(p, columns=["y"]).column(0).to_numpy().astype(np.int8)
+                           for p in paths])
 
 
-def dask_arrays(paths: list[str], rows: int, d: int, spool: str):
-    """``X`` and ``y`` read from the Parquet files through one spool (the same as the CLI).
+def dask_arrays(paths: list[str], rows: int, d: int, spool: str, per_chunk: int):
+    """``X`` and ``y`` read from the Parquet files through a spool, ``per_chunk`` files a chunk.
 
-    The first read of a chunk decodes its file and writes the chunk to ``spool``; every later
+    The first read of a chunk decodes its files and writes the chunk to ``spool``; every later
     read maps the spooled chunk from the page cache (:mod:`dpboost.distributed_spool`).
     """
     from functools import partial
 
     from dpboost.distributed_spool import spooled_array
 
-    X = spooled_array([partial(_read_X, p, d) for p in paths], [rows] * len(paths), (d,),
-                      np.float32, os.path.join(spool, "X"))
-    y = spooled_array([partial(_read_y, p) for p in paths], [rows] * len(paths), (),
-                      np.int8, os.path.join(spool, "y"))
+    groups = [paths[i:i + per_chunk] for i in range(0, len(paths), per_chunk)]
+    lengths = [rows * len(g) for g in groups]
+    X = spooled_array([partial(_read_X, g, d) for g in groups], lengths, (d,), np.float32,
+                      os.path.join(spool, "X"))
+    y = spooled_array([partial(_read_y, g) for g in groups], lengths, (), np.int8,
+                      os.path.join(spool, "y"))
     return X, y
 
 
@@ -129,20 +145,23 @@ def main() -> None:
     parser.add_argument("--d", type=int, default=100)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--chunk-files", type=int, default=4,
+                        help="Parquet files per dask chunk (default 4: 200 MiB chunks)")
     parser.add_argument("--dir", default=None, help="where to write the Parquet files (temp)")
     args = parser.parse_args()
 
     from distributed import Client
 
     from dpboost.distributed import local_cluster
+    from dpboost.distributed_spool import remove_spool
 
     d = args.d
     rows = 1 << 15 if args.quick else 1 << 17
     n_max = args.n_max or (10**6 if args.quick else 10**7)
     n_files = -(-n_max // rows)
     data_bytes = n_files * rows * d * 4
-    # the cluster's total below the data size (full mode); at least 512 MiB a worker (quick)
-    limit = max(int(0.7 * data_bytes / args.workers), 512 << 20)
+    # the cluster's total below the data size (full mode); at least 1 GiB a worker
+    limit = max(int(0.7 * data_bytes / args.workers), 1 << 30)
     load = os.getloadavg()
     print(f"dpboost bench_scale ({'quick' if args.quick else 'full'}): d={d}, {n_files} files of "
           f"{rows:,} rows ({rows * d * 4 / 2**20:.0f} MiB each), data {data_bytes / 2**30:.2f} "
@@ -151,37 +170,46 @@ def main() -> None:
           f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
     folder = args.dir or tempfile.mkdtemp(prefix="dpboost-scale-")
     os.makedirs(folder, exist_ok=True)
-    spool = os.path.join(tempfile.mkdtemp(prefix="dpboost-scale-spool-"), "spool")
+    spool = tempfile.mkdtemp(prefix="dpboost-scale-spool-")
     try:
         t0 = time.perf_counter()
         paths = write_parquet(folder, n_files, rows, d)
         print(f"wrote {n_files} Parquet files in {time.perf_counter() - t0:.1f} s")
         cluster = local_cluster(args.workers, limit)
         client = Client(cluster)
+        baseline = peak_memory(client)  # after start-up: the imports, before any data
         try:
             # (c) the floors: the first read decodes Parquet and writes the spool (once per
             # fit); a second read maps the spooled chunks from the page cache
-            X, y = dask_arrays(paths, rows, d, spool)
+            X, y = dask_arrays(paths, rows, d, os.path.join(spool, "all"), args.chunk_files)
             t0 = time.perf_counter()
-            client.compute([X.sum(axis=0, dtype=np.float64), y.sum()], sync=True)
+            ones = np.ones(d, dtype=np.float32)
+            client.compute([(X @ ones).sum(), y.sum()], sync=True)
             t_decode = time.perf_counter() - t0
             t0 = time.perf_counter()
-            X.sum(axis=0, dtype=np.float64).compute()
+            (X @ ones).sum().compute()  # one BLAS pass over every mapped chunk
             t_read = time.perf_counter() - t0
-            # (b) scaling (the spooled files are shared: chunk i is the same at every size)
+            # (a) and (b): the largest size first (its spool is written above), then smaller
+            # ones, each in its own spool folder (deleted after its rounds)
             sizes = sorted({max(1, round(n_files * f)) for f in
-                            ((0.1, 0.3, 1.0) if args.quick else (0.01, 0.03, 0.1, 0.3, 1.0))})
+                            ((0.1, 0.3, 1.0) if args.quick else (0.01, 0.03, 0.1, 0.3, 1.0))},
+                           reverse=True)
             times = {}
             for k in sizes:
-                Xk, yk = dask_arrays(paths[:k], rows, d, spool)
+                folder_k = os.path.join(spool, "all" if k == n_files else f"n{k}")
+                Xk, yk = dask_arrays(paths[:k], rows, d, folder_k, args.chunk_files)
                 times[k * rows] = round_seconds(Xk, yk, args.rounds)
-                print(f"  dask round n={k * rows:>11,}: {times[k * rows]:.3f} s")
+                print(f"  dask round n={k * rows:>11,} ({Xk.numblocks[0]} chunks): "
+                      f"{times[k * rows]:.3f} s")
+                if k == n_files:
+                    peaks = peak_memory(client)
                 del Xk, yk
-            peaks = peak_memory(client)
+                if k != n_files:
+                    remove_spool(folder_k)
         finally:
             client.close()
             cluster.close()
-            shutil.rmtree(os.path.dirname(spool), ignore_errors=True)
+            shutil.rmtree(spool, ignore_errors=True)
         n = n_files * rows
         t_dask = times[n]
         # (a) the in-memory reference at the same n (after the cluster, so that the client's
@@ -195,11 +223,11 @@ def main() -> None:
         del Xm, ym
         ns = np.array(sorted(times), dtype=float)
         b = float(np.polyfit(np.log(ns), np.log([times[int(k)] for k in ns]), 1)[0])
-        chunk_mb = rows * d * 4 / 2**20
+        chunk_mb = rows * args.chunk_files * d * 4 / 2**20
         print(f"\n(a) n={n:,} d={d}: dask round {t_dask:.3f} s, in-memory numpy round "
               f"{t_mem:.3f} s: ratio {t_dask / t_mem:.2f} (target <= 2)")
-        print("    peak resident memory (MiB): " + ", ".join(
-            f"{k} {v:.0f}" for k, v in peaks.items())
+        print("    peak resident memory (MiB, above the process's start-up peak): " + ", ".join(
+            f"{k} {v:.0f} (+{v - baseline[k]:.0f})" for k, v in peaks.items())
             + f"; one chunk = {chunk_mb:.0f} MiB, data = {data_bytes / 2**20:.0f} MiB")
         print(f"(b) round time ~ n^{b:.2f} over n = {int(ns[0]):,} .. {int(ns[-1]):,}")
         print(f"(c) first read (Parquet decode + spool write, once per fit): {t_decode:.3f} s "

@@ -118,11 +118,20 @@ def _chunk_interior(L: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, np
     return np.unique(L[(L > lo) & (L <= hi)], return_counts=True)
 
 
-def _merge_interior(a, b):
-    values = np.concatenate([a[0], b[0]])
-    counts = np.concatenate([a[1], b[1]])
+def _merge_interior(parts: list) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct values and total counts over every chunk's ``(values, counts)``."""
+    values = np.concatenate([p[0] for p in parts])
+    counts = np.concatenate([p[1] for p in parts])
     u, inv = np.unique(values, return_inverse=True)
     return u, np.bincount(inv, weights=counts, minlength=u.size).astype(np.int64)
+
+
+def _add_all(parts: list) -> np.ndarray:
+    """The chunks' histograms added left to right."""
+    total = parts[0].copy()
+    for p in parts[1:]:
+        total += p
+    return total
 
 
 # ---------------------------------------------------------------------------------------------
@@ -198,15 +207,15 @@ def solve_threshold(values: np.ndarray, counts: np.ndarray, *, lo: float, hi: fl
 # ---------------------------------------------------------------------------------------------
 # the driver
 # ---------------------------------------------------------------------------------------------
-def _tree(items: list, combine):
-    """Pairwise tree of ``combine`` over delayed ``items`` (the work stays on the workers)."""
+def _fan_in(items: list, combine):
+    """One task on the workers that combines the delayed ``items`` (a few KiB each).
+
+    One task rather than a pairwise tree: each pass then costs the scheduler ``chunks + 1``
+    tasks, not ``2 chunks - 1``, and its result still needs one round trip.
+    """
     import dask
 
-    combine = dask.delayed(combine, pure=True)
-    while len(items) > 1:
-        items = [combine(items[i], items[i + 1]) if i + 1 < len(items) else items[i]
-                 for i in range(0, len(items), 2)]
-    return items[0]
+    return dask.delayed(combine, pure=True)(items)
 
 
 def find_threshold(gain, kappa: float, learning_rate: float, *, upper: float) -> CappedScaling:
@@ -227,11 +236,12 @@ def find_threshold(gain, kappa: float, learning_rate: float, *, upper: float) ->
         edges = np.linspace(lo, hi, N_BINS + 1)
         edges[0], edges[-1] = lo, hi
         parts = [hist_fn(b, edges, lr) for b in blocks]
-        hist = gather(_tree(parts, np.add))
+        hist = gather(_fan_in(parts, _add_all))
         passes += 1
         lo, hi, n_below, above, count = _narrow(hist, edges, lr, target)
     interior_fn = dask.delayed(_chunk_interior, pure=True)
-    values, counts = gather(_tree([interior_fn(b, lo, hi) for b in blocks], _merge_interior))
+    values, counts = gather(_fan_in([interior_fn(b, lo, hi) for b in blocks],
+                                     _merge_interior))
     passes += 1
     theta, k = solve_threshold(values, counts, lo=lo, hi=hi, n_below=n_below, above=above,
                                learning_rate=lr, target=target)

@@ -110,14 +110,15 @@ def _spooled_chunk(source: Callable[[], np.ndarray] | None, directory: str, inde
 
 
 def _block(sources, directory: str, dtype: np.dtype, chunks: tuple[tuple[int, ...], ...],
-           block_id=None) -> np.ndarray:
+           files, block_id=None) -> np.ndarray:
     i = block_id[0]
     shape = (chunks[0][i],) + tuple(c[0] for c in chunks[1:])
-    return _spooled_chunk(sources[i], directory, i, shape, dtype)
+    return _spooled_chunk(sources[i], directory, files[i] if files else i, shape, dtype)
 
 
 def spooled_array(sources: Sequence[Callable[[], np.ndarray] | None], lengths: Sequence[int],
-                  trailing: tuple[int, ...], dtype, directory: str):
+                  trailing: tuple[int, ...], dtype, directory: str,
+                  files: Sequence[int] | None = None):
     """A row-chunked dask array whose chunk ``i`` is ``sources[i]()``, spooled (module docstring).
 
     Parameters
@@ -132,12 +133,15 @@ def spooled_array(sources: Sequence[Callable[[], np.ndarray] | None], lengths: S
     dtype : numpy dtype
     directory : str
         The spool folder (:func:`new_spool_directory`); the same path on every worker.
+    files : sequence of int, optional
+        The file number of each chunk (default: its position).
     """
     import dask.array as da
 
     dtype = np.dtype(dtype)
     chunks = (tuple(int(m) for m in lengths),) + tuple((int(t),) for t in trailing)
-    return da.map_blocks(_block, tuple(sources), directory, dtype, chunks, chunks=chunks,
+    files = None if files is None else tuple(int(f) for f in files)
+    return da.map_blocks(_block, tuple(sources), directory, dtype, chunks, files, chunks=chunks,
                          dtype=dtype, meta=np.empty((0,) * len(chunks), dtype=dtype))
 
 

@@ -15,10 +15,14 @@ import contextlib
 import glob
 import os
 from collections.abc import Iterator
+from functools import partial
 
 import numpy as np
 
 __all__ = ["add_cluster_options", "cluster_client", "is_large_table", "read_encoded"]
+
+#: Spool folders made by :func:`read_encoded`, deleted when the enclosing cluster closes.
+_SPOOLS: list[str] = []
 
 
 def add_cluster_options(parser) -> None:
@@ -61,9 +65,15 @@ def cluster_client(workers: int | None = None, scheduler: str | None = None,
         except OSError as exc:
             raise ValueError(f"Could not connect to the dask scheduler at {scheduler!r}: "
                              f"{exc}") from exc
+    mark = len(_SPOOLS)
     try:
         yield client
     finally:
+        from dpboost.distributed_spool import remove_spool
+
+        for folder in _SPOOLS[mark:]:  # the spools read_encoded made on this cluster
+            remove_spool(folder)
+        del _SPOOLS[mark:]
         client.close()
         if cluster is not None:
             cluster.close()
@@ -89,37 +99,163 @@ def _labels(frame, encoder, column: str) -> np.ndarray:
     return np.asarray(encoder.encode_labels(frame[column]), dtype=np.int8)
 
 
+def _read_pieces(pieces, columns: list[str]):
+    """The rows of ``pieces`` (``(path, row_groups)``, in order) as one pandas frame."""
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    frames = [pq.ParquetFile(path).read_row_groups(groups, columns=columns).to_pandas()
+              for path, groups in pieces]
+    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+
+
+def _encode_pieces(pieces, columns, encoder, dtype) -> np.ndarray:
+    return _encode(_read_pieces(pieces, columns), encoder, dtype)
+
+
+def _label_pieces(pieces, column: str, encoder) -> np.ndarray:
+    return _labels(_read_pieces(pieces, [column]), encoder, column)
+
+
+def _parquet_chunks(paths: list[str], row_bytes: int, chunk_bytes: int):
+    """Consecutive row groups of the files, grouped into chunks of about ``chunk_bytes``.
+
+    Returns ``[(pieces, rows)]`` with ``pieces = [(path, [row group, ...]), ...]``; only the
+    files' footers are read (the row counts: ``n`` is public).
+    """
+    import pyarrow.parquet as pq
+
+    chunks, pieces, rows = [], [], 0
+    for path in paths:
+        meta = pq.ParquetFile(path).metadata
+        for g in range(meta.num_row_groups):
+            m = meta.row_group(g).num_rows
+            if m == 0:
+                continue
+            if rows and (rows + m) * row_bytes > chunk_bytes:
+                chunks.append((pieces, rows))
+                pieces, rows = [], 0
+            if pieces and pieces[-1][0] == path:
+                pieces[-1][1].append(g)
+            else:
+                pieces.append((path, [g]))
+            rows += m
+    if rows:
+        chunks.append((pieces, rows))
+    return chunks
+
+
+def _spool_fits(nbytes: int, parent: str | None) -> bool:
+    import shutil
+    import tempfile
+
+    where = os.path.abspath(parent or tempfile.gettempdir())
+    while not os.path.exists(where) and os.path.dirname(where) != where:
+        where = os.path.dirname(where)  # the folder is made on the first write
+    try:
+        free = shutil.disk_usage(where).free
+    except OSError:
+        return False
+    return free > 1.2 * nbytes + (1 << 30)
+
+
 def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int = "64MB",
-                 with_labels: bool = True):
+                 with_labels: bool = True, chunk_bytes: int = 128 << 20,
+                 spool: bool = True):
     """Read a Parquet folder/glob or a CSV with dask and encode it partition by partition.
 
-    Returns ``(X, y, encoder)``: ``X`` a row-chunked dask array of the encoded rows (one chunk
-    per partition, known lengths), ``y`` the label positions in the schema's ``classes`` as an
-    int8 dask array (``None`` without labels).
+    Returns ``(X, y, encoder)``: ``X`` a row-chunked dask array of the encoded rows (known
+    lengths), ``y`` the label positions in the schema's ``classes`` as an int8 dask array
+    (``None`` without labels).
+
+    Parquet is cut into chunks of about ``chunk_bytes`` of encoded rows at row-group
+    boundaries.  With ``spool`` (the default) every chunk is encoded once, on its first read,
+    into a spool (:mod:`dpboost.distributed_spool`, in ``$DPBOOST_SPOOL_DIR`` or the temporary
+    folder) that later reads map from the page cache; a lost chunk is re-read from its
+    Parquet row groups.  A CSV is encoded once into the spool by one pass (which also counts
+    its rows); a lost CSV chunk fails the fit with one clear error.  The spool is deleted when
+    the enclosing :func:`cluster_client` closes.  Without room on disk for the spool (its size
+    plus 20% and 1 GiB), every read decodes the files again, as without ``spool``.
     """
     import dask
     import dask.array as da
-    import dask.dataframe as dd
 
     from dpboost.tabular import TabularEncoder
 
     encoder = TabularEncoder(schema).fit()
+    width = encoder.n_features_out_
+    itemsize = np.dtype(dtype).itemsize
+    label = encoder.schema_.label
+    want_y = with_labels and label is not None
+    parent = os.environ.get("DPBOOST_SPOOL_DIR") or None
     paths = _parquet_paths(str(path))
     if paths and all(p.endswith(".parquet") for p in paths):
-        frame = dd.read_parquet(paths)
-    else:
-        frame = dd.read_csv(str(path), blocksize=blocksize, dtype=str, keep_default_na=False)
-    lengths = frame.map_partitions(len).compute().tolist()
+        chunks = _parquet_chunks(paths, width * itemsize, chunk_bytes)
+        lengths = [m for _, m in chunks]
+        spool = spool and _spool_fits(sum(lengths) * (width * itemsize + 1), parent)
+        columns = list(encoder.schema_.used_columns)
+        x_src = [partial(_encode_pieces, p, columns, encoder, dtype) for p, _ in chunks]
+        y_src = ([partial(_label_pieces, p, label.column, encoder) for p, _ in chunks]
+                 if want_y else None)
+        if spool:
+            from dpboost.distributed_spool import new_spool_directory, spooled_array
+
+            folder = new_spool_directory(parent)
+            _SPOOLS.append(folder)
+            X = spooled_array(x_src, lengths, (width,), dtype, os.path.join(folder, "X"))
+            y = (spooled_array(y_src, lengths, (), np.int8, os.path.join(folder, "y"))
+                 if want_y else None)
+            return X, y, encoder
+        X = da.concatenate([da.from_delayed(dask.delayed(f)(), shape=(m, width), dtype=dtype)
+                            for f, m in zip(x_src, lengths)], axis=0)
+        y = (da.concatenate([da.from_delayed(dask.delayed(f)(), shape=(m,), dtype=np.int8)
+                             for f, m in zip(y_src, lengths)]) if want_y else None)
+        return X, y, encoder
+    import dask.dataframe as dd
+
+    frame = dd.read_csv(str(path), blocksize=blocksize, dtype=str, keep_default_na=False)
     parts = frame.to_delayed()
-    width = encoder.n_features_out_
+    if spool and _spool_fits(os.path.getsize(path) * 8 * max(1, itemsize), parent):
+        return (*_spool_csv(parts, encoder, dtype, label.column if want_y else None, parent),
+                encoder)
+    lengths = frame.map_partitions(len).compute().tolist()
     X = da.concatenate([
         da.from_delayed(dask.delayed(_encode)(p, encoder, dtype), shape=(m, width), dtype=dtype)
         for p, m in zip(parts, lengths) if m > 0], axis=0)
     y = None
-    label = encoder.schema_.label
-    if with_labels and label is not None:
+    if want_y:
         y = da.concatenate([
             da.from_delayed(dask.delayed(_labels)(p, encoder, label.column), shape=(m,),
                             dtype=np.int8)
             for p, m in zip(parts, lengths) if m > 0])
     return X, y, encoder
+
+
+def _write_csv_chunk(frame, encoder, dtype, label: str | None, folder: str, index: int) -> int:
+    from dpboost.distributed_spool import _chunk_path, _write_atomic
+
+    _write_atomic(_chunk_path(os.path.join(folder, "X"), index), _encode(frame, encoder, dtype))
+    if label is not None:
+        _write_atomic(_chunk_path(os.path.join(folder, "y"), index),
+                      _labels(frame, encoder, label))
+    return len(frame)
+
+
+def _spool_csv(parts, encoder, dtype, label: str | None, parent: str | None):
+    """One pass over the CSV partitions: encode and spool each, and count its rows."""
+    import dask
+
+    from dpboost.distributed import gather
+    from dpboost.distributed_spool import new_spool_directory, spooled_array
+
+    folder = new_spool_directory(parent)
+    _SPOOLS.append(folder)
+    write = dask.delayed(_write_csv_chunk, pure=True)
+    lengths = list(gather([write(p, encoder, dtype, label, folder, i)
+                           for i, p in enumerate(parts)]))
+    keep = [i for i, m in enumerate(lengths) if m > 0]  # empty partitions are left out
+    X = spooled_array([None] * len(keep), [lengths[i] for i in keep],
+                      (encoder.n_features_out_,), dtype, os.path.join(folder, "X"), files=keep)
+    y = (spooled_array([None] * len(keep), [lengths[i] for i in keep], (), np.int8,
+                       os.path.join(folder, "y"), files=keep) if label is not None else None)
+    return X, y
