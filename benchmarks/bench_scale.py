@@ -229,7 +229,14 @@ def main() -> None:
         print("    peak resident memory (MiB, above the process's start-up peak): " + ", ".join(
             f"{k} {v:.0f} (+{v - baseline[k]:.0f})" for k, v in peaks.items())
             + f"; one chunk = {chunk_mb:.0f} MiB, data = {data_bytes / 2**20:.0f} MiB")
-        print(f"(b) round time ~ n^{b:.2f} over n = {int(ns[0]):,} .. {int(ns[-1]):,}")
+        ts = np.array([times[int(k)] for k in ns])
+        slope, fixed = np.polyfit(ns, ts, 1)  # t = fixed + slope * n
+        big = ns >= 1e6
+        b_big = (float(np.polyfit(np.log(ns[big]), np.log(ts[big]), 1)[0])
+                 if big.sum() >= 2 else float("nan"))
+        print(f"(b) round time ~ n^{b:.2f} over n = {int(ns[0]):,} .. {int(ns[-1]):,} "
+              f"(n^{b_big:.2f} over n >= 10^6); linear fit t = {fixed:.3f} s + "
+              f"{slope * 1e9:.1f} ns x n (the fixed part: scheduling and 3 round trips)")
         print(f"(c) first read (Parquet decode + spool write, once per fit): {t_decode:.3f} s "
               f"({data_bytes / t_decode / 1e9:.2f} GB/s); a spooled read: {t_read:.3f} s "
               f"({data_bytes / t_read / 1e9:.2f} GB/s); one in-memory BLAS pass {t_pass:.3f} s; "

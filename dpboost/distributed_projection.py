@@ -254,7 +254,7 @@ def _measure_chunk(L: np.ndarray, theta: float, lr: float) -> np.ndarray:
 
 
 def dask_capped_scaling(gain, kappa: float, learning_rate: float, *, upper: float):
-    """The projected measure ``min(1, exp(-lambda (L - theta)))`` as a lazy dask array.
+    """The projected measure ``min(1, exp(-lambda (L - theta)))``, persisted on the workers.
 
     Parameters
     ----------

@@ -276,3 +276,26 @@ def test_clip_and_checks_on_dask(client):
         dist.check_dask_X(da.from_array(bad, chunks=(2, 2)))
     with pytest.raises(ValueError, match="not in classes"):
         dist.encode_labels_dask(da.from_array(np.array([0, 1, 2]), chunks=2), [0, 1])
+
+
+def test_chunk_clip_fast_path_equals_clip_rows():
+    # float32 chunks skip clip_rows's float64 squares only when the float32 squares prove no
+    # row reaches the bound: the result is clip_rows's in every case (boundary rows, NaN, inf)
+    from dpboost.estimator import clip_rows
+
+    rng = np.random.default_rng(0)
+    fast = 0
+    for i in range(600):
+        n, d = int(rng.integers(1, 40)), int(rng.integers(1, 300))
+        A = rng.standard_normal((n, d))
+        A /= np.linalg.norm(A, axis=1, keepdims=True)
+        A *= rng.choice([0.5, 1 - 1e-7, 1 - 1e-6, 1.0, 1 + 1e-7, 1 + 1e-5, 2.0, 1e30], (n, 1))
+        A = A.astype(np.float32)
+        if i % 40 == 0:
+            A[0, 0] = np.nan if i % 80 == 0 else np.inf
+        R = float(rng.choice([1.0, 0.999999, 1.0001, 1e-3, 1e200]))
+        with np.errstate(all="ignore"):
+            got, ref = dist._clip_chunk(A, R), clip_rows(A, R)
+        fast += got is A
+        np.testing.assert_array_equal(got, ref)
+    assert fast > 50  # the fast path was taken, not only the fallback
