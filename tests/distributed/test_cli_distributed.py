@@ -1,5 +1,7 @@
 """Reading a Parquet folder / CSV with dask and encoding it partition by partition."""
 
+import os
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -53,3 +55,25 @@ def test_cluster_options():
     with (pytest.raises(ValueError, match="'--workers' option must be an int >= 1"),
           cluster_client(workers=0)):
         pass
+
+
+@pytest.mark.slow
+def test_train_on_a_parquet_folder_spools_and_deletes_the_spool(tmp_path, monkeypatch, capsys):
+    import json
+
+    from dpboost.cli import main
+
+    df = _frame(6000, seed=2)
+    folder = tmp_path / "data"
+    folder.mkdir()
+    for i in range(3):
+        df.iloc[2000 * i:2000 * (i + 1)].to_parquet(folder / f"part-{i}.parquet")
+    (tmp_path / "schema.json").write_text(json.dumps(SCHEMA))
+    spools = tmp_path / "spools"
+    monkeypatch.setenv("DPBOOST_SPOOL_DIR", str(spools))
+    code = main(["train", str(folder), "--schema", str(tmp_path / "schema.json"),
+                 "--target-epsilon", "1", "--target-delta", "1e-6", "--n-rounds", "4", "--workers", "2",
+                 "--memory-limit", "1GiB", "--out", str(tmp_path / "model.json")])
+    assert code == 0, capsys.readouterr().err
+    assert json.loads((tmp_path / "model.json").read_text())
+    assert spools.exists() and os.listdir(spools) == []  # written during the fit, then deleted
