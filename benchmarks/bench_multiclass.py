@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an install
 
 DELTA = 1e-6
 C_GRID = (0.01, 0.1, 1.0, 10.0)

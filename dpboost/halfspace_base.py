@@ -227,4 +227,4 @@ class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
         offsets = getattr(self, "hypothesis_intercepts_", None)
         if offsets is None:
             return None, self.intercept_
-        return offsets, self.intercept_ - self.score_scale_ * float(np.mean(offsets))
+        return offsets, self.intercept_ - self.score_scale_ * np.mean(offsets, axis=0)

@@ -337,9 +337,10 @@ def multiclass_plan(estimator, settings: dict, n_classes: int):
     s = settings
     ovr = getattr(estimator, "multiclass", "joint") == "ovr"
     releases = None if s["T"] is None else s["T"] * (n_classes if ovr else 1)
+    learn = s["mode"] == "practical" and s["T"] is None
     return plan_run(s["epsilon"], s["delta"], n_rounds=releases, learn_kappa=False,
-                    calibration=False, method=s["accounting"],
-                    learn_scale=s["mode"] == "practical" and s["T"] is None)
+                    calibration=False, method=s["accounting"], learn_scale=learn,
+                    centre=learn)
 
 
 def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | None):
@@ -354,6 +355,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     from dpboost.defaults import private_norm_scale
     from dpboost.estimator import clip_rows
     from dpboost.halfspace_base import one_blas_thread
+    from dpboost.input_map import InputMap, private_mean
     from dpboost.weak_learners import CenteringHalfspace
 
     private = settings is not None
@@ -371,7 +373,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         R, lr, kappa = estimator.norm_bound, estimator.learning_rate, estimator.kappa
     estimator._check_density(kappa, n)
     X = clip_rows(X, R)
-    scale = 1.0
+    scale, imap = 1.0, None
     with one_blas_thread():
         if not private:
             T = int(estimator.n_rounds)
@@ -384,7 +386,11 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         else:
             plan = multiclass_plan(estimator, s, K)
             rng = check_random_state(estimator.random_state, owner=owner)
-            rng_norms, rng_boost = rng.spawn(2)
+            rng_norms, rng_boost, rng_mean = rng.spawn(3)
+            if plan.rho_mean:  # the private centre and constant of dpboost.input_map
+                imap = InputMap.for_mean(private_mean(X, R, plan.rho_mean, rng=rng_mean), R)
+                X = clip_rows(imap.transform(X), R)
+                d = X.shape[1]
             if plan.rho_norms:
                 scale = private_norm_scale(X, R, plan.rho_norms, rng=rng_norms)
                 X = clip_rows(X * scale, R) if scale > 1.0 else X
@@ -409,12 +415,18 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
                 mech = make().mechanism(n, d)
             event = plan.event(releases)
     estimator.classes_ = classes
-    estimator.hypothesis_coefs_ = coefs
+    estimator.hypothesis_coefs_ = estimator.released_centres_ = coefs
+    estimator.hypothesis_intercepts_ = estimator.input_centre_ = None
     estimator.boosted_coef_ = coefs.mean(axis=0)
     estimator.input_scale_ = scale
     estimator.score_scale_ = scale
     estimator.coef_ = estimator.boosted_coef_ * scale
     estimator.intercept_ = np.zeros(K)
+    if imap is not None:  # one halfspace per class over the user's features (post-processing)
+        estimator.input_centre_ = imap.mean
+        estimator.hypothesis_coefs_, estimator.hypothesis_intercepts_ = imap.fold(coefs)
+        w, b = imap.fold(estimator.boosted_coef_)
+        estimator.coef_, estimator.intercept_ = w * scale, b * scale
     estimator.calibration_ = None
     if not private:
         from accounting import NonPrivateEvent
@@ -445,6 +457,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
                           "clip(round(2 kappa n sqrt(2 rho_rounds) / sqrt(width)), 10, T_max)"),
         "kappa": kappa,
         "kappa_rule": "given" if s["kappa"] is not None else f"{MULTICLASS_KAPPA} (multiclass)",
+        "input_centre": None if imap is None else imap.mean.tolist(),
         "input_scale": scale, "learning_rate": lr, "norm_bound": R, "n_samples": n,
         "accounting_method": plan.method, "mode": s["mode"],
         "labels_inferred_from_data": estimator.classes is None,
