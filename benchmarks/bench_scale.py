@@ -72,6 +72,7 @@ def write_parquet(folder: str, n_files: int, rows: int, d: int) -> list[str]:
 
 def _read_X(paths: list[str], d: int) -> np.ndarray:
     """The rows of consecutive Parquet files, row-major float32 (one spool chunk)."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     files = [pq.ParquetFile(p) for p in paths]
@@ -83,6 +84,7 @@ def _read_X(paths: list[str], d: int) -> np.ndarray:
             out[start:start + table.num_rows, j] = col.to_numpy()
         start += table.num_rows
         del table
+    pa.default_memory_pool().release_unused()  # Arrow's allocator keeps freed buffers
     return out
 
 
