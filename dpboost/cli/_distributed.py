@@ -102,10 +102,12 @@ def _labels(frame, encoder, column: str) -> np.ndarray:
 def _read_pieces(pieces, columns: list[str]):
     """The rows of ``pieces`` (``(path, row_groups)``, in order) as one pandas frame."""
     import pandas as pd
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     frames = [pq.ParquetFile(path).read_row_groups(groups, columns=columns).to_pandas()
               for path, groups in pieces]
+    pa.default_memory_pool().release_unused()  # Arrow's allocator keeps freed buffers
     return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
 
