@@ -9,19 +9,22 @@ Needs the optional extra ``pip install "dpboost[dask]"``.  Every figure is measu
 on the same files, so the ratios stay meaningful on a shared machine:
 
 (a) **Out of core.**  ``n x d`` float32 rows (unit ball) and labels are written to Parquet files
-    of ``--file-rows`` rows.  A ``distributed.LocalCluster`` of ``--workers`` processes, whose
-    total memory limit is below the data size, runs Boost (LazyBregBoost + the Gaussian
-    centering learner, the same code as in memory) on a dask array read file by file from the
-    Parquet folder: every round reads the data twice (the gains, then the centre), nothing of
-    ``X`` is persisted.  Per-round time against the in-memory numpy round at the same ``n``
-    (a ratio; target <= 2x) and the peak resident memory of every process (client, workers,
-    nannies), against the size of one file (a chunk).
+    of 131,072 rows.  A ``distributed.LocalCluster`` of ``--workers`` processes, whose total
+    memory limit is below the data size, runs Boost (LazyBregBoost + the Gaussian centering
+    learner, the same code as in memory) on dask arrays of ``--chunk-files`` files a chunk,
+    read through a spool (:mod:`dpboost.distributed_spool`, as ``dpboost train --workers``
+    does): the first read decodes the files and writes each chunk once; every round then maps
+    the chunks from the page cache, twice (the gains, then the centre); nothing of ``X`` is
+    persisted.  Per-round time against the in-memory numpy round at the same ``n`` (a ratio;
+    target <= 2x) and the peak resident memory of every process (client, workers, nannies)
+    above its start-up peak, against the size of one chunk.
 (b) **Scaling.**  The dask round time for ``n`` from ``10^5`` to the largest ``n`` on the same
-    cluster, and the fitted exponent of ``time ~ n^b`` (linear: ``b = 1``).
-(c) **Floor.**  One plain read of all the files on the same cluster (Parquet decode into the
-    same float32 chunks, summed); a round reads twice, so ``2 x floor`` bounds a round from
-    below.  The files are in the OS page cache after writing (24 GB RAM), so this is the decode
-    floor, not the disk's.
+    cluster, the fitted exponent of ``time ~ n^b`` (linear: ``b = 1``) and the linear fit
+    ``t = fixed + slope n`` (the fixed part is scheduling and the round trips).
+(c) **Floors.**  The first read (Parquet decode and spool write, once per fit), one read of
+    the spool (a BLAS pass over every mapped chunk; a round reads twice) and one in-memory
+    BLAS pass.  The files are in the OS page cache after writing (24 GB RAM), so these are
+    decode and memory floors, not the disk's.
 
 BLAS threads are pinned to 1 (the workers do the same); the client's machine load is printed.
 """

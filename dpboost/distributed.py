@@ -20,8 +20,8 @@ drawn **once, on the client**, by the learner's :class:`~dpboost.mechanisms.Latt
 with its clipping, the margins and the gain (first pass), and with the weights and the block
 pieces (second pass): a worker holds one chunk of ``X`` per task, and only ``n``-vectors (the
 gains, ``mu``) persist.  Read from a spool (:mod:`dpboost.distributed_spool`), a chunk is
-mapped from the page cache instead of decoding Parquet again; a round is three round trips
-(a histogram of the gains, the root's bin, the centre pieces).
+mapped from the page cache instead of decoding Parquet again; a round is three or four round
+trips (one or two histograms of the gains, the root's bin, the centre pieces).
 
 **Why the privacy analysis and report do not change.**  The released quantity is the same
 (``z = sum_i mu_hat(i) y_i x_i`` for the measure of Lemma 9, sensitivity ``2R/(kappa n)`` in

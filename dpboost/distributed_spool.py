@@ -24,8 +24,8 @@ round's noise is drawn, and no model is produced.
 Privacy is untouched: the spool holds exactly the values the source returns, so the rounds see
 the same ``X``.  The spool is a copy of the (encoded) private data on the workers' local disks,
 as a swap file would be: :func:`remove_spool` deletes it (the CLI does so when its cluster
-closes, :func:`spooled` at the end of its ``with`` block), and the folder is created with mode
-``0o700``.
+closes, :func:`spooled` at the end of its ``with`` block), and the chunk folders are created
+with mode ``0o700``.
 """
 
 from __future__ import annotations
