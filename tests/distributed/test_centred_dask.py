@@ -1,0 +1,43 @@
+"""The private input centre (dpboost.input_map) on dask: the same release, folds and stages."""
+
+import numpy as np
+import pytest
+
+from dpboost.estimator import PrivateHalfspaceClassifier
+from dpboost.input_map import private_mean
+
+da = pytest.importorskip("dask.array")
+
+
+def _data(n, d, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d)) / 4 + 0.3  # far from centred, as public encodings are
+    y = np.where(X[:, 0] - 0.5 * X[:, 1] + 0.1 * rng.standard_normal(n) > 0.15, 1, 0)
+    return X, y
+
+
+def test_private_mean_on_dask_is_the_numpy_release(client):
+    X, _ = _data(5000, 3, 0)
+    X /= np.linalg.norm(X, axis=1).max()
+    ref = private_mean(X, 1.0, 0.01, rng=np.random.default_rng(4))
+    got = private_mean(da.from_array(X, chunks=(1234, 3)), 1.0, 0.01,
+                       rng=np.random.default_rng(4))
+    np.testing.assert_array_equal(got, ref)  # same sum within E, same grid, same noise
+
+
+@pytest.mark.slow
+def test_centred_fit_and_its_stages_on_dask_equal_numpy(client):
+    X, y = _data(3000, 4, 1)
+    kw = dict(classes=[0, 1], random_state=5)
+    ref = PrivateHalfspaceClassifier(0.5, 1e-6, **kw).fit(X, y)
+    assert ref.input_centre_ is not None and ref.hypothesis_intercepts_ is not None
+    Xd = da.from_array(X, chunks=(700, 4))
+    got = PrivateHalfspaceClassifier(0.5, 1e-6, **kw).fit(Xd, da.from_array(y, chunks=700))
+    np.testing.assert_array_equal(got.input_centre_, ref.input_centre_)
+    g = ref.privacy_report_["grid_granularity"]
+    assert np.all(np.abs(got.released_centres_ - ref.released_centres_) <= g)
+    stages = list(got.staged_decision_function(Xd))
+    np.testing.assert_allclose(stages[-1].compute(), ref.decision_function(X), rtol=1e-6,
+                               atol=1e-9)
+    np.testing.assert_allclose(got.decision_function(Xd).compute(), ref.decision_function(X),
+                               rtol=1e-6, atol=1e-9)
