@@ -239,9 +239,10 @@ def main() -> None:
         big = ns >= 1e6
         b_big = (float(np.polyfit(np.log(ns[big]), np.log(ts[big]), 1)[0])
                  if big.sum() >= 2 else float("nan"))
-        print(f"(b) round time ~ n^{b:.2f} over n = {int(ns[0]):,} .. {int(ns[-1]):,} "
-              f"(n^{b_big:.2f} over n >= 10^6); linear fit t = {fixed:.3f} s + "
-              f"{slope * 1e9:.1f} ns x n (the fixed part: scheduling and 3 round trips)")
+        above = f" (n^{b_big:.2f} over n >= 10^6)" if big.sum() >= 2 else ""
+        print(f"(b) round time ~ n^{b:.2f} over n = {int(ns[0]):,} .. {int(ns[-1]):,}"
+              f"{above}; linear fit t = {fixed:.3f} s + "
+              f"{slope * 1e9:.1f} ns x n (the fixed part: scheduling and the round trips)")
         print(f"(c) first read (Parquet decode + spool write, once per fit): {t_decode:.3f} s "
               f"({data_bytes / t_decode / 1e9:.2f} GB/s); a spooled read: {t_read:.3f} s "
               f"({data_bytes / t_read / 1e9:.2f} GB/s); one in-memory BLAS pass {t_pass:.3f} s; "
