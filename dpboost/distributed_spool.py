@@ -72,6 +72,9 @@ def _map(path: str, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray | Non
             return None
         if nbytes == 0:
             return np.empty(shape, dtype=dtype)
+        if not hasattr(mmap, "MAP_SHARED"):  # Windows: read (a copy) instead of mapping
+            with os.fdopen(os.dup(fd), "rb") as f:
+                return np.fromfile(f, dtype=dtype).reshape(shape)
         buf = mmap.mmap(fd, nbytes, flags=mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0),
                         prot=mmap.PROT_READ)
     finally:
