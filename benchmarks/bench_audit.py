@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an install
 
 from dpboost.audit import (
     DEFAULT_DELTA,

@@ -18,11 +18,14 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an install
 
 
 def legacy_load_csv(path: Path, label: str):

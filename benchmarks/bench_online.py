@@ -42,6 +42,8 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an install
+
 from dpboost.data import load_csv, load_dataset, load_libsvm
 from dpboost.online.adaboost_ol import AdaBoostOL, AdaBoostOLS
 from dpboost.online.bbm import OnlineBBM

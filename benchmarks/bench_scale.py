@@ -39,10 +39,14 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import argparse
 import resource
 import shutil
+import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an install
 
 
 def _piece(seed: int, rows: int, d: int) -> tuple[np.ndarray, np.ndarray]:

@@ -241,8 +241,10 @@ def _run_dask(model, args) -> int:
         raise UserError("--workers/--scheduler write to --out (a file, or 'folder/part-*.csv' "
                         "for one file per partition).")
     with cluster_client(args.workers, args.scheduler, args.memory_limit):
+        # a spool pays only when X is read again (the accuracy pass after the predictions)
         X, truth, _ = read_encoded(args.data, model.schema_, dtype=np.float64,
-                                   with_labels=args.label is not None)
+                                   with_labels=args.label is not None,
+                                   spool=args.label is not None)
         score = decision_scores(X, model.coef_, model.intercept_).astype(np.float64)
         classes = np.asarray(model.classes_)
         pred = score.map_blocks(lambda s: classes[(s > 0).astype(int)], dtype=classes.dtype)
