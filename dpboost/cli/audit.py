@@ -3,7 +3,8 @@
 ``dpboost audit`` runs the Gaussian weak learner (one round, worst-case neighbours) many times
 on a neighbouring pair and lower-bounds epsilon with 95% confidence; ``--setting run`` audits a
 whole boosting run from its released vectors; ``--setting estimator`` trains
-``PrivateHalfspaceClassifier`` itself on the pair; ``--sensitivity`` searches neighbouring
+``PrivateHalfspaceClassifier`` itself on the pair; ``--setting mean`` audits the private mean
+of the input map (:mod:`dpboost.audit_input`); ``--sensitivity`` searches neighbouring
 samples for the largest total variation and centre distance of one round.  Exit code 0 when the
 audit passes (``epsilon_lower <= epsilon_claimed``, the claim being the target epsilon the user
 gave; maxima within the bounds), 1 when it does not.
@@ -37,11 +38,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "neighbouring pair and testing which one it saw (95% Clopper-Pearson). "
                     "PASSED means the lower bound does not exceed the TARGET epsilon you give.",
     )
-    parser.add_argument("--setting", choices=("round", "run", "estimator"), default="round",
+    parser.add_argument("--setting", choices=("round", "run", "estimator", "mean"),
+                        default="round",
                         help="'round': one round of the weak learner at the worst case; 'run': "
                              "a whole boosting run; 'estimator': end to end, training "
                              "PrivateHalfspaceClassifier itself on a worst-case pair whose "
-                             "changed row lies outside the ball (default: round)")
+                             "changed row lies outside the ball; 'mean': the private mean of "
+                             "practical mode's input map (default: round)")
     add_target_epsilon_delta(parser, required=False, epsilon_default=DEFAULT_EPSILON,
                              delta_default=DEFAULT_DELTA, aliases=True,
                              epsilon_help="the claimed (target) epsilon: the noise is "
@@ -85,6 +88,11 @@ def run(args) -> int:
         result = audit.audit_run(epsilon=eps, delta=delta, runs=runs,
                                  n_rounds=3 if args.n_rounds is None else args.n_rounds,
                                  random_state=args.seed)
+    elif args.setting == "mean":
+        from dpboost.audit_input import audit_mean
+
+        runs = audit.DEFAULT_RUNS if args.runs is None else args.runs
+        result = audit_mean(epsilon=eps, delta=delta, runs=runs, random_state=args.seed)
     else:
         runs = audit.DEFAULT_ESTIMATOR_RUNS if args.runs is None else args.runs
         result = audit.audit_estimator(epsilon=eps, delta=delta, runs=runs,

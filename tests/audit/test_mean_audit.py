@@ -30,3 +30,13 @@ def test_the_real_mean_passes_and_a_half_noise_mean_is_flagged():
     broken = _audit_mean(epsilon=DEFAULT_EPSILON, delta=DEFAULT_DELTA, runs=DEFAULT_RUNS, n=20,
                          norm_bound=1.0, random_state=1, _noise_factor=0.5)
     assert not broken.passed and broken.epsilon_lower > DEFAULT_EPSILON
+
+
+def test_cli_audits_the_mean(capsys):
+    import json
+
+    from dpboost.cli import main
+
+    code = main(["audit", "--setting", "mean", "--json", "--runs", "2000", "--seed", "0"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["setting"] == "mean" and out["passed"] and out["runs"] == 2000
