@@ -411,7 +411,11 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
                                                             rng=rng_norms)
             else:
                 scale = private_norm_scale(X, s["R"], plan.rho_norms, rng=rng_norms)
-            X = _clip(X * scale, s["R"]) if scale > 1.0 else X
+            if scale > 1.0 and imap is not None and not is_dask_array(X):
+                X *= scale  # the mapped rows are this fit's own copy: no third n x d array
+                X = clip_rows(X, s["R"])
+            elif scale > 1.0:
+                X = _clip(X * scale, s["R"])
         if plan.rho_calibration and self.calibration == "auto" and not worthwhile(
                 n, plan.rho_calibration):
             plan = plan.without_calibration()  # too little data: the share goes to the rounds
