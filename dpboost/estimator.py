@@ -26,6 +26,7 @@ from dpboost.budget_plan import plan_run
 from dpboost.defaults import (
     adaptive_kappa,
     adaptive_rounds,
+    class_balancing_gain,
     private_count,
     private_norm_scale,
 )
@@ -426,6 +427,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             # on centred rows a denser measure is safe and pays on small data (SNR floor)
             kappa = (adaptive_kappa(noisy_count, n, d, plan.rho_rounds) if imap is not None
                      else adaptive_kappa(noisy_count, n))
+        # the class-balancing prior: post-processing of the private count (dpboost.defaults)
+        class_gain = ((0.0, 0.0) if noisy_count is None
+                      else class_balancing_gain(noisy_count, n, s["lr"]))
         T = s["T"] if s["T"] is not None else adaptive_rounds(kappa, n, d, plan.rho_rounds)
         learner = GaussianCenteringHalfspace(plan.rounds_noise_multiplier(T), kappa, s["R"],
                                              s["sensitivity"])
@@ -435,7 +439,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         try:
             self._run(X, y_pm, kappa=kappa, learning_rate=s["lr"], n_rounds=T,
                       weak_learner=learner, rng=rng_boost, diagnostics=bool(self.diagnostics),
-                      gamma=s["gamma"], progress=progress)
+                      gamma=s["gamma"], progress=progress, class_gain=class_gain)
         finally:
             close()
         self.calibration_ = None

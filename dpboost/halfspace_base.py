@@ -114,9 +114,14 @@ class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
             )
 
     def _run(self, X, y_pm, *, kappa, learning_rate, n_rounds, weak_learner, rng, diagnostics,
-             gamma, progress=None):
-        """Boost, store the per-round coefficients and their mean, and optional diagnostics."""
-        nxm = LazyBregBoost(kappa, learning_rate)
+             gamma, progress=None, class_gain=(0.0, 0.0)):
+        """Boost, store the per-round coefficients and their mean, and optional diagnostics.
+
+        ``class_gain``: the public class prior of :class:`~dpboost.lazy_breg.LazyBregBoost`
+        (kept as ``class_gain_``).
+        """
+        nxm = LazyBregBoost(kappa, learning_rate, class_gain)
+        self.class_gain_ = tuple(float(g) for g in class_gain)
         n = X.shape[0]
         max_ratio = [0.0]
 

@@ -48,9 +48,13 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
                           "clip(round(2 kappa n sqrt(2 rho_rounds) / sqrt(d)), 30, T_max)"),
         "kappa": kappa,
         "kappa_rule": ("given" if s["kappa"] is not None else
-                       "max(min(0.25, private minority rate), min(0.75, 10 sqrt(d) / "
+                       "max(min(0.25, 2 private minority rate), min(0.75, 10 sqrt(d) / "
                        "(n sqrt(2 rho_rounds))))" if plan.rho_mean else
-                       "min(0.25, private minority rate)"),
+                       "min(0.25, 2 private minority rate)"),
+        "initial_measure": ("class-balanced: the majority class starts with gain "
+                            "ln(r)/learning_rate, r the private majority/minority ratio"
+                            if getattr(est, "class_gain_", None) and any(est.class_gain_)
+                            else "uniform (Algorithm 4)"),
         "noisy_positive_count": noisy_count,
         "input_centre": (None if getattr(est, "input_centre_", None) is None
                          else est.input_centre_.tolist()),

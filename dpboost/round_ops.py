@@ -10,7 +10,7 @@ the noise is drawn once per round on the client by that mechanism whatever the b
 ============================  =========================================  ==================================
 operation                     numpy                                      dask (n-vectors persisted)
 ============================  =========================================  ==================================
-:func:`zero_gain`             ``np.zeros(n)``                            ``da.zeros`` on X's chunks
+:func:`zero_gain`             ``np.zeros(n)`` (+ a class prior)          ``da.zeros`` on X's chunks (+ prior)
 :func:`add_gain`              ``gain += l`` in place                     ``(gain + l).persist()``
 :func:`project_gain`          :func:`dpboost.projection._project`        histogram reductions, mu persisted
 :func:`centre`                :func:`dpboost.mechanisms.blocked_centre`  same blocks, per chunk
@@ -52,12 +52,24 @@ def as_float64(a):
     return np.asarray(a, dtype=np.float64)
 
 
-def zero_gain(X, y):
-    """The cumulative gain before any hypothesis: zeros, on the rows of ``X``."""
+def zero_gain(X, y, class_gain: tuple[float, float] = (0.0, 0.0)):
+    """The cumulative gain before any hypothesis, on the rows of ``X``.
+
+    Zeros, plus ``class_gain = (g_pos, g_neg)`` on the rows labelled +1 / -1 (a public,
+    label-only prior: :class:`~dpboost.lazy_breg.LazyBregBoost`).
+    """
+    g_pos, g_neg = (float(g) for g in class_gain)
     if is_dask_array(X):
         from dpboost.distributed import dask_zero_gain
 
-        return dask_zero_gain(X)
+        gain = dask_zero_gain(X)
+        if g_pos or g_neg:
+            import dask.array as da
+
+            gain = (gain + da.where(y > 0, g_pos, g_neg)).persist()
+        return gain
+    if g_pos or g_neg:
+        return np.where(np.asarray(y) > 0, g_pos, g_neg).astype(np.float64)
     return np.zeros(len(y), dtype=np.float64)
 
 
@@ -69,18 +81,21 @@ def add_gain(gain, new):
     return gain
 
 
-def project_gain(gain, kappa: float, learning_rate: float, n_hypotheses: int | None = None):
+def project_gain(gain, kappa: float, learning_rate: float, n_hypotheses: int | None = None,
+                 prior_max: float = 0.0):
     """The capped-scaling projection of ``mu~ = kappa exp(-lambda L)`` (Lemma 9).
 
-    ``n_hypotheses`` bounds the gains (``0 <= L <= t``: each gain is in ``[0, 1]``); the dask
-    projection uses it as the public initial bracket (``None``: one more reduction finds the
-    largest gain).
+    ``n_hypotheses`` and ``prior_max`` bound the gains (``0 <= L <= t + prior_max``: each
+    hypothesis's gain is in ``[0, 1]``, the class prior at most ``prior_max``); the dask
+    projection uses the bound as the public initial bracket (``None``: one more reduction finds
+    the largest gain).
     """
     if is_dask_array(gain):
         from dpboost.distributed import gather
         from dpboost.distributed_projection import dask_capped_scaling
 
-        upper = (float(gather(gain.max())) if n_hypotheses is None else n_hypotheses) + 1.0
+        upper = (float(gather(gain.max())) if n_hypotheses is None
+                 else n_hypotheses + prior_max) + 1.0
         return dask_capped_scaling(gain, kappa, learning_rate, upper=upper)
     log_weights = math.log(kappa) - learning_rate * gain
     return _project(log_weights, kappa)[0]

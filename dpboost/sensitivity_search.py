@@ -28,12 +28,13 @@ __all__ = ["SensitivityResult", "neighbour_gap", "search_sensitivity"]
 
 
 def neighbour_gap(X, y, X_prime, y_prime, hypotheses, *, kappa: float,
-                  learning_rate: float) -> tuple[float, float]:
+                  learning_rate: float, class_gain=(0.0, 0.0)) -> tuple[float, float]:
     """Total variation between LB-NxM's normalised measures on S, S' and ``||z - z'||``.
 
     Returns ``(tv, distance)`` with ``tv = 1/2 sum |mu_hat - mu_hat'|`` (Lemma 25 bounds it by
     ``1/(kappa n)``) and ``distance = ||z(S) - z(S')||`` of the centering sums (at most
-    ``2R/(kappa n)``; the paper's Theorem 27 bound is ``4R/(kappa n)``).
+    ``2R/(kappa n)``; the paper's Theorem 27 bound is ``4R/(kappa n)``).  ``class_gain`` is
+    LB-NxM's public class prior (:class:`~dpboost.lazy_breg.LazyBregBoost`).
 
     Examples
     --------
@@ -42,7 +43,7 @@ def neighbour_gap(X, y, X_prime, y_prime, hypotheses, *, kappa: float,
     >>> tv, round(dist, 12)
     (0.0, 1.414213562373)
     """
-    nxm = LazyBregBoost(kappa, learning_rate)
+    nxm = LazyBregBoost(kappa, learning_rate, class_gain)
     mu = nxm.recompute(X, y, hypotheses)
     mu_prime = nxm.recompute(X_prime, y_prime, hypotheses)
     mu_hat, mu_hat_prime = mu / mu.sum(), mu_prime / mu_prime.sum()

@@ -56,6 +56,21 @@ def test_slickness_and_sensitivity_bounds_hold(case):
     assert dist <= 2.0 * R / (kappa * n) * (1 + 1e-9)
 
 
+@settings(max_examples=300)
+@given(neighbours(), st.floats(0.0, 3.0), st.booleans())
+def test_bounds_hold_with_the_class_balancing_prior(case, g, majority_negative):
+    # The defaults start LB-NxM from a public class prior (dpboost.defaults.class_balancing_gain):
+    # a gain that depends only on the row's own label, so the replaced row (including a label
+    # flip) is the only one whose unprojected weight moves, and the proof is unchanged.
+    X, y, X2, y2, hyps, kappa, lam, R = case
+    n = len(y)
+    prior = (0.0, g) if majority_negative else (g, 0.0)
+    tv, dist = neighbour_gap(X, y, X2, y2, hyps, kappa=kappa, learning_rate=lam,
+                             class_gain=prior)
+    assert tv <= 1.0 / (kappa * n) * (1 + 1e-9)
+    assert dist <= 2.0 * R / (kappa * n) * (1 + 1e-9)
+
+
 def test_search_stays_within_bounds_and_is_tight():
     result = search_sensitivity(pairs=400, random_state=0)
     assert result.passed

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import warnings
 
+import math
+
 import numpy as np
 import pytest
 from sklearn.datasets import load_digits
@@ -58,12 +60,18 @@ def test_root_cause_lambda_moves_the_threshold_not_the_direction(digits8):
     assert roc_auc_score(yte, cal.decision_function(Xte)) > 0.95
 
 
-def test_defaults_learn_kappa_below_the_minority_rate(digits8):
+def test_defaults_learn_kappa_from_the_minority_rate(digits8):
     Xtr, ytr, Xte, yte = digits8
     clf = P(5.0, 1e-6, classes=[0, 1], random_state=1).fit(Xtr, ytr)
     rep = clf.privacy_report_
     assert isinstance(rep["noisy_positive_count"], int)
-    assert rep["kappa"] == pytest.approx(min(0.25, rep["noisy_positive_count"] / len(ytr)))
+    p_hat = rep["noisy_positive_count"] / len(ytr)
+    # twice the private minority rate: the densest class-balanced measure (dpboost.defaults)
+    assert rep["kappa"] == pytest.approx(min(0.25, 2 * p_hat))
+    # the majority class starts with gain ln(r) / lambda: the first measure is balanced
+    assert clf.class_gain_[0] == 0.0
+    assert clf.class_gain_[1] == pytest.approx(math.log((1 - p_hat) / p_hat) / 5.0)
+    assert rep["initial_measure"].startswith("class-balanced")
     pred = clf.predict(Xte)
     assert 0 < pred.mean() < 1  # not a single class
     assert roc_auc_score(yte, clf.decision_function(Xte)) > 0.85
