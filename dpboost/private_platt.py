@@ -23,7 +23,20 @@ This module learns the threshold, and calibrated probabilities, privately:
 3. post-processing: adjacent bins are pooled until a group's noisy total exceeds three standard
    deviations of its noise (so that empty bins do not add spurious mass), and Platt's model
    ``P(y = 1 | u) = 1 / (1 + exp(-(a u + b)))`` is fitted to the groups by weighted maximum
-   likelihood (Platt 1999).
+   likelihood (Platt 1999);
+4. post-processing: the threshold.  Platt's two-parameter model is fitted mostly by the bulk of
+   the scores, and on imbalanced data it is too flat in the upper tail: its 0.5 point sits above
+   scores where positives already outnumber negatives.  The cut between groups that maximises
+   the *noisy* training accuracy (``sum of positives above + negatives below``) is computed from
+   the same groups; the offset ``b`` moves so that ``P = 1/2`` falls on that cut only when its
+   accuracy gain over Platt's cut exceeds one standard deviation of the noise on that gain
+   (``sqrt(2 s^2 k)`` for the ``k`` bins between the two cuts), so that noise alone rarely moves
+   it (:func:`accuracy_cut`).  Measured (3 seeds, epsilon = 1, held-out accuracy, Platt's cut /
+   this one): letter "A" against the rest 0.976 / 0.992 (non-private logistic regression
+   0.991), letter "Q" 0.961 / 0.962, covtype 0.745 / 0.745; no setting of a9a, covtype,
+   online-shoppers, a9a with 5% positives and letter "A", "E", "Q" at epsilon 0.5, 1, 5 lost
+   more than 0.1 point.  Without the gate the cut chases noise (letter "E" at epsilon = 0.5:
+   0.962 -> 0.952).
 
 The estimator's ``decision_function`` is then ``a u + b`` (the log-odds), ``predict`` thresholds
 it at 0, and ``predict_proba`` is its logistic: calibrated from private quantities only.
@@ -46,7 +59,8 @@ import numpy as np
 from accounting import DiscreteGaussianEvent
 from dpboost.mechanisms import lattice_variance, sample_discrete_gaussian
 
-__all__ = ["PlattFit", "n_bins", "private_platt", "score_histogram_event", "worthwhile"]
+__all__ = ["PlattFit", "accuracy_cut", "n_bins", "private_platt", "score_histogram_event",
+           "worthwhile"]
 
 MIN_BINS = 8
 MAX_BINS = 128
@@ -56,7 +70,9 @@ MAX_BINS = 128
 class PlattFit:
     """Result of :func:`private_platt`: ``P(y = 1 | u) = sigmoid(slope u + offset)``.
 
-    ``n_bins`` bins on ``[-1, 1]`` were released, pooled into ``n_groups`` groups.
+    ``n_bins`` bins on ``[-1, 1]`` were released, pooled into ``n_groups`` groups.  With
+    ``moved_threshold`` the offset was moved to the accuracy-maximising cut
+    (:func:`accuracy_cut`) and ``platt_offset`` is Platt's own.
     """
 
     slope: float
@@ -64,6 +80,8 @@ class PlattFit:
     n_bins: int
     n_groups: int
     noise_variance: int
+    moved_threshold: bool = False
+    platt_offset: float | None = None
 
 
 def worthwhile(n: int, rho: float) -> bool:
@@ -109,9 +127,14 @@ def score_histogram_event(rho: float) -> DiscreteGaussianEvent:
     return DiscreteGaussianEvent(noise_multiplier=_noise(rho)[1])
 
 
-def _pool(pos: np.ndarray, neg: np.ndarray, centres: np.ndarray, s2: int):
-    """Pool adjacent bins until a group's noisy total exceeds 3 sd of its noise; drop the rest."""
-    gp, gn, gc = [], [], []
+def _pool(pos: np.ndarray, neg: np.ndarray, centres: np.ndarray, s2: int, *,
+          with_sizes: bool = False):
+    """Pool adjacent bins until a group's noisy total exceeds 3 sd of its noise; drop the rest.
+
+    Returns ``(positives, negatives, centres)`` per group, and the number of bins in each group
+    with ``with_sizes=True``.
+    """
+    gp, gn, gc, gk = [], [], [], []
     cp = cn = cw = cm = 0.0
     k = 0
     for j in range(pos.size):
@@ -127,9 +150,42 @@ def _pool(pos: np.ndarray, neg: np.ndarray, centres: np.ndarray, s2: int):
             gp.append(p)
             gn.append(total - p)
             gc.append(cw / cm if cm > 0 else centres[j])
+            gk.append(k)
             cp = cn = cw = cm = 0.0
             k = 0
-    return np.array(gp), np.array(gn), np.clip(np.array(gc), -1.0, 1.0)
+    out = (np.array(gp), np.array(gn), np.clip(np.array(gc), -1.0, 1.0))
+    return (*out, np.array(gk, dtype=np.int64)) if with_sizes else out
+
+
+def accuracy_cut(pos: np.ndarray, neg: np.ndarray, sizes: np.ndarray, start: int,
+                 s2: int, z: float = 1.0) -> int:
+    """The group index from which to predict positive: Platt's ``start``, or a better cut.
+
+    Moving the cut from ``start`` to ``k`` changes the noisy training accuracy by
+    ``gain = sum (pos - neg)`` over the groups in between (sign by direction); each group's
+    ``pos - neg`` carries the noise of ``2 sizes[j]`` cells of variance ``s2``, so the gain has
+    standard deviation ``sqrt(2 s2 sum sizes)``.  The cut maximising ``gain - z sd`` is
+    returned (``start`` when no cut beats it).  Post-processing of the released counts only.
+
+    Examples
+    --------
+    >>> pos, neg = np.array([0., 5, 10, 60]), np.array([200., 100, 40, 20])
+    >>> accuracy_cut(pos, neg, np.ones(4, int), 4, s2=1)    # Platt predicted no positive
+    3
+    >>> accuracy_cut(pos, neg, np.ones(4, int), 4, s2=900)  # the same gain is noise here
+    4
+    """
+    diff = np.asarray(pos, dtype=np.float64) - np.asarray(neg, dtype=np.float64)
+    best, cut = 0.0, int(start)
+    for k in range(diff.size + 1):
+        lo, hi = min(k, start), max(k, start)
+        if lo == hi:
+            continue
+        gain = diff[lo:hi].sum() * (1.0 if k < start else -1.0)
+        score = gain - z * math.sqrt(2.0 * s2 * float(np.sum(sizes[lo:hi])))
+        if score > best:
+            best, cut = score, k
+    return cut
 
 
 def _fit_platt(pos: np.ndarray, neg: np.ndarray, u: np.ndarray) -> tuple[float, float]:
@@ -190,8 +246,18 @@ def private_platt(u: np.ndarray, y_pm: np.ndarray, rho: float, *,
     pos = pos + sample_discrete_gaussian(s2, B, rng=rng)
     neg = neg + sample_discrete_gaussian(s2, B, rng=rng)
     centres = 0.5 * (edges[:-1] + edges[1:])
-    gp, gn, gc = _pool(pos.astype(np.float64), neg.astype(np.float64), centres, s2)
+    gp, gn, gc, gk = _pool(pos.astype(np.float64), neg.astype(np.float64), centres, s2,
+                           with_sizes=True)
     if gp.size < 2:
         return PlattFit(1.0, 0.0, B, int(gp.size), s2)
     a, b = _fit_platt(gp, gn, gc)
-    return PlattFit(a, b, B, int(gp.size), s2)
+    if a <= 0:  # a reversed ranking: keep Platt's fit, no cut to move
+        return PlattFit(a, b, B, int(gp.size), s2)
+    start = int(np.searchsorted(gc, -b / a))  # groups >= start are positive under Platt
+    cut = accuracy_cut(gp, gn, gk, start, s2)
+    if cut == start:
+        return PlattFit(a, b, B, int(gp.size), s2)
+    # P = 1/2 between the last negative and the first positive group
+    u = (gc[cut - 1] + gc[cut]) / 2.0 if 0 < cut < gp.size else (
+        gc[-1] + 1.0 / B if cut == gp.size else gc[0] - 1.0 / B)
+    return PlattFit(a, -a * u, B, int(gp.size), s2, moved_threshold=True, platt_offset=b)
