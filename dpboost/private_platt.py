@@ -64,6 +64,7 @@ __all__ = ["PlattFit", "accuracy_cut", "n_bins", "private_platt", "score_histogr
 
 MIN_BINS = 8
 MAX_BINS = 128
+MIN_SLOPE = 1e-3  # Platt's slope on u in [-1, 1]: positive, so the ranking is never reversed
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,14 @@ def accuracy_cut(pos: np.ndarray, neg: np.ndarray, sizes: np.ndarray, start: int
 
 
 def _fit_platt(pos: np.ndarray, neg: np.ndarray, u: np.ndarray) -> tuple[float, float]:
-    """Weighted maximum likelihood of ``sigmoid(a u + b)`` (Newton's method on a convex loss)."""
+    """Weighted maximum likelihood of ``sigmoid(a u + b)`` subject to ``a >= MIN_SLOPE``.
+
+    The slope is kept positive: calibration maps the boosted score monotonically and never
+    reverses the ranking the rounds learned.  Unconstrained, a noisy histogram of a weak,
+    imbalanced task can give ``a < 0``: on letter "H" against the rest (3.7% positive,
+    epsilon = 1) that turned a held-out ROC AUC of 0.74 into 0.24.  At the bound the
+    probabilities are nearly constant (the base rate) and the order of the scores is kept.
+    """
     from scipy.optimize import minimize
 
     def loss(p):
@@ -202,8 +210,9 @@ def _fit_platt(pos: np.ndarray, neg: np.ndarray, u: np.ndarray) -> tuple[float, 
         return np.array([np.sum(r * u), np.sum(r)])
 
     prior = math.log((pos.sum() + 1.0) / (neg.sum() + 1.0))
-    res = minimize(loss, np.array([1.0, prior]), jac=grad, method="BFGS")
-    return float(res.x[0]), float(res.x[1])
+    res = minimize(loss, np.array([1.0, prior]), jac=grad, method="L-BFGS-B",
+                   bounds=[(MIN_SLOPE, None), (None, None)])
+    return max(float(res.x[0]), MIN_SLOPE), float(res.x[1])
 
 
 def private_platt(u: np.ndarray, y_pm: np.ndarray, rho: float, *,
@@ -250,9 +259,7 @@ def private_platt(u: np.ndarray, y_pm: np.ndarray, rho: float, *,
                            with_sizes=True)
     if gp.size < 2:
         return PlattFit(1.0, 0.0, B, int(gp.size), s2)
-    a, b = _fit_platt(gp, gn, gc)
-    if a <= 0:  # a reversed ranking: keep Platt's fit, no cut to move
-        return PlattFit(a, b, B, int(gp.size), s2)
+    a, b = _fit_platt(gp, gn, gc)  # a >= MIN_SLOPE > 0
     start = int(np.searchsorted(gc, -b / a))  # groups >= start are positive under Platt
     cut = accuracy_cut(gp, gn, gk, start, s2)
     if cut == start:

@@ -3,8 +3,8 @@
 Checked against formulas (the first measure's class masses, the gain), against the in-memory
 projection on dask, and on a synthetic stand-in for the failure it fixes: one-hot categorical
 rows (a9a's shape) with 5% positives, where the uniform first measure gave held-out ROC AUC
-0.217-0.815 over four seeds (mean 0.65) and the balanced one 0.833-0.855 (mean 0.84; non-private
-logistic regression 0.89), epsilon = 1.
+0.772-0.808 over three seeds and the balanced one 0.833-0.855 (non-private logistic regression
+0.89), epsilon = 1.
 """
 
 from __future__ import annotations
@@ -129,6 +129,6 @@ def test_prior_fixes_the_ranking_on_imbalanced_one_hot_data(monkeypatch):
     with_prior = aucs()
     monkeypatch.setattr(estimator_module, "class_balancing_gain", lambda c, n, lr: (0.0, 0.0))
     without = aucs()
-    # measured 0.839 / 0.855 / 0.833 with the prior, 0.772 / 0.808 / 0.217 without
-    assert with_prior.min() > 0.80
-    assert with_prior.mean() - without.mean() > 0.1
+    # measured 0.839 / 0.855 / 0.833 with the prior, 0.772 / 0.808 / 0.783 without
+    assert with_prior.min() > 0.82
+    assert (with_prior - without).min() > 0.03

@@ -123,3 +123,16 @@ def test_moved_threshold_beats_platt_on_a_skewed_tail():
     # measured: the cut moved in 4 of these 5 seeds; held-out accuracy +0.000 to +0.015
     # (mean +0.007) over Platt's own cut, which sometimes predicts almost no positive
     assert min(gains) >= 0.0 and np.mean(gains) > 0.003
+
+
+@given(st.integers(0, 10**6), st.floats(-3.0, 3.0))
+def test_calibration_never_reverses_the_ranking(seed, true_slope):
+    # Whatever the noisy histogram says (here even a truly reversed relation), Platt's slope
+    # stays >= MIN_SLOPE > 0, so the calibrated score orders rows exactly as u does.
+    rng = np.random.default_rng(seed)
+    u = rng.uniform(-0.2, 0.2, 3000)
+    y = np.where(rng.random(3000) < 1 / (1 + np.exp(-(true_slope * 10 * u - 2))), 1, -1)
+    fit = pp.private_platt(u, y, 0.001, rng=rng)
+    assert fit.slope >= pp.MIN_SLOPE
+    order = np.argsort(u, kind="stable")
+    assert np.all(np.diff(fit.slope * u[order] + fit.offset) >= 0)
