@@ -120,9 +120,9 @@ def test_moved_threshold_beats_platt_on_a_skewed_tail():
         acc = lambda b: float(np.mean(np.where(fit.slope * ut + b > 0, 1, -1) == yt))  # noqa
         platt = fit.platt_offset if fit.moved_threshold else fit.offset
         gains.append(acc(fit.offset) - acc(platt))
-    # measured: the cut moved in 4 of these 5 seeds; held-out accuracy +0.000 to +0.015
-    # (mean +0.007) over Platt's own cut, which sometimes predicts almost no positive
-    assert min(gains) >= 0.0 and np.mean(gains) > 0.003
+    # measured: the cut moved in 3 of these 5 seeds; held-out accuracy +0.001 to +0.010 where
+    # it moved (mean over the 5 seeds +0.0035) over Platt's own cut, never lower
+    assert min(gains) >= 0.0 and np.mean(gains) > 0.002
 
 
 @given(st.integers(0, 10**6), st.floats(-3.0, 3.0))
