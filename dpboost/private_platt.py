@@ -35,8 +35,8 @@ This module learns the threshold, and calibrated probabilities, privately:
    cuts), so that noise alone rarely moves it (:func:`accuracy_cut`).  Measured (3 seeds,
    held-out accuracy, Platt's cut / this one): letter "A" against the rest at epsilon = 1
    0.976 / 0.989 (non-private logistic regression 0.991), digits "8" at epsilon = 5 0.927 /
-   0.953; no setting of a9a, covtype, online-shoppers and letter "A", "E", "Q", "Z" at epsilon
-   0.5, 1, 5 lost more than 0.1 point.  With a gate of one standard deviation the cut chases
+   0.953; no setting of covtype, online-shoppers and letter "A", "E", "Q", "Z" at epsilon
+   0.5, 1, 5 lost more than 0.1 point (a9a in ``benchmarks/bench_utility.py``: none).  With a gate of one standard deviation the cut chases
    noise on small data (german credit, 750 rows, epsilon = 5, 5 seeds: 0.712 -> 0.682), and
    without a gate on large data too (letter "E" at epsilon = 0.5: 0.962 -> 0.952).
 
