@@ -4,7 +4,9 @@
 on a neighbouring pair and lower-bounds epsilon with 95% confidence; ``--setting run`` audits a
 whole boosting run from its released vectors; ``--setting estimator`` trains
 ``PrivateHalfspaceClassifier`` itself on the pair; ``--setting mean`` audits the private mean
-of the input map (:mod:`dpboost.audit_input`); ``--sensitivity`` searches neighbouring
+of the input map (:mod:`dpboost.audit_input`); ``--setting defaults`` fits the practical
+defaults end to end and thresholds every released scalar (:mod:`dpboost.audit_defaults`);
+``--sensitivity`` searches neighbouring
 samples for the largest total variation and centre distance of one round.  Exit code 0 when the
 audit passes (``epsilon_lower <= epsilon_claimed``, the claim being the target epsilon the user
 gave; maxima within the bounds), 1 when it does not.
@@ -38,13 +40,15 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "neighbouring pair and testing which one it saw (95% Clopper-Pearson). "
                     "PASSED means the lower bound does not exceed the TARGET epsilon you give.",
     )
-    parser.add_argument("--setting", choices=("round", "run", "estimator", "mean"),
+    parser.add_argument("--setting", choices=("round", "run", "estimator", "mean", "defaults"),
                         default="round",
                         help="'round': one round of the weak learner at the worst case; 'run': "
                              "a whole boosting run; 'estimator': end to end, training "
                              "PrivateHalfspaceClassifier itself on a worst-case pair whose "
                              "changed row lies outside the ball; 'mean': the private mean of "
-                             "practical mode's input map (default: round)")
+                             "practical mode's input map; 'defaults': the practical defaults "
+                             "end to end (count, kappa, prior, centre, scale, calibration), "
+                             "from every released scalar (default: round)")
     add_target_epsilon_delta(parser, required=False, epsilon_default=DEFAULT_EPSILON,
                              delta_default=DEFAULT_DELTA, aliases=True,
                              epsilon_help="the claimed (target) epsilon: the noise is "
@@ -52,9 +56,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                              delta_help="the claimed (target) delta")
     parser.add_argument("--runs", type=int, default=None,
                         help="mechanism runs, half on each dataset (default: 20000 for a "
-                             "round or a run, 4000 fits for the estimator)")
-    add_n_rounds(parser, default=None, default_text="3 for a run, 8 for the estimator",
-                 help="rounds of the audited run (--setting run or estimator)")
+                             "round or a run, 4000 fits for the estimator, 2000 for the "
+                             "defaults)")
+    add_n_rounds(parser, default=None, default_text="3 for a run, 8 for the estimator and the "
+                 "defaults", help="rounds of the audited run (--setting run, estimator or "
+                 "defaults)")
     parser.add_argument("--sensitivity", action="store_true",
                         help="search neighbouring samples for the largest total variation "
                              "and centre distance instead (default: off)")
@@ -93,6 +99,13 @@ def run(args) -> int:
 
         runs = audit.DEFAULT_RUNS if args.runs is None else args.runs
         result = audit_mean(epsilon=eps, delta=delta, runs=runs, random_state=args.seed)
+    elif args.setting == "defaults":
+        from dpboost.audit_defaults import DEFAULT_DEFAULTS_RUNS, audit_defaults
+
+        runs = DEFAULT_DEFAULTS_RUNS if args.runs is None else args.runs
+        result = audit_defaults(epsilon=eps, delta=delta, runs=runs,
+                                n_rounds=8 if args.n_rounds is None else args.n_rounds,
+                                random_state=args.seed)
     else:
         runs = audit.DEFAULT_ESTIMATOR_RUNS if args.runs is None else args.runs
         result = audit.audit_estimator(epsilon=eps, delta=delta, runs=runs,
