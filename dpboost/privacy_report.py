@@ -69,8 +69,11 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
             "method": "private Platt scaling on a noisy score histogram",
             "slope": cal.slope, "offset": cal.offset, "n_bins": cal.n_bins,
             "n_groups": cal.n_groups,
-            "threshold": ("moved to the histogram's accuracy-maximising cut"
-                          if cal.moved_threshold else "Platt's P = 1/2")},
+            "threshold": {"platt": "Platt's P = 1/2",
+                          "quadratic": "the crossing of a quadratic log-odds fitted to the "
+                                       "histogram (slope refitted through it)",
+                          "accuracy-cut": "moved to the histogram's accuracy-maximising cut"
+                          }[cal.threshold]},
         "predict_proba": ("private (Platt on a discrete-Gaussian score histogram)"
                           if cal is not None else
                           "uncalibrated (sigmoid of X @ coef_; n too small to calibrate)"

@@ -1,4 +1,5 @@
-"""Private Platt scaling: sensitivity of the histogram, recovery of a known model, pooling."""
+"""Private Platt scaling: sensitivity of the histogram, recovery of a known model, pooling,
+and the threshold (quadratic log-odds crossing, gated accuracy cut)."""
 
 from __future__ import annotations
 
@@ -136,3 +137,98 @@ def test_calibration_never_reverses_the_ranking(seed, true_slope):
     assert fit.slope >= pp.MIN_SLOPE
     order = np.argsort(u, kind="stable")
     assert np.all(np.diff(fit.slope * u[order] + fit.offset) >= 0)
+
+
+# ------------------------------------------------------------- the quadratic log-odds crossing
+def _gaussian_groups(p, mu1, s1, mu0, s0, n, centres):
+    """Expected counts of two Gaussian classes in bins centred on ``centres`` (no noise)."""
+    from scipy.stats import norm
+
+    w = centres[1] - centres[0]
+    lo, hi = centres - w / 2, centres + w / 2
+    pos = n * p * (norm.cdf(hi, mu1, s1) - norm.cdf(lo, mu1, s1))
+    neg = n * (1 - p) * (norm.cdf(hi, mu0, s0) - norm.cdf(lo, mu0, s0))
+    keep = pos + neg > 1.0
+    return pos[keep], neg[keep], centres[keep]
+
+
+def _bayes_cut(p, mu1, s1, mu0, s0):
+    """Upper root of log(p N(u; mu1, s1)) = log((1 - p) N(u; mu0, s0)), solved directly."""
+    from scipy.optimize import brentq
+    from scipy.stats import norm
+
+    f = lambda u: (math.log(p) + norm.logpdf(u, mu1, s1)  # noqa: E731
+                   - math.log(1 - p) - norm.logpdf(u, mu0, s0))
+    return brentq(f, mu1 - 3 * s1 if f(mu1 - 3 * s1) < 0 else mu0, mu1 + 3 * s1)
+
+
+@given(st.floats(0.02, 0.3), st.floats(0.02, 0.08), st.floats(0.5, 1.5))
+def test_quadratic_cut_finds_the_bayes_cut_of_two_gaussians(p, s1, ratio):
+    # positives N(0.1, s1), negatives N(-0.1, s1 * ratio): the log-odds is exactly quadratic.
+    # On expected counts (no noise) the fitted crossing must be the Bayes cut, up to the
+    # binning (width 1/64: a centre is off by at most half a bin).
+    s0 = s1 * ratio
+    centres = np.linspace(-1 + 1 / 128, 1 - 1 / 128, 128)
+    pos, neg, c = _gaussian_groups(p, 0.1, s1, -0.1, s0, 10**6, centres)
+    truth = _bayes_cut(p, 0.1, s1, -0.1, s0)
+    t = pp.quadratic_cut(pos, neg, c, float(c[0]), float(c[-1]))
+    if not c[0] < truth <= c[-1]:
+        return
+    assert t is not None and abs(t - truth) < 1 / 64 + 0.01
+
+
+@given(st.lists(st.tuples(st.floats(0, 500), st.floats(0, 500)), min_size=3, max_size=30),
+       st.floats(-1, 0.5), st.floats(0.01, 0.5))
+def test_quadratic_cut_lies_on_the_given_interval_and_rises(groups, lo, width):
+    pos = np.array([g[0] for g in groups]) + 1.0
+    neg = np.array([g[1] for g in groups]) + 1.0
+    u = np.linspace(-0.5, 0.5, len(groups))
+    t = pp.quadratic_cut(pos, neg, u, lo, lo + width)
+    assert t is None or lo < t <= lo + width + 1e-12
+
+
+def test_quadratic_threshold_rescues_a_skewed_tail_where_platt_predicts_nothing():
+    # letter-like: 4% positives in a narrow upper tail, 15,000 rows, the budget of epsilon = 1.
+    # Platt's 0.5 point sits above most of the tail; the quadratic crossing does not.  Measured
+    # over these 8 seeds: held-out accuracy 0.9743-0.9763 with the crossing used in all 8,
+    # against 0.9608-0.9763 for Platt with the gated accuracy cut alone; the non-private best
+    # cut is 0.9762 and the best constant 0.96.
+    def sample(rng, n):
+        y = np.where(rng.random(n) < 0.04, 1, -1)
+        u = np.where(y > 0, rng.normal(0.05, 0.03, n), rng.normal(-0.1, 0.06, n))
+        return np.clip(u, -1, 1), y
+
+    accs = []
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        u, y = sample(rng, 15_000)
+        fit = pp.private_platt(u, y, 0.00085, rng=rng)
+        ut, yt = sample(rng, 100_000)
+        accs.append(float(np.mean(np.where(fit.slope * ut + fit.offset > 0, 1, -1) == yt)))
+        assert fit.threshold == "quadratic" and fit.slope >= pp.MIN_SLOPE
+    assert min(accs) > 0.972 and np.mean(accs) > 0.974
+
+
+def test_uninformative_scores_predict_no_minority():
+    # 1% positives whose scores carry no signal: whatever the noise, the threshold must not
+    # invent a positive region.  Measured over these 10 seeds: no positive prediction at all
+    # (Platt's own threshold in every seed); the bound leaves room for 1%.
+    rates = []
+    for seed in range(10):
+        rng = np.random.default_rng(seed)
+        u = rng.normal(-0.1, 0.08, 25_000)
+        y = np.where(rng.random(25_000) < 0.01, 1, -1)
+        fit = pp.private_platt(u, y, 0.00085, rng=rng)
+        rates.append(float(np.mean(fit.slope * u + fit.offset > 0)))
+    assert max(rates) <= 0.01
+
+
+def test_probabilities_agree_with_the_moved_threshold():
+    rng = np.random.default_rng(11)
+    y = np.where(rng.random(20_000) < 0.05, 1, -1)
+    u = np.where(y > 0, rng.normal(0.1, 0.04, 20_000), rng.normal(-0.1, 0.07, 20_000))
+    fit = pp.private_platt(u, y, 0.001, rng=rng)
+    assert fit.moved_threshold and fit.platt_offset is not None
+    t = -fit.offset / fit.slope
+    p = 1 / (1 + np.exp(-(fit.slope * np.array([t - 1e-3, t + 1e-3]) + fit.offset)))
+    assert p[0] < 0.5 < p[1]
