@@ -62,7 +62,7 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
                               "private mean (discrete Gaussian, sensitivity 2R/n); folded "
                               "into coef_ and intercept_" if plan.rho_mean else None),
         "input_scale": est.input_scale_,
-        "input_scale_rule": ("R / (private 90th percentile of the row norms, on the grid "
+        "input_scale_rule": ("R / (private 75th percentile of the row norms, on the grid "
                              "R 2^(-j/4)), at least 1; folded into coef_"
                              if plan.rho_norms else None),
         "calibration": None if cal is None else {
