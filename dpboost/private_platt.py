@@ -220,6 +220,13 @@ def _nll(pos: np.ndarray, neg: np.ndarray, t: np.ndarray) -> float:
     return float(np.sum(pos * np.logaddexp(0.0, -t) + neg * np.logaddexp(0.0, t)))
 
 
+def _residual(pos: np.ndarray, neg: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """``d _nll / d t`` per group: expected minus observed positives (no overflow)."""
+    from scipy.special import expit
+
+    return (pos + neg) * expit(t) - pos
+
+
 def quadratic_cut(pos: np.ndarray, neg: np.ndarray, u: np.ndarray, lo: float,
                   hi: float) -> float | None:
     """Upward crossing of a quadratic log-odds fitted to the groups, if it lies in ``(lo, hi]``.
@@ -244,6 +251,8 @@ def quadratic_cut(pos: np.ndarray, neg: np.ndarray, u: np.ndarray, lo: float,
 
     pos, neg, u = (np.asarray(x, dtype=np.float64) for x in (pos, neg, u))
     w = pos + neg
+    if not w.sum() > 0:
+        return None
     m = float(np.average(u, weights=w))
     s = float(np.sqrt(np.average((u - m) ** 2, weights=w)))
     if not s > 0:
@@ -254,7 +263,7 @@ def quadratic_cut(pos: np.ndarray, neg: np.ndarray, u: np.ndarray, lo: float,
         return _nll(pos, neg, p[0] * v + p[1] * v * v + p[2])
 
     def grad(p):
-        r = w / (1.0 + np.exp(-(p[0] * v + p[1] * v * v + p[2]))) - pos
+        r = _residual(pos, neg, p[0] * v + p[1] * v * v + p[2])
         return np.array([np.sum(r * v), np.sum(r * v * v), np.sum(r)])
 
     prior = math.log((pos.sum() + 1.0) / (neg.sum() + 1.0))
@@ -295,12 +304,10 @@ def _fit_platt(pos: np.ndarray, neg: np.ndarray, u: np.ndarray) -> tuple[float, 
     from scipy.optimize import minimize
 
     def loss(p):
-        t = p[0] * u + p[1]
-        return float(np.sum(pos * np.logaddexp(0.0, -t) + neg * np.logaddexp(0.0, t)))
+        return _nll(pos, neg, p[0] * u + p[1])
 
     def grad(p):
-        t = p[0] * u + p[1]
-        r = (pos + neg) / (1.0 + np.exp(-t)) - pos  # d loss / d t
+        r = _residual(pos, neg, p[0] * u + p[1])
         return np.array([np.sum(r * u), np.sum(r)])
 
     prior = math.log((pos.sum() + 1.0) / (neg.sum() + 1.0))
