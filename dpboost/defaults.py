@@ -35,8 +35,8 @@ digits "8" AUC at epsilon 1 / 2 / 5 0.898 / 0.931 / 0.973 -> 0.904 / 0.948 / 0.9
 0.667 at 0.5); breast cancer at epsilon 2 0.876 -> 0.925, at epsilon 1 0.913 -> 0.899 (AUC
 0.984 -> 0.989); german credit within 0.9 point either way; online-shoppers and letter "A"
 within 0.1 point; a9a identical (its norms fall in one bin).  The median gave the same
-figures wherever it was measured (epsilon 1 and 5), except breast cancer at epsilon 5 (0.927 -> 0.937); the 75th
-percentile clips fewer rows where the norms spread more.
+figures wherever it was measured (epsilon 1 and 5), except breast cancer at epsilon 5
+(0.927 -> 0.937); the 75th percentile clips fewer rows where the norms spread more.
 
 **Why kappa follows the minority rate (root cause of the collapse).**  LB-NxM hands the weak
 learner a *kappa-dense* measure: entries capped at 1, total ``kappa n``.  If the minority class

@@ -144,8 +144,10 @@ def _bayes_cut(p, mu1, s1, mu0, s0):
     from scipy.optimize import brentq
     from scipy.stats import norm
 
-    f = lambda u: (math.log(p) + norm.logpdf(u, mu1, s1)  # noqa: E731
-                   - math.log(1 - p) - norm.logpdf(u, mu0, s0))
+    def f(u):
+        return (math.log(p) + norm.logpdf(u, mu1, s1)
+                - math.log(1 - p) - norm.logpdf(u, mu0, s0))
+
     return brentq(f, mu1 - 3 * s1 if f(mu1 - 3 * s1) < 0 else mu0, mu1 + 3 * s1)
 
 
