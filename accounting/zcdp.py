@@ -34,6 +34,7 @@ from accounting.events import (
     ComposedEvent,
     DiscreteGaussianEvent,
     DPEvent,
+    ExponentialMechanismEvent,
     GaussianEvent,
     NonPrivateEvent,
     NoOpEvent,
@@ -57,6 +58,8 @@ def event_rho(event: DPEvent) -> float:
         return event.rho
     if isinstance(event, PureDPEvent):
         return 0.5 * event.epsilon * event.epsilon
+    if isinstance(event, ExponentialMechanismEvent):  # epsilon-BR: Cesar & Rogers 2021, L. 3.2
+        return 0.125 * event.epsilon * event.epsilon
     if isinstance(event, NoOpEvent):
         return 0.0
     if isinstance(event, NonPrivateEvent):

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from accounting import (
     ComposedEvent,
+    ExponentialMechanismEvent,
     GaussianEvent,
     NonPrivateEvent,
     NoOpEvent,
@@ -40,6 +41,8 @@ def test_message_template():
         (ZCDPEvent, float("nan"), ValueError),
         (PureDPEvent, -1.0, ValueError),
         (PureDPEvent, None, TypeError),
+        (ExponentialMechanismEvent, -1.0, ValueError),
+        (ExponentialMechanismEvent, None, TypeError),
     ],
 )
 def test_invalid_parameters(make, bad, exc):
@@ -80,6 +83,7 @@ leaves = st.one_of(
     st.builds(GaussianEvent, st.one_of(st.floats(1e-3, 1e6), st.just(math.inf))),
     st.builds(ZCDPEvent, st.floats(0, 1e6)),
     st.builds(PureDPEvent, st.floats(0, 1e3)),
+    st.builds(ExponentialMechanismEvent, st.floats(0, 1e3)),
     st.just(NoOpEvent()),
     st.just(NonPrivateEvent()),
 )
