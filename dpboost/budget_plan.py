@@ -8,7 +8,9 @@ A fit touches the data with up to five mechanisms, all discrete Gaussians accoun
 1. the count of positive labels (only when ``kappa`` is learned: practical mode without
    ``kappa``);
 2. the ``T`` boosting rounds;
-3. the score histogram of the private Platt calibration (:mod:`dpboost.private_platt`).
+3. the score histogram of the private Platt calibration (:mod:`dpboost.private_platt`), or,
+   when ``n`` is too small for a histogram, the exponential mechanism over public cuts of the
+   score with the same budget (:mod:`dpboost.private_threshold`, ``epsilon_0^2 / 8``-zCDP).
 
 :func:`plan_run` fixes their budgets before any data is read, so
 ``PrivateHalfspaceClassifier.planned_privacy_event()`` can be checked against a ledger.  When
@@ -29,11 +31,12 @@ Bun & Steinke (2016), Lemma 2.3; Canonne, Kamath & Steinke (2020), Theorem 14, P
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from accounting import (
     ComposedEvent,
     DiscreteGaussianEvent,
+    ExponentialMechanismEvent,
     SelfComposedEvent,
     ZCDPAccountant,
     ZCDPEvent,
@@ -43,6 +46,7 @@ from dpboost.defaults import norm_histogram_event, split_budget
 from dpboost.input_map import mean_event
 from dpboost.mechanisms import lattice_variance
 from dpboost.private_platt import score_histogram_event
+from dpboost.private_threshold import threshold_event
 
 __all__ = ["RunPlan", "plan_run"]
 
@@ -67,6 +71,7 @@ class RunPlan:
     legacy_noise_multiplier: float | None
     rho_norms: float = 0.0
     rho_mean: float = 0.0
+    threshold_only: bool = False
 
     @property
     def rho(self) -> float:
@@ -86,8 +91,16 @@ class RunPlan:
         t, m = lattice_variance(math.sqrt(0.5 / self.rho_count))
         return DiscreteGaussianEvent(noise_multiplier=math.sqrt(t * m))
 
-    def calibration_event(self) -> DiscreteGaussianEvent | None:
-        return score_histogram_event(self.rho_calibration) if self.rho_calibration else None
+    def calibration_event(self) -> DiscreteGaussianEvent | ExponentialMechanismEvent | None:
+        if not self.rho_calibration:
+            return None
+        if self.threshold_only:  # never more than the histogram it replaces
+            return threshold_event(self.threshold_rho())
+        return score_histogram_event(self.rho_calibration)
+
+    def threshold_rho(self) -> float:
+        """The budget of the private cut: what the score histogram would have cost."""
+        return _rho(score_histogram_event(self.rho_calibration))
 
     def rounds_noise_multiplier(self, n_rounds: int) -> float:
         if self.legacy_noise_multiplier is not None:
@@ -108,11 +121,9 @@ class RunPlan:
                                self.calibration_event()) if ev]
         return parts[0] if len(parts) == 1 else ComposedEvent(tuple(parts))
 
-    def without_calibration(self) -> RunPlan:
-        """The same total with the calibration's budget handed to the rounds (``T`` unchanged)."""
-        return RunPlan(self.target_epsilon, self.target_delta, self.method, self.rho_count,
-                       self.rho_rounds + _rho(self.calibration_event()), 0.0, self.n_rounds,
-                       self.legacy_noise_multiplier, self.rho_norms, self.rho_mean)
+    def with_threshold_only(self) -> RunPlan:
+        """The same budgets, the histogram replaced by the private cut (small ``n``)."""
+        return replace(self, threshold_only=True)
 
     def mechanisms(self, n_rounds: int) -> list[dict]:
         """One entry per mechanism that touches the data: name, event, rho and share."""
@@ -124,7 +135,9 @@ class RunPlan:
                          ("count of positive labels (sensitivity 1)", self.count_event()),
                          ("boosting rounds (centres, sensitivity Delta')",
                           self.rounds_event(n_rounds)),
-                         ("score histogram for Platt calibration (sensitivity sqrt 2)",
+                         (("threshold: exponential mechanism over public score cuts "
+                           "(utility sensitivity 1)") if self.threshold_only else
+                          "score histogram for Platt calibration (sensitivity sqrt 2)",
                           self.calibration_event())):
             if ev is None:
                 continue

@@ -35,6 +35,7 @@ from dpboost.input_map import InputMap, private_mean
 from dpboost.multiclass import declared_n_classes, fit_multiclass, multiclass_plan
 from dpboost.privacy_report import build_report
 from dpboost.private_platt import private_platt, worthwhile
+from dpboost.private_threshold import private_threshold
 from dpboost.progress import round_callback
 from dpboost.round_ops import is_dask_array
 from dpboost.theory import algorithm5_parameters
@@ -139,7 +140,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         ``"private"``: spend 5% of rho on a private score histogram and fit Platt scaling to
         it (:mod:`dpboost.private_platt`): the intercept, and calibrated :meth:`predict_proba`.
         ``"auto"``: the same in practical mode when ``kappa`` or ``n_rounds`` is learned and
-        ``n sqrt(rho_cal) >= 64`` (else the share goes to the rounds); none in theory mode or
+        ``n sqrt(rho_cal) >= 64``; below it the same share buys a private cut of the score
+        instead (:mod:`dpboost.private_threshold`: the exponential mechanism over public cuts,
+        which needs no histogram) and :meth:`predict_proba` is uncalibrated.  None in theory mode or
         when both ``kappa`` and ``n_rounds`` are given (then, as before, the rounds get the
         whole budget).  ``"none"``/None: the homogeneous halfspace.
     diagnostics : bool, default False
@@ -166,6 +169,10 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         ``X @ w`` and the :class:`~dpboost.private_platt.PlattFit` (else ``calibration_`` is
         None); ``input_scale_`` is the private input scale folded into ``coef_`` (1.0 when
         not learned, :func:`dpboost.defaults.private_norm_scale`).
+    threshold_ : ThresholdFit or None
+        On data too small for the histogram (``calibration="auto"``): the private cut of the
+        score (:func:`dpboost.private_threshold.private_threshold`); ``intercept_`` then puts
+        the decision boundary on it and ``score_scale_`` stays 1.
     hypothesis_coefs_ : ndarray of shape (n_rounds, n_features)
         The per-round noisy centres ``z_hat_t / R^2`` (private output; used by
         :meth:`staged_decision_function`), over the user's features.
@@ -420,7 +427,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
                 X = _clip(X * scale, s["R"])
         if plan.rho_calibration and self.calibration == "auto" and not worthwhile(
                 n, plan.rho_calibration):
-            plan = plan.without_calibration()  # too little data: the share goes to the rounds
+            plan = plan.with_threshold_only()  # too little data: a private cut, same budget
         kappa, noisy_count = s["kappa"], None
         if kappa is None:  # the minority rate, privately (dpboost.defaults)
             noisy_count = private_count(np.asarray(y_pm) if is_dask_array(y_pm) else y_pm,
@@ -446,10 +453,10 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
                       gamma=s["gamma"], progress=progress, class_gain=class_gain)
         finally:
             close()
-        self.calibration_ = None
+        self.calibration_ = self.threshold_ = None
         self.boosted_coef_ = w = self.coef_
         if plan.rho_calibration:
-            self._calibrate(X, y_pm, s["R"], plan.rho_calibration, rng_cal)
+            self._calibrate(X, y_pm, s["R"], plan, rng_cal)
         # the input scale is folded in, so scores stay linear in the unscaled rows:
         # coef_ = mean_t z_hat_t * score_scale_ exactly (post-processing of the releases)
         self.input_scale_ = scale
@@ -469,8 +476,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         self.privacy_report_ = self._report(s, plan, learner, event, n, T, kappa, noisy_count)
         return self
 
-    def _calibrate(self, X, y_pm, R, rho, rng) -> None:
-        """Private Platt scaling of ``u = x . w / (R ||w||)`` (:mod:`dpboost.private_platt`)."""
+    def _calibrate(self, X, y_pm, R, plan, rng) -> None:
+        """Private Platt scaling of ``u = x . w / (R ||w||)`` (:mod:`dpboost.private_platt`),
+        or on small data a private cut of ``u`` (:mod:`dpboost.private_threshold`)."""
         w = self.coef_
         norm = float(np.linalg.norm(w))
         unit = w / (R * norm) if norm > 0 else w
@@ -480,7 +488,12 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             u, y_pm = distributed.scores_for_calibration(X, unit, y_pm)
         else:
             u = np.asarray(X @ unit.astype(X.dtype), dtype=np.float64)
-        fit = private_platt(u, y_pm, rho, rng=rng)
+        if plan.threshold_only:  # the uncalibrated score, shifted so that 0 is the private cut
+            self.threshold_ = private_threshold(u, y_pm, plan.threshold_rho(), X.shape[1],
+                                                rng=rng)
+            self.intercept_ = -self.threshold_.threshold * R * norm
+            return
+        fit = private_platt(u, y_pm, plan.rho_calibration, rng=rng)
         self.score_scale_ = fit.slope / (R * norm) if norm > 0 else fit.slope
         self.intercept_ = fit.offset
         self.calibration_ = fit
@@ -494,7 +507,8 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         scores (:mod:`dpboost.private_platt`); its cost is in ``privacy_report_``.  When
         ``"auto"`` skipped the histogram because ``n`` is too small
         (:func:`dpboost.private_platt.worthwhile`), ``p`` is the logistic of the uncalibrated
-        score ``X @ coef_`` and ``privacy_report_["predict_proba"]`` says so.
+        score ``X @ coef_`` shifted by the private cut (``p = 1/2`` on it,
+        :mod:`dpboost.private_threshold`) and ``privacy_report_["predict_proba"]`` says so.
         """
         if is_dask_array(X):
             from dpboost import distributed

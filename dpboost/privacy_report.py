@@ -28,6 +28,7 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
         s_util = sigma_util(s["tau"], T, s["beta"], c=math.sqrt(2.0))
         applies = bool(sigma <= s_util and not s["overridden"])
     cal = est.calibration_
+    cut = getattr(est, "threshold_", None)
     return {
         "rho": acc.rho,
         "mu": acc.mu if acc.is_gaussian else None,  # GDP applies to continuous Gaussians
@@ -74,9 +75,14 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
                                        "histogram (slope refitted through it)",
                           "accuracy-cut": "moved to the histogram's accuracy-maximising cut"
                           }[cal.threshold]},
+        "threshold": None if cut is None else {
+            "method": "exponential mechanism over public cuts of the score u = x . w / (R ||w||)"
+                      " (0 and +-2^(-k/4)), utility = training rows classified correctly",
+            "cut": cut.threshold, "n_candidates": cut.n_candidates, "epsilon_0": cut.epsilon},
         "predict_proba": ("private (Platt on a discrete-Gaussian score histogram)"
                           if cal is not None else
-                          "uncalibrated (sigmoid of X @ coef_; n too small to calibrate)"
+                          "uncalibrated (sigmoid of X @ coef_ + intercept_, 1/2 at the private "
+                          "cut; n too small for a calibration histogram)"
                           if est._calibrates() else None),
         "learning_rate": s["lr"],
         "norm_bound": s["R"],

@@ -114,8 +114,8 @@ def worthwhile(n: int, rho: float) -> bool:
     Below it (e.g. ``n < 1,830`` at epsilon = 1 with the default 5% share) the noisy offset
     costs more accuracy than the homogeneous halfspace loses: on skewed margin data with
     ``n = 1,200`` (whose best halfspace passes through the origin) calibration lowered held-out
-    accuracy from 0.999 to 0.977 (3 seeds), so ``calibration="auto"`` then gives the share to the
-    rounds instead.
+    accuracy from 0.999 to 0.977 (3 seeds), so ``calibration="auto"`` then spends the share on
+    a private cut of the score instead (:mod:`dpboost.private_threshold`).
 
     Examples
     --------
