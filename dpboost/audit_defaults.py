@@ -53,7 +53,7 @@ DEFAULT_DEFAULTS_RUNS = 2_000
 #: The released scalars of one fit that the distinguisher may threshold (each with both signs).
 STATISTICS = ("noisy_positive_count", "kappa", "class_gain", "input_centre . u",
               "log input_scale", "coef . u", "intercept", "calibration slope",
-              "calibration offset")
+              "calibration offset", "threshold cut")
 
 
 def defaults_audit_pair(n: int, norm_bound: float = 1.0, positive_rate: float = 0.15,
@@ -85,7 +85,8 @@ def _statistics(clf, u: np.ndarray) -> np.ndarray:
         float(clf.class_gain_[1] - clf.class_gain_[0]), float(centre @ u),
         float(np.log(clf.input_scale_)), float(np.asarray(clf.coef_) @ u),
         float(clf.intercept_), float(cal.slope) if cal else 0.0,
-        float(cal.offset) if cal else 0.0])
+        float(cal.offset) if cal else 0.0,
+        float(clf.threshold_.threshold) if clf.threshold_ is not None else 0.0])
     return np.concatenate([values, -values])
 
 
@@ -103,6 +104,15 @@ def _broken(variant: str | None):
             return int(np.count_nonzero(np.asarray(y_pm) > 0)), event
 
         return mock.patch.object(est, "private_count", exact)
+    if variant == "best-cut":  # the exponential mechanism replaced by its argmax
+        from dpboost import private_threshold as pt
+
+        def best(u, y_pm, rho, d, *, rng):
+            cuts = pt.candidate_cuts(d)
+            k = int(np.argmax(pt.cut_utilities(u, y_pm, cuts)))
+            return pt.ThresholdFit(float(cuts[k]), cuts.size, float(2 * pt.threshold_eta(rho)))
+
+        return mock.patch.object(est, "private_threshold", best)
     if variant == "exact-mean":
         return mock.patch.object(est, "private_mean",
                                  lambda X, R, rho, *, rng: np.asarray(X).mean(axis=0))

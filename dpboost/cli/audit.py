@@ -40,7 +40,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "neighbouring pair and testing which one it saw (95% Clopper-Pearson). "
                     "PASSED means the lower bound does not exceed the TARGET epsilon you give.",
     )
-    parser.add_argument("--setting", choices=("round", "run", "estimator", "mean", "defaults"),
+    parser.add_argument("--setting", choices=("round", "run", "estimator", "mean", "defaults",
+                                              "threshold"),
                         default="round",
                         help="'round': one round of the weak learner at the worst case; 'run': "
                              "a whole boosting run; 'estimator': end to end, training "
@@ -48,7 +49,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                              "changed row lies outside the ball; 'mean': the private mean of "
                              "practical mode's input map; 'defaults': the practical defaults "
                              "end to end (count, kappa, prior, centre, scale, calibration), "
-                             "from every released scalar (default: round)")
+                             "from every released scalar; 'threshold': the exponential "
+                             "mechanism that picks the cut on small data (default: round)")
     add_target_epsilon_delta(parser, required=False, epsilon_default=DEFAULT_EPSILON,
                              delta_default=DEFAULT_DELTA, aliases=True,
                              epsilon_help="the claimed (target) epsilon: the noise is "
@@ -56,7 +58,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                              delta_help="the claimed (target) delta")
     parser.add_argument("--runs", type=int, default=None,
                         help="mechanism runs, half on each dataset (default: 20000 for a "
-                             "round or a run, 4000 fits for the estimator, 2000 for the "
+                             "round, a run, the mean or the threshold, 4000 fits for the estimator, 2000 for the "
                              "defaults)")
     add_n_rounds(parser, default=None, default_text="3 for a run, 8 for the estimator and the "
                  "defaults", help="rounds of the audited run (--setting run, estimator or "
@@ -99,6 +101,11 @@ def run(args) -> int:
 
         runs = audit.DEFAULT_RUNS if args.runs is None else args.runs
         result = audit_mean(epsilon=eps, delta=delta, runs=runs, random_state=args.seed)
+    elif args.setting == "threshold":
+        from dpboost.audit_threshold import audit_threshold
+
+        runs = audit.DEFAULT_RUNS if args.runs is None else args.runs
+        result = audit_threshold(epsilon=eps, delta=delta, runs=runs, random_state=args.seed)
     elif args.setting == "defaults":
         from dpboost.audit_defaults import DEFAULT_DEFAULTS_RUNS, audit_defaults
 
