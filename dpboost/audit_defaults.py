@@ -104,15 +104,6 @@ def _broken(variant: str | None):
             return int(np.count_nonzero(np.asarray(y_pm) > 0)), event
 
         return mock.patch.object(est, "private_count", exact)
-    if variant == "best-cut":  # the exponential mechanism replaced by its argmax
-        from dpboost import private_threshold as pt
-
-        def best(u, y_pm, rho, d, *, rng):
-            cuts = pt.candidate_cuts(d)
-            k = int(np.argmax(pt.cut_utilities(u, y_pm, cuts)))
-            return pt.ThresholdFit(float(cuts[k]), cuts.size, float(2 * pt.threshold_eta(rho)))
-
-        return mock.patch.object(est, "private_threshold", best)
     if variant == "exact-mean":
         return mock.patch.object(est, "private_mean",
                                  lambda X, R, rho, *, rng: np.asarray(X).mean(axis=0))

@@ -5,12 +5,15 @@ The pair: ``n`` fixed scores, half at ``+1/2`` labelled +1 and half at ``-1/2`` 
 and row 0 at ``u = 0``, labelled +1 in D and -1 in D'.  Every cut in ``[-1/2, 0)`` classifies
 one more row correctly in D than in D' and every cut in ``[0, 1/2)`` one fewer: each utility
 moves by exactly the sensitivity, in opposite directions on the two sides of 0.  The mechanism
-is run with the budget of a target epsilon (``eta = epsilon / 2`` rounded down, so it is
-``epsilon``-DP: McSherry & Talwar 2007, Theorem 6), the released cut is the statistic, and the
+is run with the budget ``rho`` at which its two draws (the cut, then the slope) have
+``epsilon_0`` adding up to the target epsilon, so the whole release is ``epsilon``-DP (McSherry
+& Talwar 2007, Theorem 6; pure DP composes by addition); the released cut and slope are the
+statistics, and the
 distinguisher of :mod:`dpboost.audit_statistics` lower-bounds epsilon with 95% confidence.
 The claim is the target epsilon, which holds for every delta.
 
-A correct mechanism stays below the claim (on this pair the best test reaches ``epsilon / 2``);
+A correct mechanism stays below the claim (on this pair a test on the cut reaches about
+``epsilon_0 / 2``);
 one that returns the best cut (no noise) separates the pair on every run.
 
 References
@@ -20,6 +23,8 @@ Jagielski, Ullman & Oprea (NeurIPS 2020); Nasr et al. (IEEE S&P 2021).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -65,23 +70,25 @@ def audit_threshold(
     Returns
     -------
     AuditResult
-        ``setting="threshold"``; ``details`` holds ``n``, the grid size and ``epsilon_0`` (the
-        mechanism's exact parameter, at most ``epsilon``).
+        ``setting="threshold"``; ``details`` holds ``n``, the grid size and the two draws'
+        ``epsilon_0`` (their sum is at most ``epsilon``).
     """
     owner = "audit_threshold"
     epsilon, delta, runs, n, _ = _check_audit_args(owner, epsilon, delta, runs, n, 0.5)
     rng = check_random_state(random_state, owner=owner)
     u, y, y_prime = threshold_audit_pair(n)
-    rho = epsilon * epsilon / 8.0  # eta = sqrt(2 rho) = epsilon / 2, rounded down
+    share = private_threshold.SLOPE_SHARE  # epsilon_0 = 2 sqrt(2 rho share) for each draw
+    rho = (epsilon / (2.0 * (math.sqrt(2.0 * (1.0 - share)) + math.sqrt(2.0 * share)))) ** 2
     half = runs // 2
     scores, fit = [], None
     for labels in (y, y_prime):  # looked up at call time, so the tests can break it
-        cuts = []
+        released = []
         for _ in range(half):
             fit = private_threshold.private_threshold(u, labels, rho, AUDIT_DIMENSION, rng=rng)
-            cuts.append(fit.threshold)
-        cuts = np.array(cuts)
-        scores.append(np.column_stack([cuts, -cuts]))
+            released.append((fit.threshold, fit.slope))
+        released = np.array(released)
+        scores.append(np.column_stack([released, -released]))
     dist = distinguish_best(scores[0], scores[1], delta=delta)
     return _result("threshold", dist, epsilon, delta, 2 * half, 1, 0.0, 1.0,
-                   {"n": n, "n_candidates": fit.n_candidates, "epsilon_0": fit.epsilon})
+                   {"n": n, "n_candidates": fit.n_candidates, "epsilon_0": fit.epsilon,
+                    "slope_epsilon_0": fit.slope_epsilon})

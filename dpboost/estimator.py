@@ -142,7 +142,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         ``"auto"``: the same in practical mode when ``kappa`` or ``n_rounds`` is learned and
         ``n sqrt(rho_cal) >= 64``; below it the same share buys a private cut of the score
         instead (:mod:`dpboost.private_threshold`: the exponential mechanism over public cuts,
-        which needs no histogram) and :meth:`predict_proba` is uncalibrated.  None in theory mode or
+        which needs no histogram, and a slope for :meth:`predict_proba`).  None in theory mode or
         when both ``kappa`` and ``n_rounds`` are given (then, as before, the rounds get the
         whole budget).  ``"none"``/None: the homogeneous halfspace.
     diagnostics : bool, default False
@@ -170,9 +170,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         None); ``input_scale_`` is the private input scale folded into ``coef_`` (1.0 when
         not learned, :func:`dpboost.defaults.private_norm_scale`).
     threshold_ : ThresholdFit or None
-        On data too small for the histogram (``calibration="auto"``): the private cut of the
-        score (:func:`dpboost.private_threshold.private_threshold`); ``intercept_`` then puts
-        the decision boundary on it and ``score_scale_`` stays 1.
+        On data too small for the histogram (``calibration="auto"``): the private cut and slope
+        of the score (:func:`dpboost.private_threshold.private_threshold`); ``score_scale_`` and
+        ``intercept_`` then make ``X @ coef_ + intercept_`` the log-odds ``a (u - t)``.
     hypothesis_coefs_ : ndarray of shape (n_rounds, n_features)
         The per-round noisy centres ``z_hat_t / R^2`` (private output; used by
         :meth:`staged_decision_function`), over the user's features.
@@ -488,10 +488,11 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             u, y_pm = distributed.scores_for_calibration(X, unit, y_pm)
         else:
             u = np.asarray(X @ unit.astype(X.dtype), dtype=np.float64)
-        if plan.threshold_only:  # the uncalibrated score, shifted so that 0 is the private cut
-            self.threshold_ = private_threshold(u, y_pm, plan.threshold_rho(), X.shape[1],
-                                                rng=rng)
-            self.intercept_ = -self.threshold_.threshold * R * norm
+        if plan.threshold_only:  # log-odds a (u - t): a private cut t and slope a
+            cut = private_threshold(u, y_pm, plan.threshold_rho(), X.shape[1], rng=rng)
+            self.score_scale_ = cut.slope / (R * norm) if norm > 0 else cut.slope
+            self.intercept_ = -cut.slope * cut.threshold
+            self.threshold_ = cut
             return
         fit = private_platt(u, y_pm, plan.rho_calibration, rng=rng)
         self.score_scale_ = fit.slope / (R * norm) if norm > 0 else fit.slope
@@ -506,9 +507,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         ``"private"``): ``p`` is Platt's model fitted to a *private* histogram of the training
         scores (:mod:`dpboost.private_platt`); its cost is in ``privacy_report_``.  When
         ``"auto"`` skipped the histogram because ``n`` is too small
-        (:func:`dpboost.private_platt.worthwhile`), ``p`` is the logistic of the uncalibrated
-        score ``X @ coef_`` shifted by the private cut (``p = 1/2`` on it,
-        :mod:`dpboost.private_threshold`) and ``privacy_report_["predict_proba"]`` says so.
+        (:func:`dpboost.private_platt.worthwhile`), ``p = sigmoid(a (u - t))`` with a cut ``t``
+        and a slope ``a`` drawn privately (:mod:`dpboost.private_threshold`: the slope by its
+        Brier score) and ``privacy_report_["predict_proba"]`` says so.
         """
         if is_dask_array(X):
             from dpboost import distributed

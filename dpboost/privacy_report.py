@@ -76,14 +76,19 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
                           "accuracy-cut": "moved to the histogram's accuracy-maximising cut"
                           }[cal.threshold]},
         "threshold": None if cut is None else {
-            "method": "exponential mechanism over public cuts of the score u = x . w / (R ||w||)"
-                      " (0 and +-2^(-k/4)), utility = training rows classified correctly",
-            "cut": cut.threshold, "n_candidates": cut.n_candidates, "epsilon_0": cut.epsilon},
+            "method": "exponential mechanisms over public cuts t of the score u = x . w / "
+                      "(R ||w||) (0 and +-2^(-k/4); utility: training rows classified "
+                      "correctly), then over public slopes a (2^(j/2); utility: 1 - Brier score "
+                      "of sigmoid(a (u - t)), in steps of 2^-10)",
+            "cut": cut.threshold, "slope": cut.slope, "n_candidates": cut.n_candidates,
+            "n_slopes": cut.n_slopes, "epsilon_0": cut.epsilon,
+            "slope_epsilon_0": cut.slope_epsilon},
         "predict_proba": ("private (Platt on a discrete-Gaussian score histogram)"
                           if cal is not None else
-                          "uncalibrated (sigmoid of X @ coef_ + intercept_, 1/2 at the private "
-                          "cut; n too small for a calibration histogram)"
-                          if est._calibrates() else None),
+                          "private (sigmoid(a (u - t)): cut and slope by the exponential "
+                          "mechanism; n too small for a calibration histogram)"
+                          if cut is not None else
+                          "uncalibrated (sigmoid of X @ coef_)" if est._calibrates() else None),
         "learning_rate": s["lr"],
         "norm_bound": s["R"],
         "n_samples": n,

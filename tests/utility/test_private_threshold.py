@@ -43,11 +43,38 @@ def test_replacing_one_row_moves_every_utility_by_at_most_one(u, seed, new_u, ne
 
 
 @given(st.floats(1e-9, 10.0))
-def test_the_cut_never_costs_more_than_its_budget(rho):
-    eta = pt.threshold_eta(rho)
-    assert isinstance(eta, Fraction) and eta.denominator <= pt.ETA_GRID
-    assert 0 <= eta <= math.sqrt(2 * rho) and float(eta) > math.sqrt(2 * rho) - 2 / pt.ETA_GRID
+def test_the_two_draws_never_cost_more_than_their_budget(rho):
+    cut, slope = pt.threshold_etas(rho)
+    assert all(isinstance(e, Fraction) and e.denominator <= pt.ETA_GRID for e in (cut, slope))
+    assert 0 <= cut <= math.sqrt(2 * (1 - pt.SLOPE_SHARE) * rho)
+    assert float(cut) > math.sqrt(2 * (1 - pt.SLOPE_SHARE) * rho) - 2 / pt.ETA_GRID
+    assert 0 <= slope * pt.BRIER_SENSITIVITY <= math.sqrt(2 * pt.SLOPE_SHARE * rho)
     assert ZCDPAccountant().compose(pt.threshold_event(rho)).rho <= rho
+
+
+@given(st.lists(st.floats(-1, 1), min_size=1, max_size=60), st.integers(0, 10 ** 6),
+       st.floats(-1, 1), st.sampled_from([-1, 1]), st.sampled_from([-0.25, 0.0, 2 ** -6]))
+def test_replacing_one_row_moves_the_brier_utility_by_at_most_its_sensitivity(
+        u, seed, new_u, new_y, cut):
+    u = np.array(u)
+    y = np.random.default_rng(seed).choice([-1, 1], u.size)
+    slopes = pt.candidate_slopes(31)
+    u2, y2 = u.copy(), y.copy()
+    u2[0], y2[0] = new_u, new_y
+    a, b = pt.brier_utilities(u, y, cut, slopes), pt.brier_utilities(u2, y2, cut, slopes)
+    assert np.abs(a - b).max() <= pt.BRIER_SENSITIVITY
+    # the real value: 2^10 times 1 - Brier, floored
+    p = 1 / (1 + np.exp(-slopes[:, None] * (u - cut)))
+    exact = pt.BRIER_GRID * np.sum(1 - (p - (y > 0)) ** 2, axis=1)
+    assert np.all(np.abs(a - exact) <= 1 + 1e-6 * u.size)
+
+
+@pytest.mark.parametrize("d", [1, 4, 31, 100, 10 ** 4])
+def test_candidate_slopes_run_in_half_octaves_to_four_over_the_finest_cut(d):
+    s, c = pt.candidate_slopes(d), pt.candidate_cuts(d)
+    assert s[0] == 1.0
+    np.testing.assert_allclose(s[1:] / s[:-1], 2 ** 0.5)
+    assert s[-1] == 4 / c[c > 0].min()
 
 
 @pytest.mark.parametrize("d", [1, 4, 31, 100, 10 ** 4])
@@ -92,10 +119,10 @@ def test_a_small_fit_releases_a_cut_within_its_budget():
     clf, X, _ = _breast(0, 1.0)
     assert clf.calibration_ is None and clf.threshold_ is not None
     events = clf.privacy_event_.events
-    cut = [ev for ev in events if isinstance(ev, ExponentialMechanismEvent)]
-    assert len(cut) == 1 and cut[0].epsilon == clf.threshold_.epsilon
+    draws = [ev for ev in events[-1].events if isinstance(ev, ExponentialMechanismEvent)]
+    assert [ev.epsilon for ev in draws] == [clf.threshold_.epsilon, clf.threshold_.slope_epsilon]
     hist = ZCDPAccountant().compose(score_histogram_event(clf._plan()[1].rho_calibration)).rho
-    assert ZCDPAccountant().compose(cut[0]).rho <= hist
+    assert ZCDPAccountant().compose(events[-1]).rho <= hist
     report = clf.privacy_report_
     assert report["epsilon"]["best"] <= 1.0
     assert math.isclose(sum(report["budget_shares"].values()), 1.0)
