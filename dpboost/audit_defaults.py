@@ -115,7 +115,7 @@ def audit_defaults(
     epsilon: float = DEFAULT_EPSILON,
     delta: float = DEFAULT_DELTA,
     runs: int = DEFAULT_DEFAULTS_RUNS,
-    n: int = 1000,
+    n: int = 1200,
     n_rounds: int = 8,
     norm_bound: float = 1.0,
     random_state=None,
@@ -123,7 +123,7 @@ def audit_defaults(
     """Audit a whole default fit from its released scalars (see the module docstring).
 
     ``n`` must be large enough for the private calibration to run at ``(epsilon, delta)``
-    (:func:`dpboost.private_platt.worthwhile`; 1,000 rows at the audit's default epsilon = 2,
+    (:func:`dpboost.private_platt.worthwhile`; 1,200 rows at the audit's default epsilon = 2,
     delta = 1e-3), else the calibration and the prior are not exercised and
     ``details["calibrated"]`` says so.
 

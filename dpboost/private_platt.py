@@ -77,6 +77,7 @@ __all__ = ["PlattFit", "accuracy_cut", "n_bins", "private_platt", "quadratic_cut
            "score_histogram_event", "worthwhile"]
 
 MIN_BINS = 8
+MIN_SIGNAL = 100  # n sqrt(rho) below which the private cut replaces the histogram
 MAX_BINS = 128
 MIN_SLOPE = 1e-3  # Platt's slope on u in [-1, 1]: positive, so the ranking is never reversed
 MAX_SLOPE = 1e4
@@ -109,20 +110,24 @@ class PlattFit:
 
 
 def worthwhile(n: int, rho: float) -> bool:
-    """Whether the histogram carries enough signal: ``n sqrt(rho) >= 64`` (public).
+    """Whether the histogram beats the private cut: ``n sqrt(rho) >= MIN_SIGNAL = 100`` (public).
 
-    Below it (e.g. ``n < 1,830`` at epsilon = 1 with the default 5% share) the noisy offset
-    costs more accuracy than the homogeneous halfspace loses: on skewed margin data with
-    ``n = 1,200`` (whose best halfspace passes through the origin) calibration lowered held-out
-    accuracy from 0.999 to 0.977 (3 seeds), so ``calibration="auto"`` then spends the share on
-    a private cut of the score instead (:mod:`dpboost.private_threshold`).
+    Below it (``n < 2,860`` at epsilon = 1 with the default 5% share) ``calibration="auto"``
+    spends the share on a private cut and slope of the score instead
+    (:mod:`dpboost.private_threshold`).  The crossover was measured with both on the same fits
+    (4 seeds, held-out accuracy / Brier score, histogram -> cut): at ``n sqrt(rho) = 65``
+    (breast cancer, epsilon = 5) 0.940 / 0.055 -> 0.961 / 0.052; at 89 (digits "8",
+    epsilon = 2) 0.926 / 0.063 -> 0.940 / 0.050; at 114 (german credit, epsilon = 5)
+    0.715 / 0.192 -> 0.706 / 0.204; at 130 (a9a, epsilon = 0.1) 0.823 / 0.123 ->
+    0.817 / 0.130; at 169 (online shoppers, epsilon = 0.5) 0.884 / 0.083 -> 0.883 / 0.094.
+    Above it the histogram's fits use every bin and also give calibrated probabilities.
 
     Examples
     --------
-    >>> worthwhile(30000, 0.0012), worthwhile(1000, 0.0012)
+    >>> worthwhile(30000, 0.0012), worthwhile(2000, 0.0012)
     (True, False)
     """
-    return n * math.sqrt(rho) >= 8.0 * MIN_BINS
+    return n * math.sqrt(rho) >= MIN_SIGNAL
 
 
 def n_bins(n: int, rho: float) -> int:

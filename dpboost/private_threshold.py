@@ -1,8 +1,8 @@
 r"""The private threshold for small data: exponential mechanisms over public cuts and slopes.
 
-Below :func:`dpboost.private_platt.worthwhile` (``n sqrt(rho) < 64``: fewer than 1,830 rows at
-epsilon = 1 with the default 5% share) the score histogram of private Platt scaling is mostly
-noise.  Until this module, such fits kept the offset the boosted halfspace carries, which is the
+Below :func:`dpboost.private_platt.worthwhile` (``n sqrt(rho) < 100``: fewer than 2,860 rows
+at epsilon = 1 with the default 5% share) the score histogram of private Platt scaling is
+mostly noise.  Until this module, such fits kept the offset the boosted halfspace carries, which is the
 class balance of LB-NxM's measures, not the cut that minimises the error, and a well-ranked
 classifier could still predict a single class (breast cancer at epsilon = 0.5: ROC AUC 0.95,
 accuracy 0.68; digits "8" against the rest at epsilon = 1: AUC 0.89, no positive prediction).
@@ -28,7 +28,7 @@ The same budget share buys a threshold and a slope instead:
    (each term lies in ``[0, 1]``); it is counted in integer steps of ``2^-10``, so its
    sensitivity is ``2^10 + 2`` steps (:func:`brier_utilities`).  The Brier score is a proper
    scoring rule, so the draw favours calibrated slopes.  Both ``eta`` are rounded *down* to a
-   multiple of ``2^-30``: the two draws never cost more than ``rho`` together (zCDP composes).
+   multiple of ``2^-52``: the two draws never cost more than ``rho`` together (zCDP composes).
 
 **Exact sampling.**  A floating-point exponential mechanism leaks through its rounding as the
 floating-point Gaussian does (Ilvento 2020).  The draw here is exact: a uniform candidate ``k``
@@ -84,7 +84,7 @@ __all__ = ["SLOPE_SHARE", "ThresholdFit", "brier_utilities", "candidate_cuts",
            "candidate_slopes", "cut_utilities", "private_threshold", "sample_exponential",
            "threshold_etas", "threshold_event"]
 
-ETA_GRID = 2 ** 30  # every eta is a multiple of 2^-30, rounded down
+ETA_GRID = 2 ** 52  # every eta is a multiple of 2^-52, rounded down
 SLOPE_SHARE = 0.1  # the slope's share of the budget; the cut gets the rest
 BRIER_GRID = 2 ** 10  # the Brier utility is counted in steps of 2^-10 ...
 BRIER_SENSITIVITY = BRIER_GRID + 2  # ... so one row moves it by at most 2^10 + 2 steps
@@ -141,7 +141,7 @@ def _floor_eta(eta: float) -> Fraction:
 def threshold_etas(rho: float) -> tuple[Fraction, Fraction]:
     """The two draws' exact ``eta``: the cut's ``sqrt(2 (1 - s) rho)`` per correct row and the
     slope's ``sqrt(2 s rho) / (2^10 + 2)`` per Brier step (``s = SLOPE_SHARE``), each rounded
-    down to a multiple of ``2^-30``, so that together they never cost more than ``rho``."""
+    down to a multiple of ``2^-52``, so that together they never cost more than ``rho``."""
     return (_floor_eta(math.sqrt(2.0 * (1.0 - SLOPE_SHARE) * rho)),
             _floor_eta(math.sqrt(2.0 * SLOPE_SHARE * rho) / BRIER_SENSITIVITY))
 

@@ -12,7 +12,7 @@ import pytest
 from dpboost.audit_defaults import _audit_defaults, audit_defaults, defaults_audit_pair
 from dpboost.cli import main
 
-KW = dict(epsilon=2.0, delta=1e-3, runs=600, n=1000, n_rounds=8, norm_bound=1.0)
+KW = dict(epsilon=2.0, delta=1e-3, runs=600, n=1200, n_rounds=8, norm_bound=1.0)
 
 
 @pytest.mark.slow

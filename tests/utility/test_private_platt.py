@@ -71,7 +71,7 @@ def test_empty_bins_do_not_add_spurious_mass():
 
 
 def test_small_samples_skip_the_histogram():
-    assert not pp.worthwhile(1000, 0.05 * 0.0244)  # n = 1,000 at epsilon = 1
+    assert not pp.worthwhile(2500, 0.05 * 0.0244)  # n = 2,500 at epsilon = 1
     assert pp.worthwhile(5000, 0.05 * 0.0244)
     assert pp.n_bins(10**6, 1.0) == pp.MAX_BINS and pp.n_bins(10, 1e-6) == pp.MIN_BINS
 

@@ -47,7 +47,7 @@ def test_the_two_draws_never_cost_more_than_their_budget(rho):
     cut, slope = pt.threshold_etas(rho)
     assert all(isinstance(e, Fraction) and e.denominator <= pt.ETA_GRID for e in (cut, slope))
     assert 0 <= cut <= math.sqrt(2 * (1 - pt.SLOPE_SHARE) * rho)
-    assert float(cut) > math.sqrt(2 * (1 - pt.SLOPE_SHARE) * rho) - 2 / pt.ETA_GRID
+    assert float(cut) > math.sqrt(2 * (1 - pt.SLOPE_SHARE) * rho) * (1 - 2e-15) - 2 / pt.ETA_GRID
     assert 0 <= slope * pt.BRIER_SENSITIVITY <= math.sqrt(2 * pt.SLOPE_SHARE * rho)
     assert ZCDPAccountant().compose(pt.threshold_event(rho)).rho <= rho
 
