@@ -34,6 +34,8 @@ def test_centred_fit_and_its_stages_on_dask_equal_numpy(client):
     Xd = da.from_array(X, chunks=(700, 4))
     got = PrivateHalfspaceClassifier(0.5, 1e-6, **kw).fit(Xd, da.from_array(y, chunks=700))
     np.testing.assert_array_equal(got.input_centre_, ref.input_centre_)
+    assert ref.threshold_ is not None  # n sqrt(rho_cal) < 100: the private cut and slope
+    assert got.threshold_ == ref.threshold_
     g = ref.privacy_report_["grid_granularity"]
     assert np.all(np.abs(got.released_centres_ - ref.released_centres_) <= g)
     stages = list(got.staged_decision_function(Xd))
