@@ -9,8 +9,9 @@ A fit touches the data with up to five mechanisms, all discrete Gaussians accoun
    ``kappa``);
 2. the ``T`` boosting rounds;
 3. the score histogram of the private Platt calibration (:mod:`dpboost.private_platt`), or,
-   when ``n`` is too small for a histogram, the exponential mechanism over public cuts of the
-   score with the same budget (:mod:`dpboost.private_threshold`, ``epsilon_0^2 / 8``-zCDP).
+   when ``n`` is too small for a histogram, two draws of the exponential mechanism (a cut
+   and a slope of the score) with the same budget (:mod:`dpboost.private_threshold`, each
+   ``epsilon_0^2 / 8``-zCDP).
 
 :func:`plan_run` fixes their budgets before any data is read, so
 ``PrivateHalfspaceClassifier.planned_privacy_event()`` can be checked against a ledger.  When
@@ -36,7 +37,6 @@ from dataclasses import dataclass, replace
 from accounting import (
     ComposedEvent,
     DiscreteGaussianEvent,
-    ExponentialMechanismEvent,
     SelfComposedEvent,
     ZCDPAccountant,
     ZCDPEvent,
@@ -91,7 +91,7 @@ class RunPlan:
         t, m = lattice_variance(math.sqrt(0.5 / self.rho_count))
         return DiscreteGaussianEvent(noise_multiplier=math.sqrt(t * m))
 
-    def calibration_event(self) -> DiscreteGaussianEvent | ExponentialMechanismEvent | None:
+    def calibration_event(self) -> DiscreteGaussianEvent | ComposedEvent | None:
         if not self.rho_calibration:
             return None
         if self.threshold_only:  # never more than the histogram it replaces
@@ -99,7 +99,7 @@ class RunPlan:
         return score_histogram_event(self.rho_calibration)
 
     def threshold_rho(self) -> float:
-        """The budget of the private cut: what the score histogram would have cost."""
+        """The budget of the private cut and slope: what the score histogram would cost."""
         return _rho(score_histogram_event(self.rho_calibration))
 
     def rounds_noise_multiplier(self, n_rounds: int) -> float:
@@ -122,7 +122,7 @@ class RunPlan:
         return parts[0] if len(parts) == 1 else ComposedEvent(tuple(parts))
 
     def with_threshold_only(self) -> RunPlan:
-        """The same budgets, the histogram replaced by the private cut (small ``n``)."""
+        """The same budgets, the histogram replaced by the private cut and slope (small n)."""
         return replace(self, threshold_only=True)
 
     def mechanisms(self, n_rounds: int) -> list[dict]:
@@ -135,8 +135,8 @@ class RunPlan:
                          ("count of positive labels (sensitivity 1)", self.count_event()),
                          ("boosting rounds (centres, sensitivity Delta')",
                           self.rounds_event(n_rounds)),
-                         (("threshold: exponential mechanism over public score cuts "
-                           "(utility sensitivity 1)") if self.threshold_only else
+                         (("threshold: exponential mechanisms over public score cuts and "
+                           "slopes (utility sensitivity 1)") if self.threshold_only else
                           "score histogram for Platt calibration (sensitivity sqrt 2)",
                           self.calibration_event())):
             if ev is None:

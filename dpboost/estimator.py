@@ -140,7 +140,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         ``"private"``: spend 5% of rho on a private score histogram and fit Platt scaling to
         it (:mod:`dpboost.private_platt`): the intercept, and calibrated :meth:`predict_proba`.
         ``"auto"``: the same in practical mode when ``kappa`` or ``n_rounds`` is learned and
-        ``n sqrt(rho_cal) >= 64``; below it the same share buys a private cut of the score
+        ``n sqrt(rho_cal) >= 100``; below it the same share buys a private cut of the score
         instead (:mod:`dpboost.private_threshold`: the exponential mechanism over public cuts,
         which needs no histogram, and a slope for :meth:`predict_proba`).  None in theory mode or
         when both ``kappa`` and ``n_rounds`` are given (then, as before, the rounds get the
@@ -203,7 +203,8 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         None), ``sensitivity_rule``, ``accounting_method``, ``mode``,
         ``labels_inferred_from_data``; and ``mechanisms`` (every mechanism that touched the data:
         name, event, rho, share), ``budget_shares``, ``kappa_rule``, ``n_rounds_rule``,
-        ``noisy_positive_count``, ``calibration`` (slope, offset, bins) and ``predict_proba``
+        ``noisy_positive_count``, ``calibration`` (slope, offset, bins), ``threshold`` (the
+        small-data cut and slope, else None) and ``predict_proba``
         (how the probabilities were obtained).  ``rho``/``epsilon`` are for the whole run.
     diagnostics_ : dict
         Only with ``diagnostics=True``; labelled non-private: fraction of training points with

@@ -2,8 +2,8 @@ r"""The private threshold for small data: exponential mechanisms over public cut
 
 Below :func:`dpboost.private_platt.worthwhile` (``n sqrt(rho) < 100``: fewer than 2,860 rows
 at epsilon = 1 with the default 5% share) the score histogram of private Platt scaling is
-mostly noise.  Until this module, such fits kept the offset the boosted halfspace carries, which is the
-class balance of LB-NxM's measures, not the cut that minimises the error, and a well-ranked
+mostly noise.  Until this module, such fits kept the offset the boosted halfspace carries,
+which is the class balance of LB-NxM's measures, not the cut that minimises the error; a well-ranked
 classifier could still predict a single class (breast cancer at epsilon = 0.5: ROC AUC 0.95,
 accuracy 0.68; digits "8" against the rest at epsilon = 1: AUC 0.89, no positive prediction).
 The same budget share buys a threshold and a slope instead:
@@ -35,8 +35,9 @@ floating-point Gaussian does (Ilvento 2020).  The draw here is exact: a uniform 
 (an exact integer) is accepted with probability ``exp(-eta (max U - U_k))``, a Bernoulli of a
 rational exponent drawn exactly by Canonne, Kamath & Steinke (2020, Algorithm 1); rejection
 sampling returns ``k`` with probability exactly proportional to ``exp(eta U_k)``.  The utilities
-are integer counts; each row's score is a function of that row and of public values only, so
-the sensitivity of every count is 1 whatever the floating-point rounding of ``u``.
+are integers (counts, and the Brier gain in steps of ``2^-10``); each row's score and Brier term
+are functions of that row and of public values only, so the sensitivities hold whatever the
+floating-point rounding of ``u``.
 
 **Why not a larger grid, or a noisy accuracy curve.**  The mechanism's loss grows with
 ``ln K / eta`` only, against the square root of the number of histogram cells an accuracy
@@ -54,7 +55,10 @@ breast cancer and 0.23 on digits whatever the ranking.  Replayed (6 seeds x 30 d
 0.099 / 0.086 / 0.053 (digits) and 0.256 / 0.241 / 0.226 (german credit, whose ranking is
 weak: no better than the flat 0.25 at epsilon = 0.5), while the cut's accuracy moved by less
 than 0.4 point.  Slopes up to 2^12 made german credit overconfident (0.265 at epsilon = 0.5);
-slopes only up to 2^6 cost breast cancer at epsilon = 1-2.
+slopes only up to 2^6 cost breast cancer at epsilon = 1-2.  At epsilon = 0.1 on a few hundred
+rows the slope's budget cannot tell slopes apart, and the probabilities are overconfident
+(benchmark Brier 0.28-0.35 against 0.25 for a flat 1/2); a base measure favouring flat slopes or
+the cut 0 was tried and lost more elsewhere (breast cancer at epsilon = 0.5: 0.858 -> 0.751).
 
 References
 ----------
