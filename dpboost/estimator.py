@@ -116,8 +116,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     n_rounds, kappa, learning_rate : optional
         **Practical mode** (``margin=None``): ``T``, the density ``kappa`` and ``lambda``
         (default 5).  Not given, ``kappa`` and ``T`` are learned privately
-        (:mod:`dpboost.defaults`): ``kappa = max(min(0.25, 2 private minority rate),
-        min(0.75, 10 sqrt(d) / (n sqrt(2 rho_T))))``, the first measure class-balanced
+        (:mod:`dpboost.defaults`): ``kappa = max(min(0.25, 2 p), min(2 p, 0.5, 100 k_1),
+        min(0.75, 10 k_1))``, ``p`` the private minority rate and
+        ``k_1 = sqrt(d) / (n sqrt(2 rho_T))``, the first measure class-balanced
         (:func:`dpboost.defaults.class_balancing_gain`), and
         ``T = clip(round(2 kappa n sqrt(2 rho_T) / sqrt(d)), 30, T_max)`` (see Notes).  When
         anything is learned, the rows are also centred on a private mean and given a constant
