@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from accounting import ZCDPAccountant, cks_epsilon
-import dpboost.defaults as defaults
+from dpboost import defaults
 from dpboost.defaults import (
     MAX_KAPPA,
     MAX_SNR_KAPPA,
