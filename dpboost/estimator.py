@@ -116,7 +116,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     n_rounds, kappa, learning_rate : optional
         **Practical mode** (``margin=None``): ``T``, the density ``kappa`` and ``lambda``
         (default 5).  Not given, ``kappa`` and ``T`` are learned privately
-        (:mod:`dpboost.defaults`): ``kappa = max(min(0.25, 2 p), min(2 p, 0.5, 100 k_1),
+        (:mod:`dpboost.defaults`): ``kappa = max(min(0.25, 2 p), min(2 p, 0.3, 100 k_1),
         min(0.75, 10 k_1))``, ``p`` the private minority rate and
         ``k_1 = sqrt(d) / (n sqrt(2 rho_T))``, the first measure class-balanced
         (:func:`dpboost.defaults.class_balancing_gain`), and

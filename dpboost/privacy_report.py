@@ -49,7 +49,7 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
                           "clip(round(2 kappa n sqrt(2 rho_rounds) / sqrt(d)), 30, T_max)"),
         "kappa": kappa,
         "kappa_rule": ("given" if s["kappa"] is not None else
-                       "max(min(0.25, 2 p), min(2 p, 0.5, 100 k1), min(0.75, 10 k1)) with p "
+                       "max(min(0.25, 2 p), min(2 p, 0.3, 100 k1), min(0.75, 10 k1)) with p "
                        "the private minority rate and k1 = sqrt(d) / (n sqrt(2 rho_rounds))"
                        if plan.rho_mean else
                        "min(0.25, 2 private minority rate)"),

@@ -83,9 +83,9 @@ def test_kappa_with_the_noise_terms(count, n, d, rho):
 def test_kappa_noisy_term_formula():
     # german-credit-sized: 750 rows, 30% positive, d = 71, epsilon = 5 (rho_T ~ 0.36)
     k_1 = math.sqrt(71) / (750 * math.sqrt(2 * 0.36))
-    assert NOISY_SNR_TARGET * k_1 > NOISY_MAX_KAPPA  # q = 100 would need kappa > 0.5
+    assert NOISY_SNR_TARGET * k_1 > NOISY_MAX_KAPPA  # q = 100 would need kappa > 0.3
     assert adaptive_kappa(225, 750, 71, 0.36) == NOISY_MAX_KAPPA
-    assert adaptive_kappa(120, 750, 71, 0.36) == pytest.approx(0.32)  # 2 p_hat binds
+    assert adaptive_kappa(105, 750, 71, 0.36) == pytest.approx(0.28)  # 2 p_hat binds
     # 10% positive (digits-sized): 2 p_hat = 0.2 < 0.25, unchanged by the noisy term
     assert adaptive_kappa(135, 1347, 65, 0.5) == pytest.approx(2 * 135 / 1347)
 
@@ -101,8 +101,9 @@ def _weak_signal(rng, n, d=60, p=0.3, sep=0.8):
 def test_denser_balanced_measure_ranks_better_on_weak_signal(monkeypatch):
     """800 rows, 30% positive, a weak contrast, epsilon = 5: q is about 20 at kappa = 0.25.
 
-    Measured (10 seeds, held-out ROC AUC on 4,000 rows): mean 0.585 with the noisy term off,
-    0.626 with it, paired differences -0.011 .. 0.082 (mean 0.041, standard error 0.009).
+    Measured (20 seeds, held-out ROC AUC on 4,000 rows): mean 0.587 with the noisy term off
+    (kappa = 0.25), 0.598 with it (kappa = 0.3); paired differences -0.022 .. 0.05, mean
+    0.0107, standard error 0.0043.
     """
     from sklearn.metrics import roc_auc_score
 
@@ -110,7 +111,7 @@ def test_denser_balanced_measure_ranks_better_on_weak_signal(monkeypatch):
 
     def aucs():
         out = []
-        for s in range(10):
+        for s in range(20):
             rng = np.random.default_rng(s)
             X, y = _weak_signal(rng, 800)
             Xt, yt = _weak_signal(rng, 4000)
@@ -123,7 +124,7 @@ def test_denser_balanced_measure_ranks_better_on_weak_signal(monkeypatch):
     monkeypatch.setattr(defaults, "NOISY_SNR_TARGET", 0.0)
     old, kappa_old = aucs()
     assert kappa_old == MAX_KAPPA and kappa_new == NOISY_MAX_KAPPA
-    assert (new - old).mean() > 0.015  # about 2.8 standard errors below the measured 0.041
+    assert (new - old).mean() > 0.002  # two standard errors below the measured 0.0107
 
 
 @given(st.floats(0.25, 1.0), st.integers(100, 10**6), st.integers(1, 500),
