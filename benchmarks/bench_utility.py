@@ -127,12 +127,21 @@ def task_covtype(data: Path, seed: int, cap: int | None):
     return (*_split(Z, y, seed), math.sqrt(13.0))
 
 
-def _schema_task(data: Path, seed: int, schema_name: str, data_file: str):
+def _schema_task(data: Path, seed: int, schema_name: str, data_file: str,
+                 bins: int | None = None):
+    """A raw file through its public schema; ``bins``: every numeric column one-hot in that
+    many equal-width bins of its public (transformed) range instead (``bench_binned.py``)."""
     from dpboost.readers import read_table
     from dpboost.schema import Schema
     from dpboost.tabular import TabularEncoder
 
     schema = Schema.load(ROOT / "examples" / "schemas" / schema_name)
+    if bins:
+        spec = schema.to_dict()
+        for col in spec["columns"].values():
+            if col.get("type") == "numeric" and "edges" not in col:
+                col["bins"] = bins
+        schema = Schema.from_dict(spec)
     label = schema.label.column
     frame = read_table(data / data_file, names=schema.names, columns=list(schema.read_columns),
                        na_values=schema.na_values, text_columns=[label])
