@@ -20,7 +20,9 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
     acc = ZCDPAccountant().compose(event)
     epsilons = acc.epsilons(s["delta"])
     epsilons["best"] = acc.get_epsilon(s["delta"], method="best")
-    mech = learner.mechanism(n, est.n_features_in_)
+    # the mechanism of the rounds as released: over the d + 1 mapped coordinates when the rows
+    # were centred with a constant coordinate (dpboost.input_map), else over the d features
+    mech = learner.mechanism(n, est.released_centres_.shape[1])
     sigma = mech.sigma
     s_util = None
     applies = None

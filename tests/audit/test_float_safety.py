@@ -254,3 +254,42 @@ def test_measure_error_within_the_declared_bound():
         mu_hat = mu / mu.sum()
         worst = max(worst, _exact_projection_l1(math.log(kappa) - lr * gains, kappa, mu_hat))
     assert worst <= mechanisms.MEASURE_L1_ERROR / 100  # 2^-38 holds with a 100x margin
+
+
+@pytest.mark.parametrize("n, d, eps", [(1000, 2, 1.0), (600, 5, 0.5), (3000, 8, 2.0),
+                                       (1500, 3, 5.0)])
+def test_report_describes_the_mechanism_the_rounds_used(n, d, eps):
+    """The report's grid, sigma and sensitivity are those of the release as drawn: over the
+    d + 1 mapped coordinates when the rows were centred (dpboost.input_map), not over d.
+
+    The grid ``g`` is a power of two that depends on sqrt(dimension); at n = 1000, d = 2 (the
+    attack pair, kappa = 0.3) the d-dimensional grid is twice the one used, and the released
+    constant coordinate sat half-way between its points.
+    """
+    from dpboost.weak_learners import GaussianCenteringHalfspace
+
+    rng = np.random.default_rng(n + d)
+    X = rng.normal(size=(n, d)) / (2 * math.sqrt(d))
+    y = np.where(X[:, 0] + 0.1 * rng.normal(size=n) > 0, 1.0, -1.0)
+    clf = PrivateHalfspaceClassifier(eps, DELTA, classes=[-1.0, 1.0], random_state=0).fit(X, y)
+    rep = clf.privacy_report_
+    dim = clf.released_centres_.shape[1]
+    assert dim == d + 1  # learned settings centre the rows and add a constant coordinate
+    learner = GaussianCenteringHalfspace(rep["noise_multiplier"], rep["kappa"], 1.0, "tight")
+    mech = learner.mechanism(n, dim)
+    assert rep["grid_granularity"] == mech.granularity
+    assert rep["sigma"] == mech.sigma and rep["sensitivity"] == mech.effective_sensitivity
+    assert grid_output_possible(clf.released_centres_, rep["grid_granularity"]).all()
+
+
+def test_the_mapped_dimension_can_change_the_grid():
+    """Why the test above can fail: the attack pair's grid over d and over d + 1 differ."""
+    from dpboost.weak_learners import GaussianCenteringHalfspace
+
+    X, _, y = _attack_pair()
+    clf = PrivateHalfspaceClassifier(EPS, DELTA, n_rounds=1, classes=[-1.0, 1.0],
+                                     random_state=0).fit(X, y)
+    rep = clf.privacy_report_
+    learner = GaussianCenteringHalfspace(rep["noise_multiplier"], rep["kappa"], 1.0, "tight")
+    assert learner.mechanism(N, 2).granularity == 2 * learner.mechanism(N, 3).granularity
+    assert rep["grid_granularity"] == learner.mechanism(N, 3).granularity
