@@ -110,7 +110,10 @@ and breast cancer 8 seeds, the rest 3-4):
   rows at epsilon = 1: 0.617 / 0.672 -> 0.656 / 0.712 -> 0.696 / 0.765;
 * a9a with 2,500 rows at epsilon = 1: 0.798 -> 0.814 -> 0.823; a9a with 8,000 rows at
   epsilon = 0.5: 0.820 -> 0.827; online-shoppers at epsilon = 0.5: 0.884 -> 0.887 -> 0.891;
-* breast cancer at epsilon = 5: 0.959 -> 0.958 -> 0.953.
+* breast cancer at epsilon = 5: 0.959 -> 0.958 -> 0.953;
+* across balances (0.25 -> 0.3; a9a and covtype subsampled to 15%, 30% and 45% positive, 2,000
+  and 8,000 rows, epsilon 0.5 / 1 / 2, 4 seeds: 36 settings, 27 of them changed): accuracy
+  +0.24 points on average (from -1.0 to +1.7), ROC AUC +0.005 (from -0.015 to +0.035).
 
 The cap is public and cannot see which kind of data it meets, so it protects the margin data
 the algorithm is built for (the previous cap, 0.25, already allowed a hard share down to
