@@ -24,8 +24,6 @@ Jagielski, Ullman & Oprea (NeurIPS 2020); Nasr et al. (IEEE S&P 2021).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from dpboost import private_threshold
@@ -77,8 +75,10 @@ def audit_threshold(
     epsilon, delta, runs, n, _ = _check_audit_args(owner, epsilon, delta, runs, n, 0.5)
     rng = check_random_state(random_state, owner=owner)
     u, y, y_prime = threshold_audit_pair(n)
-    share = private_threshold.SLOPE_SHARE  # epsilon_0 = 2 sqrt(2 rho share) for each draw
-    rho = (epsilon / (2.0 * (math.sqrt(2.0 * (1.0 - share)) + math.sqrt(2.0 * share)))) ** 2
+    # each draw's epsilon_0 grows as sqrt(rho): scale the module's own event at rho = 1 (a
+    # hair below, so the etas rounded down to 2^-52 never sum past the target)
+    unit = sum(ev.epsilon for ev in private_threshold.threshold_event(1.0).events)
+    rho = (epsilon / unit) ** 2 * (1.0 - 1e-12)
     half = runs // 2
     scores, fit = [], None
     for labels in (y, y_prime):  # looked up at call time, so the tests can break it
