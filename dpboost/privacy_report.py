@@ -76,7 +76,10 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
             "threshold": {"platt": "Platt's P = 1/2",
                           "quadratic": "the crossing of a quadratic log-odds fitted to the "
                                        "histogram (slope refitted through it)",
-                          "accuracy-cut": "moved to the histogram's accuracy-maximising cut"
+                          "accuracy-cut": "moved to the histogram's accuracy-maximising cut",
+                          "group-edge": "a runaway Platt fit (a clamped count) put P = 1/2 "
+                                        "inside the outermost group of the histogram, on the "
+                                        "side no group is predicted; moved to its outer edge"
                           }[cal.threshold]},
         "threshold": None if cut is None else {
             "method": "exponential mechanisms over public cuts t of the score u = x . w / "

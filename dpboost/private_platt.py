@@ -50,7 +50,16 @@ This module learns the threshold, and calibrated probabilities, privately:
    / 2% / 5% positives, online-shoppers, german credit, breast cancer and digits within
    0.05 point.  Without the "on the data" condition an extrapolated crossing cost a9a with 1%
    positives 0.37 point at epsilon = 1; below 6 groups the quadratic overfits (breast cancer
-   at epsilon = 5, 8 bins: 0.935 -> 0.923).
+   at epsilon = 5, 8 bins: 0.935 -> 0.923).  Last, a runaway Platt fit is kept on the
+   histogram's resolution (:func:`group_edge`): when a group's noisy count was clamped at 0
+   and Platt's ``P = 1/2`` falls inside the top group's bins although no group is positive at
+   its centre, it moves to that group's upper edge (symmetrically to ``-1``).  Measured on
+   synthetic tasks that use the histogram with few groups (3,000 and 6,000 rows, 5 to 300
+   features, 1% to 50% positives, epsilon 0.5 / 1 / 2, 4 seeds; 100 settings): it changed 9,
+   mean held-out accuracy 0.87872 -> 0.87897 and Brier score 0.09154 -> 0.09136; 1% positives
+   with 100 and 300 features rose 0.9 and 1.6 points (they had fallen below the majority
+   rate), the largest loss was 0.05 point.  On the benchmark tasks (a9a, covtype, letter "A",
+   online shoppers) it never triggered.
 
 The estimator's ``decision_function`` is then ``a u + b`` (the log-odds), ``predict`` thresholds
 it at 0, and ``predict_proba`` is its logistic: calibrated from private quantities only.
@@ -73,7 +82,7 @@ import numpy as np
 from accounting import DiscreteGaussianEvent
 from dpboost.mechanisms import lattice_variance, sample_discrete_gaussian
 
-__all__ = ["PlattFit", "accuracy_cut", "n_bins", "private_platt", "quadratic_cut",
+__all__ = ["PlattFit", "accuracy_cut", "group_edge", "n_bins", "private_platt", "quadratic_cut",
            "score_histogram_event", "worthwhile"]
 
 MIN_BINS = 8
@@ -91,7 +100,8 @@ class PlattFit:
     ``n_bins`` bins on ``[-1, 1]`` were released, pooled into ``n_groups`` groups.
     ``threshold`` says where ``P = 1/2`` comes from: ``"platt"`` (Platt's own fit),
     ``"quadratic"`` (the crossing of the quadratic log-odds, :func:`quadratic_cut`, with the
-    slope refitted) or ``"accuracy-cut"`` (:func:`accuracy_cut`); when it moved,
+    slope refitted), ``"accuracy-cut"`` (:func:`accuracy_cut`) or ``"group-edge"`` (Platt's
+    crossing moved to the edge of an outermost group, :func:`group_edge`); when it moved,
     ``platt_offset`` is Platt's own offset.
     """
 
@@ -218,6 +228,42 @@ def accuracy_cut(pos: np.ndarray, neg: np.ndarray, sizes: np.ndarray, start: int
         if score > best:
             best, cut = score, k
     return cut
+
+
+def group_edge(crossing: float, start: int, n_groups: int, top: float, *,
+               clamped: bool) -> float | None:
+    """Where ``P = 1/2`` moves when a runaway Platt fit puts it inside an outermost group.
+
+    ``start`` groups lie below Platt's crossing (their mass-weighted centres do); ``top`` is the
+    upper edge of the highest group's bins; ``clamped`` says that some group's noisy count of
+    positives (or of negatives) was clamped at 0, which gives that group the log-odds
+    ``-inf`` (or ``+inf``): the maximum-likelihood slope then runs off, and Platt's crossing
+    lands inside one bin of the histogram, where the counts resolve nothing.  In that case, when
+    no group is positive at its centre (``start == n_groups``) but the crossing lies below
+    ``top``, it moves to ``top``; when every group is positive (``start == 0``) it moves to
+    ``-1``, the lower edge of the lowest group.  Otherwise ``None`` (Platt's crossing stands:
+    without a clamped count, a crossing between the top centre and the top edge is a fit, and
+    moving it lost up to 0.5 point where it was tried).  Measured (3,000 rows, 300 features,
+    1% positives, epsilon = 1, seed 0): two groups, slope 135, 5.9% of the rows predicted
+    positive with a ranking of ROC AUC 0.52, accuracy 0.921 against the majority rate 0.977.
+    Post-processing of the released counts only.
+
+    Examples
+    --------
+    >>> group_edge(-0.415, 2, 2, -0.375, clamped=True)
+    -0.375
+    >>> group_edge(-0.415, 2, 2, -0.375, clamped=False) is None
+    True
+    >>> group_edge(-0.9, 0, 3, 0.5, clamped=True)
+    -1.0
+    """
+    if not clamped:
+        return None
+    if start == n_groups and crossing < top:
+        return float(top)
+    if start == 0 and crossing > -1.0:
+        return -1.0
+    return None
 
 
 def _nll(pos: np.ndarray, neg: np.ndarray, t: np.ndarray) -> float:
@@ -375,6 +421,11 @@ def private_platt(u: np.ndarray, y_pm: np.ndarray, rho: float, *,
     start = int(np.searchsorted(gc, -b / a))  # groups >= start are positive under Platt
     cut = accuracy_cut(gp, gn, gk, start, s2)
     if cut == start:
+        edge = group_edge(-b / a, start, gp.size, float(edges[int(gk.sum())]),
+                          clamped=bool(np.any(gp <= 0) or np.any(gn <= 0)))
+        if edge is not None:
+            return PlattFit(a, -a * edge, B, int(gp.size), s2, threshold="group-edge",
+                            platt_offset=b)
         return PlattFit(a, b, B, int(gp.size), s2)
     # P = 1/2 between the last negative and the first positive group
     u = (gc[cut - 1] + gc[cut]) / 2.0 if 0 < cut < gp.size else (
