@@ -199,11 +199,19 @@ def test_uninformative_scores_predict_no_minority():
     rates = []
     for seed in range(10):
         rng = np.random.default_rng(seed)
-        u = rng.normal(-0.1, 0.08, 25_000)
-        y = np.where(rng.random(25_000) < 0.01, 1, -1)
+        u, y = _uninformative(rng, 25_000, -0.1, 0.08)
         fit = pp.private_platt(u, y, 0.00085, rng=rng)
-        rates.append(float(np.mean(fit.slope * u + fit.offset > 0)))
+        rates.append(_positive_rate(fit.slope, fit.offset, u))
     assert max(rates) <= 0.01
+
+
+def _uninformative(rng, n, centre, spread):
+    """Scores ``N(centre, spread)`` and 1% positive labels drawn independently of them."""
+    return rng.normal(centre, spread, n), np.where(rng.random(n) < 0.01, 1, -1)
+
+
+def _positive_rate(slope, offset, u):
+    return float(np.mean(slope * u + offset > 0))
 
 
 def test_probabilities_agree_with_the_moved_threshold():
@@ -228,13 +236,12 @@ def test_a_crossing_inside_the_top_group_moves_to_its_edge():
     old, new, moved = [], [], 0
     for seed in range(30):
         rng = np.random.default_rng(seed)
-        u = rng.normal(-0.47, 0.035, 3000)
-        y = np.where(rng.random(3000) < 0.01, 1, -1)
+        u, y = _uninformative(rng, 3000, -0.47, 0.035)
         fit = pp.private_platt(u, y, 0.00119, rng=rng)
-        new.append(float(np.mean(fit.slope * u + fit.offset > 0)))
+        new.append(_positive_rate(fit.slope, fit.offset, u))
         if fit.threshold == "group-edge":
             moved += 1
-            old.append(float(np.mean(fit.slope * u + fit.platt_offset > 0)))
+            old.append(_positive_rate(fit.slope, fit.platt_offset, u))
             edge = -fit.offset / fit.slope  # a bin edge of the public grid: -1 + 2k/B
             k = (edge + 1.0) * fit.n_bins / 2.0
             assert abs(k - round(k)) < 1e-9
