@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dpboost import theory
+from dpboost import sample_complexity
 from dpboost._io import atomic_write_bytes
 from dpboost.experiments import (
     _AXES,
@@ -164,8 +164,8 @@ def _theory_curve(axis: str, values, center: Cell, settings: CurveSettings):
         kw[axis] = v
         args = (kw["epsilon"], settings.delta, kw["margin"], kw["accuracy"],
                 settings.failure_probability)
-        t30.append(theory.theorem30_sample_complexity(*args, sensitivity="tight")["privacy"])
-        t33.append(theory.theorem33_sample_complexity(*args, sensitivity="tight").maximum)
+        t30.append(sample_complexity.theorem30_sample_complexity(*args, sensitivity="tight")["privacy"])
+        t33.append(sample_complexity.theorem33_sample_complexity(*args, sensitivity="tight").maximum)
     return np.array(t30), np.array(t33)
 
 
@@ -275,7 +275,7 @@ def plot_noise(rows: list[dict], path: Path, tolerance: dict | None = None) -> P
     if (~finite).any():
         ax1.plot(x[~finite], np.full((~finite).sum(), ratio[finite].max() * 1.5), "x",
                  color="C3", ms=9, label="never <= alpha up to n_max")
-    claim2 = theory.claim2_noise_rate(center.accuracy, center.margin)
+    claim2 = sample_complexity.claim2_noise_rate(center.accuracy, center.margin)
     for ax in (ax1, ax2):
         ax.axvline(claim2, color="C2", ls="--", label="Claim 2: eta = alpha tau / 32")
         ax.set_xscale("log")

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+from dpboost import sample_complexity as bounds
 from dpboost import theory as th
 
 unit = st.floats(min_value=0.01, max_value=0.9)
@@ -83,66 +84,66 @@ def test_lemma15_round_trip_and_reference():
 
 
 def test_fat_shattering_and_bartlett_shawe_taylor():
-    assert th.lemma29_fat_shattering(0.5) == pytest.approx(16.0)
+    assert bounds.lemma29_fat_shattering(0.5) == pytest.approx(16.0)
     n, d, k, delta = 1e6, 100.0, 0.01, 0.04
     expected = k + math.sqrt(2 / n * (d * math.log(34 * math.e * n / d) * math.log2(578 * n)
                                       + math.log(4 / delta)))
-    assert th.theorem28_error_bound(n, d, k, delta) == pytest.approx(expected)
-    assert th.theorem28_error_bound(50, 100, 0.0, 0.1) == 1.0  # vacuous below d
-    n_star = th.theorem28_samples(0.2, d, k, delta)
-    assert th.theorem28_error_bound(n_star, d, k, delta) <= 0.2
-    assert th.theorem28_error_bound(n_star * 0.999, d, k, delta) > 0.2
-    assert th.theorem28_samples(0.1, d, 0.1, delta) == math.inf
+    assert bounds.theorem28_error_bound(n, d, k, delta) == pytest.approx(expected)
+    assert bounds.theorem28_error_bound(50, 100, 0.0, 0.1) == 1.0  # vacuous below d
+    n_star = bounds.theorem28_samples(0.2, d, k, delta)
+    assert bounds.theorem28_error_bound(n_star, d, k, delta) <= 0.2
+    assert bounds.theorem28_error_bound(n_star * 0.999, d, k, delta) > 0.2
+    assert bounds.theorem28_samples(0.1, d, 0.1, delta) == math.inf
 
 
 def test_theorem19_and_claims_hand_values():
-    assert th.theorem19_samples(0.1, 0.4 * math.exp(-3)) == pytest.approx(300.0)
-    assert th.theorem19_deviation(0.01) == pytest.approx(0.18)
+    assert bounds.theorem19_samples(0.1, 0.4 * math.exp(-3)) == pytest.approx(300.0)
+    assert bounds.theorem19_deviation(0.01) == pytest.approx(0.18)
     with pytest.raises(ValueError, match="'delta' parameter of theorem19_samples"):
-        th.theorem19_samples(0.1, 0.03)
-    assert th.claim2_noise_rate(0.1, 0.2) == pytest.approx(0.1 * 0.2 / 32)
+        bounds.theorem19_samples(0.1, 0.03)
+    assert bounds.claim2_noise_rate(0.1, 0.2) == pytest.approx(0.1 * 0.2 / 32)
     # n > 96 ln(4/beta) / (alpha tau)
-    assert th.claim2_noise_samples(0.1, 0.2, 0.05) == pytest.approx(96 * math.log(80) / 0.02)
-    assert th.claim2_bad_noise_probability(960, 0.5, 0.2) == pytest.approx(math.exp(-1.0))
+    assert bounds.claim2_noise_samples(0.1, 0.2, 0.05) == pytest.approx(96 * math.log(80) / 0.02)
+    assert bounds.claim2_bad_noise_probability(960, 0.5, 0.2) == pytest.approx(math.exp(-1.0))
     # at n = claim2_noise_samples the Chernoff bound equals beta/4
-    n = th.claim2_noise_samples(0.1, 0.2, 0.05)
-    assert th.claim2_bad_noise_probability(n, 0.1, 0.2) == pytest.approx(0.05 / 4)
+    n = bounds.claim2_noise_samples(0.1, 0.2, 0.05)
+    assert bounds.claim2_bad_noise_probability(n, 0.1, 0.2) == pytest.approx(0.05 / 4)
     # Claim 3 at xi = beta/(3T): at most beta/3
-    assert th.claim3_bad_gaussian_probability(1000, 0.05 / 3000) <= 0.05 / 3
-    assert th.claim3_bad_gaussian_probability(2, 0.5) == pytest.approx(0.75)
-    assert th.claim4_generalization_samples(0.1, 0.001) == pytest.approx(math.log(400) / 0.01)
+    assert bounds.claim3_bad_gaussian_probability(1000, 0.05 / 3000) <= 0.05 / 3
+    assert bounds.claim3_bad_gaussian_probability(2, 0.5) == pytest.approx(0.75)
+    assert bounds.claim4_generalization_samples(0.1, 0.001) == pytest.approx(math.log(400) / 0.01)
 
 
 def test_claim1_closed_form():
     eps, delta, tau, alpha, beta = 0.5, 1e-6, 0.1, 0.1, 0.05
     p = th.algorithm5_parameters(tau, alpha)
     sigma = th.sigma_util(tau, p.n_rounds, beta)
-    n = th.claim1_privacy_samples(eps, delta, tau, alpha, beta)
+    n = bounds.claim1_privacy_samples(eps, delta, tau, alpha, beta)
     # at that n the composed rho is exactly Lemma 15's budget
     rho_t = p.n_rounds * th.theorem27_rho(n, p.kappa, sigma, slickness=1 / (p.kappa * n))
     assert th.lemma15_epsilon(rho_t, delta) == pytest.approx(eps)
-    tight = th.claim1_privacy_samples(eps, delta, tau, alpha, beta, sensitivity="tight")
+    tight = bounds.claim1_privacy_samples(eps, delta, tau, alpha, beta, sensitivity="tight")
     assert tight == pytest.approx(n / 2)
 
 
 def test_sample_complexity_terms_and_dominance():
-    sc = th.theorem33_sample_complexity(0.001, 1e-6, 0.1, 0.1, 0.05)
+    sc = bounds.theorem33_sample_complexity(0.001, 1e-6, 0.1, 0.1, 0.05)
     assert set(sc.terms) == {"privacy", "accuracy", "generalization", "noise"}
     assert sc.maximum == max(sc.terms.values()) and sc.total == pytest.approx(sum(sc.terms.values()))
     assert sc.dominant == "privacy"
     # at large eps the transfer requirement eps_T = alpha/36 takes over
-    assert th.theorem33_sample_complexity(1.0, 1e-6, 0.1, 0.1, 0.05).dominant == "accuracy"
-    t30 = th.theorem30_sample_complexity(1.0, 1e-6, 0.1, 0.1, 0.05)
+    assert bounds.theorem33_sample_complexity(1.0, 1e-6, 0.1, 0.1, 0.05).dominant == "accuracy"
+    t30 = bounds.theorem30_sample_complexity(1.0, 1e-6, 0.1, 0.1, 0.05)
     assert set(t30.terms) == {"privacy", "accuracy", "noise"}
     assert t30["noise"] == pytest.approx(24 * math.log(60) / (0.025 * 0.1))
 
 
 def test_privacy_term_scales_as_one_over_eps_alpha_tau2_up_to_logs():
-    base = th.claim1_privacy_samples(0.01, 1e-6, 0.1, 0.1, 0.05)
+    base = bounds.claim1_privacy_samples(0.01, 1e-6, 0.1, 0.1, 0.05)
     # eps: exactly 1/eps for small eps (rho_max ~ eps^2/(4L))
-    assert th.claim1_privacy_samples(0.005, 1e-6, 0.1, 0.1, 0.05) / base == pytest.approx(2, rel=2e-3)
+    assert bounds.claim1_privacy_samples(0.005, 1e-6, 0.1, 0.1, 0.05) / base == pytest.approx(2, rel=2e-3)
     # tau: slope 2 up to the sqrt(log(3T/beta)) factor
-    ratio = th.claim1_privacy_samples(0.01, 1e-6, 0.05, 0.1, 0.05) / base
+    ratio = bounds.claim1_privacy_samples(0.01, 1e-6, 0.05, 0.1, 0.05) / base
     assert 4.0 < ratio < 4.6
 
 
@@ -211,18 +212,18 @@ def test_round_bound_margin_regret_monotone(gamma, kappa, lam, f):
 @settings(max_examples=30)
 @given(eps=eps_s, delta=delta_s, tau=small, alpha=st.floats(0.02, 0.5), beta=beta_s, f=factor)
 def test_claim1_monotone_in_every_argument(eps, delta, tau, alpha, beta, f):
-    n = th.claim1_privacy_samples(eps, delta, tau, alpha, beta)
-    assert th.claim1_privacy_samples(eps * f, delta, tau, alpha, beta) < n
-    assert th.claim1_privacy_samples(eps, min(delta * f, 0.9), tau, alpha, beta) < n
-    assert th.claim1_privacy_samples(eps, delta, min(tau * f, 1.0), alpha, beta) < n
-    assert th.claim1_privacy_samples(eps, delta, tau, min(alpha * f, 0.99), beta) < n
-    assert th.claim1_privacy_samples(eps, delta, tau, alpha, min(beta * f, 0.99)) < n
+    n = bounds.claim1_privacy_samples(eps, delta, tau, alpha, beta)
+    assert bounds.claim1_privacy_samples(eps * f, delta, tau, alpha, beta) < n
+    assert bounds.claim1_privacy_samples(eps, min(delta * f, 0.9), tau, alpha, beta) < n
+    assert bounds.claim1_privacy_samples(eps, delta, min(tau * f, 1.0), alpha, beta) < n
+    assert bounds.claim1_privacy_samples(eps, delta, tau, min(alpha * f, 0.99), beta) < n
+    assert bounds.claim1_privacy_samples(eps, delta, tau, alpha, min(beta * f, 0.99)) < n
 
 
 @settings(max_examples=30)
 @given(eps=eps_s, delta=delta_s, tau=small, alpha=st.floats(0.02, 0.5), beta=beta_s, f=factor)
 def test_theorem30_33_monotone(eps, delta, tau, alpha, beta, f):
-    for fn in (th.theorem30_sample_complexity, th.theorem33_sample_complexity):
+    for fn in (bounds.theorem30_sample_complexity, bounds.theorem33_sample_complexity):
         n = fn(eps, delta, tau, alpha, beta).maximum
         assert fn(eps * f, delta, tau, alpha, beta).maximum <= n * (1 + 1e-12)
         assert fn(eps, min(delta * f, 0.9), tau, alpha, beta).maximum <= n * (1 + 1e-12)
@@ -234,11 +235,11 @@ def test_theorem30_33_monotone(eps, delta, tau, alpha, beta, f):
 @settings(max_examples=40)
 @given(n=st.floats(1e4, 1e9), d=st.floats(1.0, 1e3), k=st.floats(0, 0.5), conf=beta_s, f=factor)
 def test_theorem28_monotone(n, d, k, conf, f):
-    b = th.theorem28_error_bound(n, d, k, conf)
-    assert th.theorem28_error_bound(n * f, d, k, conf) < b
-    assert th.theorem28_error_bound(n, d * f, k, conf) > b
-    assert th.theorem28_error_bound(n, d, min(k * f + 0.01, 1.0), conf) > b
-    assert th.theorem28_error_bound(n, d, k, min(conf * f, 0.99)) < b
+    b = bounds.theorem28_error_bound(n, d, k, conf)
+    assert bounds.theorem28_error_bound(n * f, d, k, conf) < b
+    assert bounds.theorem28_error_bound(n, d * f, k, conf) > b
+    assert bounds.theorem28_error_bound(n, d, min(k * f + 0.01, 1.0), conf) > b
+    assert bounds.theorem28_error_bound(n, d, k, min(conf * f, 0.99)) < b
 
 
 @settings(max_examples=40)
@@ -246,14 +247,14 @@ def test_theorem28_monotone(n, d, k, conf, f):
        beta=beta_s, f=factor)
 def test_theorem19_and_claim2_monotone(eps, frac, alpha, tau, beta, f):
     delta = frac * eps
-    n = th.theorem19_samples(eps, delta)
-    assert th.theorem19_samples(min(eps * f, 0.33), delta) < n
-    assert th.theorem19_samples(eps, min(delta * f, 0.24 * eps)) < n
-    assert th.lemma29_fat_shattering(tau * f) < th.lemma29_fat_shattering(tau)
-    m = th.claim2_noise_samples(alpha, tau, beta)
-    assert th.claim2_noise_samples(min(alpha * f, 0.99), tau, beta) < m
-    assert th.claim2_noise_samples(alpha, min(tau * f, 1.0), beta) < m
-    assert th.claim2_noise_samples(alpha, tau, min(beta * f, 0.99)) < m
-    assert th.claim2_bad_noise_probability(1e4 * f, alpha, tau) <= th.claim2_bad_noise_probability(
+    n = bounds.theorem19_samples(eps, delta)
+    assert bounds.theorem19_samples(min(eps * f, 0.33), delta) < n
+    assert bounds.theorem19_samples(eps, min(delta * f, 0.24 * eps)) < n
+    assert bounds.lemma29_fat_shattering(tau * f) < bounds.lemma29_fat_shattering(tau)
+    m = bounds.claim2_noise_samples(alpha, tau, beta)
+    assert bounds.claim2_noise_samples(min(alpha * f, 0.99), tau, beta) < m
+    assert bounds.claim2_noise_samples(alpha, min(tau * f, 1.0), beta) < m
+    assert bounds.claim2_noise_samples(alpha, tau, min(beta * f, 0.99)) < m
+    assert bounds.claim2_bad_noise_probability(1e4 * f, alpha, tau) <= bounds.claim2_bad_noise_probability(
         1e4, alpha, tau)
     assert np.isfinite(m)
