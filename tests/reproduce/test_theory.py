@@ -258,3 +258,11 @@ def test_theorem19_and_claim2_monotone(eps, frac, alpha, tau, beta, f):
     assert bounds.claim2_bad_noise_probability(1e4 * f, alpha, tau) <= bounds.claim2_bad_noise_probability(
         1e4, alpha, tau)
     assert np.isfinite(m)
+
+
+def test_moved_names_still_resolve_from_theory_with_a_warning():
+    for name in bounds.__all__:
+        with pytest.warns(DeprecationWarning, match=f"dpboost.sample_complexity.{name}"):
+            assert getattr(th, name) is getattr(bounds, name)
+    with pytest.raises(AttributeError):
+        th.no_such_bound  # noqa: B018
