@@ -1,10 +1,11 @@
 """The paper's quantitative statements as functions, with every constant explicit.
 
-Each function implements one statement of Bun, Carmosino & Sorrell (2020), "Efficient, Noise-Tolerant,
-and Private Learning via Boosting" and cites it: here the rounds, the noise and the privacy of one
-run (Algorithm 5, Theorems 24 and 27, Lemmas 15, 34 and 38); the sample complexity built on them
-(generalization, Appendix C's Claims 1-4, Theorems 30 and 33) is in :mod:`dpboost.sample_complexity`.  Where the paper is internally inconsistent we follow
-the *proof*, and where it leaves a constant open we make it an explicit, documented argument:
+Each function implements one statement of Bun, Carmosino & Sorrell (2020), "Efficient,
+Noise-Tolerant, and Private Learning via Boosting" and cites it: here the rounds, the noise and the
+privacy of one run (Algorithm 5, Theorems 24 and 27, Lemmas 15, 34 and 38); the sample complexity
+built on them (generalization, Appendix C's Claims 1-4, Theorems 30 and 33) is in
+:mod:`dpboost.sample_complexity`.  Where the paper is internally inconsistent we follow the
+*proof*, and where it leaves a constant open we make it an explicit, documented argument:
 
 * **Learning rate.**  Algorithm 5 (HS-StL) sets ``lambda = tau/8``, but Theorem 24 and the proof of
   Lemma 38 need ``lambda = gamma/4`` with the weak learner's advantage ``gamma = tau/8``, i.e.
