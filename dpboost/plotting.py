@@ -164,8 +164,10 @@ def _theory_curve(axis: str, values, center: Cell, settings: CurveSettings):
         kw[axis] = v
         args = (kw["epsilon"], settings.delta, kw["margin"], kw["accuracy"],
                 settings.failure_probability)
-        t30.append(sample_complexity.theorem30_sample_complexity(*args, sensitivity="tight")["privacy"])
-        t33.append(sample_complexity.theorem33_sample_complexity(*args, sensitivity="tight").maximum)
+        t30.append(sample_complexity.theorem30_sample_complexity(
+            *args, sensitivity="tight")["privacy"])
+        t33.append(sample_complexity.theorem33_sample_complexity(
+            *args, sensitivity="tight").maximum)
     return np.array(t30), np.array(t33)
 
 

@@ -59,27 +59,19 @@ __all__ = [
     "theorem27_rho",
 ]
 
-#: Names that moved to :mod:`dpboost.sample_complexity`; ``dpboost.theory.<name>`` still
-#: resolves to them, with a DeprecationWarning (see :func:`__getattr__`).
-_MOVED = frozenset({
-    "SampleComplexity", "claim1_privacy_samples", "claim2_bad_noise_probability",
-    "claim2_noise_rate", "claim2_noise_samples", "claim3_bad_gaussian_probability",
-    "claim4_generalization_samples", "lemma29_fat_shattering", "theorem19_deviation",
-    "theorem19_samples", "theorem28_error_bound", "theorem28_samples",
-    "theorem30_sample_complexity", "theorem33_sample_complexity",
-})
-
 
 def __getattr__(name: str):
-    """A name that moved to :mod:`dpboost.sample_complexity`, with a DeprecationWarning."""
-    if name in _MOVED:
+    """A name that moved to :mod:`dpboost.sample_complexity` (its ``__all__``), with a
+    DeprecationWarning; the list lives there only."""
+    if not name.startswith("_"):
         import warnings
 
         from dpboost import sample_complexity
 
-        warnings.warn(f"dpboost.theory.{name} moved to dpboost.sample_complexity.{name}",
-                      DeprecationWarning, stacklevel=2)
-        return getattr(sample_complexity, name)
+        if name in sample_complexity.__all__:
+            warnings.warn(f"dpboost.theory.{name} moved to dpboost.sample_complexity.{name}",
+                          DeprecationWarning, stacklevel=2)
+            return getattr(sample_complexity, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
