@@ -1,12 +1,18 @@
 """Reading raw tables (CSV, Parquet) through pyarrow and pandas, with one-line errors on top.
 
 CSV files may be comma, semicolon, tab or whitespace separated (the separator is taken from
-the first non-blank line, outside quotes), quoted, gzip-compressed, with CRLF line endings,
-empty cells, stray spaces and string values; a file without a header takes its column names
+the first non-blank line, outside quotes), quoted (a quoted value may hold the separator and
+line breaks), gzip-compressed, UTF-8 with or without a byte-order mark, with CRLF line
+endings, empty cells, stray spaces and string values; a file without a header takes its column names
 from ``names`` (a schema's ``"names"``).  Separated files go through :func:`pyarrow.csv.read_csv`
 (multi-threaded; a row with too few or too many fields is an error, and the message names its
 line); whitespace-separated files through :func:`pandas.read_csv`.  Parquet files (by suffix
 ``.parquet``/``.pq`` or by their ``PAR1`` magic) through :func:`pandas.read_parquet`.
+
+Text must be UTF-8: another encoding is a one-line error naming the file, never a guess.
+Values that pyarrow would read as dates or times are kept as their text, so a category
+``2020-01-01`` matches its declaration.  A repeated header name is an error only when that
+column is read.
 
 What a reader infers from the contents (the separator, the column names in the header) shapes
 nothing that is released unless the caller lets it: :class:`~dpboost.tabular.TabularEncoder`
@@ -21,17 +27,28 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["field_count", "header_names", "line_of", "read_table", "sniff_delimiter", "table_format"]
+__all__ = ["field_count", "header_names", "line_of", "read_table", "sniff_delimiter",
+           "table_format"]
 
 _PARQUET_SUFFIXES = (".parquet", ".pq")
 
 
 def _open_text(path: Path):
+    """The file as text: UTF-8 (a leading byte-order mark is dropped), gzip undone."""
     with open(path, "rb") as handle:
         gz = handle.read(2) == b"\x1f\x8b"
     if gz:
-        return gzip.open(path, "rt", encoding="utf-8", newline="")
-    return open(path, encoding="utf-8", newline="")
+        return gzip.open(path, "rt", encoding="utf-8-sig", newline="")
+    return open(path, encoding="utf-8-sig", newline="")
+
+
+def _decode_error(path: Path, exc: Exception) -> ValueError:
+    """A one-line error for a file that is not UTF-8 text or not a whole gzip stream."""
+    if isinstance(exc, UnicodeDecodeError):
+        return ValueError(f"{path} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at "
+                          f"offset {exc.start} of the decoded stream); re-save it as UTF-8.")
+    return ValueError(f"{path} could not be read: {str(exc).splitlines()[0] or 'truncated'} "
+                      "(a damaged or truncated gzip file?).")
 
 
 def _is_gzip(path: Path) -> bool:
@@ -56,14 +73,17 @@ def table_format(path: str | os.PathLike) -> str:
 
 def _first_lines(path: Path, k: int = 2) -> list[tuple[int, str]]:
     """The first ``k`` non-blank lines with their 1-based line numbers."""
-    out = []
-    with _open_text(path) as handle:
-        for number, line in enumerate(handle, start=1):
-            line = line.rstrip("\r\n")
-            if line.strip():
-                out.append((number, line))
-                if len(out) == k:
-                    break
+    out: list[tuple[int, str]] = []
+    try:
+        with _open_text(path) as handle:
+            for number, line in enumerate(handle, start=1):
+                line = line.rstrip("\r\n")
+                if line.strip():
+                    out.append((number, line))
+                    if len(out) == k:
+                        break
+    except (UnicodeDecodeError, EOFError, gzip.BadGzipFile) as exc:
+        raise _decode_error(path, exc) from None
     return out
 
 
@@ -131,14 +151,31 @@ def field_count(path: str | os.PathLike) -> int:
 
 
 def line_of(path: str | os.PathLike, row: int, *, header: bool) -> int | None:
-    """The 1-based line number of data row ``row`` (0-based, blank lines skipped)."""
+    """The 1-based line number where data row ``row`` starts (0-based, blank lines skipped).
+
+    Records are counted as the CSV reader sees them, so a quoted value spanning several lines
+    does not shift the numbers of the rows after it.
+    """
+    path = Path(path)
+    lines = _first_lines(path, 1)
+    delimiter = sniff_delimiter(lines[0][1]) if lines else None
     seen = -1 if header else 0
-    with _open_text(Path(path)) as handle:
-        for number, line in enumerate(handle, start=1):
-            if line.strip():
+    with _open_text(path) as handle:
+        if delimiter is None:
+            for number, line in enumerate(handle, start=1):
+                if line.strip():
+                    if seen == row:
+                        return number
+                    seen += 1
+            return None
+        reader = csv.reader(handle, delimiter=delimiter)
+        start = 1
+        for record in reader:
+            if any(cell.strip() for cell in record):
                 if seen == row:
-                    return number
+                    return start
                 seen += 1
+            start = reader.line_num + 1
     return None
 
 
@@ -218,11 +255,12 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
         has_header = found is not None
         names = found if has_header else [str(j) for j in range(width)]
         skip = lines[0][0] if has_header else lines[0][0] - 1
-        if has_header and len(set(names)) != len(names):
-            raise ValueError(f"{path}: the header row repeats a column name ({names}).")
+        if has_header:
+            _check_unique(path, names, columns)
     if has_header and len(lines) < 2:
         raise ValueError(f"{path} has a header row but no data rows.")
     _check_columns(path, columns, names)
+    names = _unread_repeats_renamed(names)
     na = [] if na_values is None else ["", *na_values]
     if delimiter is None:
         frame = _read_whitespace(path, names, skip, columns, na, text_columns)
@@ -232,44 +270,90 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     return frame
 
 
+def _check_unique(path: Path, names: list[str], wanted) -> None:
+    """A repeated header name is ambiguous only if that column is read: refuse it then."""
+    read = set(names) if wanted is None else set(wanted)
+    repeated = sorted({n for n in names if names.count(n) > 1 and n in read})
+    if repeated:
+        raise ValueError(f"{path}: the header row names the column(s) {repeated} more than "
+                         "once; rename them so each column read has one name.")
+
+
+def _unread_repeats_renamed(names: list[str]) -> list[str]:
+    """Suffix the repeats of a name (never read: see :func:`_check_unique`) for the parsers."""
+    seen: set[str] = set()
+    out = []
+    for name in names:
+        out.append(name if name not in seen else f"{name}\x00{len(out)}")
+        seen.add(name)
+    return out
+
+
 def _check_columns(path: Path, wanted, available) -> None:
     if wanted is None:
         return
     absent = [c for c in wanted if c not in available]
     if absent:
+        hint = ""
+        if len(available) == 1 and len(wanted) > 1:
+            hint = (" The file reads as a single column: the separator is taken from the "
+                    "first line and must be a comma, semicolon, tab or whitespace.")
         raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema); its "
-                         f"columns are {list(available)[:30]}.")
+                         f"columns are {list(available)[:30]}.{hint}")
 
 
 def _read_arrow(path, names, skip, delimiter, columns, na, text_columns):
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
-    read = pcsv.ReadOptions(column_names=names, skip_rows=skip)
-    parse = pcsv.ParseOptions(delimiter=delimiter)
+    try:
+        table = _arrow_table(path, names, skip, delimiter, columns, na, text_columns)
+        temporal = [f.name for f in table.schema if pa.types.is_temporal(f.type)]
+        if temporal:  # keep dates and times as the text they were written as
+            table = _arrow_table(path, names, skip, delimiter, columns, na,
+                                 [*text_columns, *temporal])
+    except pa.ArrowInvalid as exc:
+        raise _arrow_error(path, exc) from None
+    except (OSError, EOFError) as exc:  # a truncated or damaged gzip stream
+        raise _decode_error(path, exc) from None
+    binary = [f.name for f in table.schema if pa.types.is_binary(f.type)]
+    if binary:  # pyarrow reads text that is not UTF-8 as bytes: never guess the encoding
+        raise ValueError(f"{path} is not UTF-8 text (column {binary[0]!r} holds other "
+                         "bytes); re-save it as UTF-8.")
+    frame = table.to_pandas()
+    for name in frame.columns:  # pyarrow keeps stray spaces around text; drop them
+        if pa.types.is_string(table.schema.field(name).type):
+            frame[name] = frame[name].str.strip()
+    return frame
+
+
+def _arrow_table(path, names, skip, delimiter, columns, na, text_columns):
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+
+    read = pcsv.ReadOptions(column_names=names, skip_rows=skip, encoding="utf8")
+    parse = pcsv.ParseOptions(delimiter=delimiter, newlines_in_values=True)
     convert = pcsv.ConvertOptions(
         include_columns=None if columns is None else list(columns), null_values=na,
         strings_can_be_null=bool(na), quoted_strings_can_be_null=bool(na),
         column_types={c: pa.string() for c in text_columns})
     stream = pa.input_stream(str(path), compression="gzip" if _is_gzip(path) else None)
-    try:
-        table = pcsv.read_csv(stream, read_options=read, parse_options=parse,
-                              convert_options=convert)
-    except pa.ArrowInvalid as exc:
-        message = str(exc)
-        match = re.search(r"Expected (\d+) columns, got (\d+): (.*)", message, re.DOTALL)
-        if match:
-            line = _find_line(path, match.group(3))
-            where = f"line {line}" if line is not None else f"row {match.group(3)[:40]!r}"
-            raise ValueError(f"{path}, {where}: expected {match.group(1)} fields (as in the "
-                             f"first row), found {match.group(2)}.") from None
-        raise ValueError(f"{path} could not be read as CSV: "
-                         f"{message.splitlines()[0]}") from None
-    frame = table.to_pandas()
-    for name in frame.columns:  # pyarrow keeps stray spaces around text; drop them
-        if frame[name].dtype == object:
-            frame[name] = frame[name].str.strip()
-    return frame
+    return pcsv.read_csv(stream, read_options=read, parse_options=parse,
+                         convert_options=convert)
+
+
+def _arrow_error(path: Path, exc: Exception) -> ValueError:
+    message = str(exc)
+    match = re.search(r"Expected (\d+) columns, got (\d+): (.*)", message, re.DOTALL)
+    if match:
+        line = _find_line(path, match.group(3))
+        where = f"line {line}" if line is not None else f"row {match.group(3)[:40]!r}"
+        return ValueError(f"{path}, {where}: expected {match.group(1)} fields (as in the "
+                          f"first row), found {match.group(2)}.")
+    if "UTF8" in message or "UTF-8" in message:
+        return ValueError(f"{path} is not UTF-8 text ({message.splitlines()[0]}); re-save it "
+                          "as UTF-8.")
+    return ValueError(f"{path} could not be read as CSV: {message.splitlines()[0]}")
 
 
 def _read_whitespace(path, names, skip, columns, na, text_columns):

@@ -144,7 +144,7 @@ def test_whitespace_headerless_with_names(tmp_path):
     ("1 2 3\n4,5,6\n7,8,9\n", r"line 2: expected 3 fields .* found 1"),  # first row sets sep
     ("", "empty"),
     ("a,b\n", "no data rows"),
-    ("a,a\n1,2\n", "repeats a column name"),
+    ("a,a\n1,2\n", r"names the column\(s\) \[.a.\] more than once"),
 ])
 def test_reader_errors_name_the_line(tmp_path, text, match):
     path = tmp_path / "bad.csv"
