@@ -6,7 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_write_bytes", "atomic_write_text"]
+__all__ = ["atomic_write_bytes", "atomic_write_text", "check_writable"]
 
 
 def _new_file_mode(target: Path) -> int:
@@ -19,13 +19,53 @@ def _new_file_mode(target: Path) -> int:
         return 0o666 & ~umask
 
 
-def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file in the same folder, fsync, rename.
+def check_writable(path: str | os.PathLike, *, what: str = "") -> None:
+    """Refuse, in one line, an output path that :func:`atomic_write_bytes` could not write.
 
-    If anything fails, the temporary file is removed and ``path`` is untouched.
+    Called before any work (and before any privacy budget is spent): the folder must exist
+    and take a new file (proved by creating and removing one), and ``path`` must not be a
+    folder.  Nothing is left behind.
+
+    ``what`` prefixes the path in messages (e.g. ``"--out"``).
+
+    Raises
+    ------
+    OSError
+        Naming ``what`` and ``path``, never a temporary file.
+
+    Examples
+    --------
+    >>> check_writable("/no/such/folder/model.json", what="--out")
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: --out /no/such/folder/model.json: folder /no/such/folder does not exist.
     """
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
+    name = f"{what} {path}".strip()
+    if target.is_dir():
+        raise IsADirectoryError(f"{name} is a folder; give a file name inside it.")
+    if not folder.is_dir():
+        raise FileNotFoundError(f"{name}: folder {folder} does not exist"
+                                + (" (it is a file)." if folder.exists() else "."))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise type(exc)(f"{name}: cannot write a file in folder {folder} "
+                        f"({exc.strerror or exc}).") from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
+def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temporary file in the same folder, fsync, rename.
+
+    If anything fails, the temporary file is removed and ``path`` is untouched; the error
+    names ``path`` (see :func:`check_writable`), never the temporary file.
+    """
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    check_writable(target)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
         os.fchmod(fd, _new_file_mode(target))  # mkstemp makes 0600; give what open() would

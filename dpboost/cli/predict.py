@@ -94,6 +94,9 @@ def _encoded(model, args):
         from dpboost.cli.train import _with_line
 
         raise _with_line(exc, args.data, frame) from None
+    from dpboost.cli.train import warn_case_mismatches
+
+    warn_case_mismatches(frame, schema, "predict")
     truth = frame[label].to_numpy(dtype=object) if has_label and args.label else None
     return X, truth
 
@@ -178,9 +181,11 @@ def _metrics(model, truth, score, pred) -> str:
 
 
 def run(args) -> int:
-    from dpboost._io import atomic_write_text
+    from dpboost._io import atomic_write_text, check_writable
     from dpboost.model_io import load_model
 
+    if args.out is not None and "*" not in str(args.out):
+        check_writable(args.out, what="--out")  # before reading anything
     model = load_model(args.model)
     if args.workers is not None or args.scheduler is not None:
         return _run_dask(model, args)

@@ -40,12 +40,14 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
+    from dpboost._io import check_writable
     from dpboost.readers import read_table
     from dpboost.schema import Schema, draft_schema
 
     if args.max_categories < 1:
         raise ValueError(f"--max-categories must be an int >= 1. Got {args.max_categories} "
                          "instead.")
+    check_writable(args.out, what="--out")  # before reading the data
     frame = read_table(args.data, header=not args.no_header)
     if args.no_header and args.label is not None and args.label not in frame.columns:
         raise ValueError(f"--label {args.label!r}: a file without a header has columns named "

@@ -237,17 +237,28 @@ def _read_encoded(args, schema):
         y = encoder.encode_labels(frame[label])
     except BadValueError as exc:
         raise _with_line(exc, args.data, frame) from None
+    warn_case_mismatches(frame, schema, "train")
     return X, y, encoder
 
 
+def warn_case_mismatches(frame, schema, command: str) -> None:
+    """One warning line per categorical column whose values differ from a declaration in case."""
+    from dpboost.tabular import case_only_mismatches
+
+    for column, category in case_only_mismatches(frame, schema).items():
+        print(f"dpboost {command}: warning: column {column!r} holds values that match the "
+              f"declared category {category!r} only if case is ignored; categories are "
+              "case-sensitive, so those values were encoded as undeclared (all zeros). Fix "
+              "the schema or the file (a non-private check of the data).", file=sys.stderr)
+
+
 def run(args) -> int:
+    from dpboost._io import check_writable
     from dpboost.model_io import model_to_dict, save_model
     from dpboost.readers import table_format
     from dpboost.schema import Schema
 
-    folder = Path(args.out).parent
-    if not folder.is_dir():  # fail before spending the budget
-        raise FileNotFoundError(f"--out {args.out}: folder {folder} does not exist.")
+    check_writable(args.out, what="--out")  # fail before reading data or spending budget
     schema = Schema.load(args.schema) if args.schema is not None else None  # public facts
     if args.norm_bound is None:
         args.norm_bound = (schema.norm_bound if schema is not None
@@ -283,6 +294,9 @@ def run(args) -> int:
             X, y, feature_names = _read_numeric(args, schema, fmt)
             classes = (list(schema.label.classes) if schema is not None and schema.label
                        else parse_classes(args.classes, y))
+        if X.shape[0] < 2:  # n enters the sensitivity 2R/(kappa n); one row is no sample
+            raise UserError(f"{args.data} has {X.shape[0]} data row"
+                            f"{'' if X.shape[0] == 1 else 's'}; training needs at least 2.")
         clipped = clipped_fraction(X, args.norm_bound)
         estimator = _estimator(args, classes)
         estimator.fit(X, y)
