@@ -207,7 +207,13 @@ class NumericColumn:
 
 @dataclass(frozen=True)
 class CategoricalColumn:
-    """One of a public list of categories, one-hot encoded; any other value is all zeros."""
+    """One of a public list of categories, one-hot encoded; any other value is all zeros.
+
+    A value matches a declared category when their :func:`category_key` agree: surrounding
+    spaces are ignored and ``2``, ``2.0``, ``"2"`` agree, as do ``TRUE`` and ``true``, but
+    other text is compared case-sensitively (``"Clerk"`` is not ``"clerk"``: it is all zeros,
+    and ``dpboost train``/``predict`` warn when a column holds such near misses).
+    """
 
     categories: tuple
     missing: str = "zero"
@@ -473,6 +479,7 @@ def _draft_column(values, max_categories: int, name: str = "") -> dict:
     if _looks_numeric(values) and n_distinct > 2:
         x = pd.to_numeric(values.astype(str).str.strip() if values.dtype == object else values,
                           errors="coerce")
+        x = x.where(np.isfinite(x))  # an infinity is clipped by any public range
         lo, hi = float(np.nanmin(x)), float(np.nanmax(x))
         if lo == hi:
             hi = lo + 1.0

@@ -42,7 +42,7 @@ from dpboost.schema import (
     draft_schema,
 )
 
-__all__ = ["BadValueError", "TabularEncoder"]
+__all__ = ["BadValueError", "TabularEncoder", "case_only_mismatches"]
 
 #: Relative shrink of the 1/sqrt(B) factor, so rounding never lifts a norm above 1.
 _SHRINK = 1.0 - 1e-12
@@ -103,8 +103,11 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...]) -> np.ndarray
     bad = np.isnan(values) & text.notna().to_numpy() & ~text.isin(("nan", "NaN")).to_numpy()
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
+        value = text.iloc[row]
+        hint = ("" if any(c.isdigit() for c in value) else
+                f"; if it means a missing value, list {value!r} in the schema's 'na_values'")
         raise BadValueError(f"Column {name!r} is declared numeric but holds the non-numeric "
-                            f"value {text.iloc[row]!r} at row {row}.", column=name, row=row)
+                            f"value {value!r} at row {row}{hint}.", column=name, row=row)
     return values
 
 
@@ -285,7 +288,10 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
     def encode_labels(self, y) -> np.ndarray:
         """The position of each label in the schema's ``label.classes`` (0 = first class).
 
-        An empty or undeclared label raises :class:`BadValueError` naming the row.
+        An empty or undeclared label raises :class:`BadValueError` naming the row.  Labels
+        match the declared classes by :func:`~dpboost.schema.category_key` (stripped, ``1``
+        = ``"1"`` = ``1.0``, ``TRUE`` = ``true``) but case-sensitively otherwise: ``"Yes"``
+        is not ``"yes"``, and the message says so.
         """
         schema = getattr(self, "schema_", None) or self._schema()
         if schema.label is None:
@@ -299,9 +305,14 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
             row = int(np.flatnonzero(out < 0)[0])
             value = np.asarray(y, dtype=object)[row]
             column = schema.label.column or "label"
+            key = category_key(value)
+            folded = [c for c in schema.label.classes
+                      if key is not None and category_key(c).casefold() == key.casefold()]
+            hint = (f" (labels are case-sensitive: the schema declares {folded[0]!r})"
+                    if folded else "")
             raise BadValueError(
                 f"The label {value!r} at row {row} is not one of the schema's classes "
-                f"{list(schema.label.classes)}." if category_key(value) is not None else
+                f"{list(schema.label.classes)}{hint}." if key is not None else
                 f"The label is missing at row {row}.", column=column, row=row)
         return out
 
@@ -313,3 +324,35 @@ def _factorize(values):
     codes, uniques = pd.factorize(pd.Series(values, dtype=object) if not hasattr(
         values, "dtype") else values, use_na_sentinel=True)
     return np.asarray(codes), list(uniques)
+
+
+def case_only_mismatches(frame, schema) -> dict[str, str]:
+    """Categorical columns holding a value that matches a declaration only if case is ignored.
+
+    Categories match case-sensitively (``"Clerk"`` is not ``"clerk"``; an undeclared value is
+    all zeros), so a schema written in another case than the file silently empties a column.
+    This check is for the data's owner: it reads the data without privacy, so its result must
+    only be shown, never released.  It names, for each such column, the first *declared*
+    (public) category that was matched this way, never a value of the data.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> s = Schema.from_dict({"columns": {"job": {"type": "categorical",
+    ...                                           "categories": ["clerk", "eng"]}}})
+    >>> case_only_mismatches(pd.DataFrame({"job": ["clerk", "ENG"]}), s)
+    {'job': 'eng'}
+    """
+    found: dict[str, str] = {}
+    for name, spec in schema.columns.items():
+        if not isinstance(spec, CategoricalColumn) or name not in frame.columns:
+            continue
+        declared = {category_key(c): c for c in spec.categories}
+        folded = {k.casefold(): c for k, c in declared.items()}
+        _, uniques = _factorize(frame[name])
+        for value in uniques:
+            key = category_key(value)
+            if key is not None and key not in declared and key.casefold() in folded:
+                found[name] = folded[key.casefold()]
+                break
+    return found
