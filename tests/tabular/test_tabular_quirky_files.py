@@ -1,0 +1,241 @@
+"""Quirky raw files at the public boundary: readers, the encoder and the CLI (an audit's findings).
+
+Each test would have failed before its fix: a byte-order mark renamed the first column, a
+quoted line break shifted line numbers (and broke pyarrow's chunker on big files), a date in a
+categorical column crashed the reader, a file in another encoding surfaced as a bare codec
+message, an output path that cannot be written was found only after the budget was spent.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpboost.cli import main
+from dpboost.readers import header_names, line_of, read_table
+from dpboost.tabular import BadValueError, TabularEncoder
+
+TRAIN = ["--target-epsilon", "1", "--target-delta", "1e-6", "--n-rounds", "5", "--seed", "0"]
+
+SCHEMA = {
+    "columns": {
+        "age": {"type": "numeric", "lower": 0, "upper": 120},
+        "job": {"type": "categorical", "categories": ["clerk", "sales", "eng"],
+                "missing": "indicator"},
+    },
+    "label": {"column": "y", "classes": ["no", "yes"]},
+}
+
+
+def _csv(n: int = 40, seed: int = 0, sep: str = ",", eol: str = "\n") -> str:
+    rng = np.random.default_rng(seed)
+    rows = [sep.join(["age", "job", "y"])]
+    rows += [sep.join([str(rng.integers(18, 90)), str(rng.choice(["clerk", "sales", "eng"])),
+                       str(rng.choice(["no", "yes"]))]) for _ in range(n)]
+    return eol.join(rows) + eol
+
+
+def _files(tmp_path: Path, data: bytes | str, schema: dict = SCHEMA, name: str = "d.csv"):
+    path = tmp_path / name
+    path.write_bytes(data.encode() if isinstance(data, str) else data)
+    schema_path = tmp_path / "schema.json"
+    schema_path.write_text(json.dumps(schema))
+    return path, schema_path
+
+
+def _one_line_error(capsys, code: int, *needles: str) -> str:
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    lines = [ln for ln in captured.err.strip().splitlines() if " boosting rounds on " not in ln]
+    assert len(lines) == 1 and "Traceback" not in captured.err, captured.err
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+# -- readers ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("compress", [False, True])
+def test_byte_order_mark_does_not_rename_the_first_column(tmp_path, compress):
+    data = ("\ufeff" + _csv()).encode()
+    path = tmp_path / ("bom.csv.gz" if compress else "bom.csv")
+    path.write_bytes(gzip.compress(data) if compress else data)
+    assert header_names(path) == ["age", "job", "y"]
+    frame = read_table(path, columns=["age", "job"])
+    assert list(frame.columns) == ["age", "job"] and frame["age"].dtype.kind == "i"
+
+
+def test_quoted_line_breaks_keep_rows_and_line_numbers(tmp_path):
+    path = tmp_path / "q.csv"
+    path.write_text('age,job,y\n30,"multi\nline",no\n40,"a, b",yes\n50,eng,no\n')
+    frame = read_table(path)
+    assert frame["job"].tolist() == ["multi\nline", "a, b", "eng"]
+    assert [line_of(path, r, header=True) for r in range(3)] == [2, 4, 5]
+
+
+def test_quoted_line_breaks_in_a_big_file(tmp_path):
+    """pyarrow's parallel chunker split records at a quoted line break past its first block."""
+    path = tmp_path / "big.csv"
+    path.write_text("a,b\n" + "".join(f'{i},"x\ny{i}"\n' for i in range(200_000)))
+    assert len(read_table(path)) == 200_000
+
+
+def test_dates_in_a_categorical_column_stay_text(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("day,y\n2020-01-01,no\n2021-06-30,yes\n 2020-01-01 ,no\n")
+    frame = read_table(path)
+    assert frame["day"].tolist() == ["2020-01-01", "2021-06-30", "2020-01-01"]
+    enc = TabularEncoder({"columns": {"day": {"type": "categorical",
+                                              "categories": ["2020-01-01", "2021-06-30"]}}})
+    Z = enc.fit_transform(frame)
+    assert (Z[:, :2] > 0).tolist() == [[True, False], [False, True], [True, False]]
+
+
+@pytest.mark.parametrize("data, match", [
+    ("a,b\n1,é\n".encode("latin-1"), "is not UTF-8 text"),
+    ("a,b\n1,x\n".encode("utf-16"), "is not UTF-8 text"),
+    (("a,b\n" + "1,x\n" * 50_000 + "2,é\n").encode("latin-1"), "is not UTF-8 text"),
+    (gzip.compress(b"a,b\n" + b"1,2\n" * 1000)[:-30], r"\.gz could not be read"),
+], ids=["latin-1", "utf-16", "latin-1-past-the-first-block", "truncated-gzip"])
+def test_undecodable_files_are_one_line_naming_the_file(tmp_path, data, match):
+    path = tmp_path / "x.csv.gz"
+    path.write_bytes(data)
+    with pytest.raises(ValueError, match=match) as info:
+        read_table(path)
+    assert str(path) in str(info.value)
+
+
+def test_a_repeated_header_name_is_an_error_only_when_it_is_read(tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text("age,note,note,y\n30,a,b,no\n40,c,d,yes\n")
+    assert read_table(path, columns=["age", "y"])["age"].tolist() == [30, 40]
+    with pytest.raises(ValueError, match=r"names the column\(s\) \['note'\] more than once"):
+        read_table(path, columns=["note", "y"])
+    ws = tmp_path / "r.txt"
+    ws.write_text("age note note y\n30 a b no\n40 c d yes\n")
+    assert read_table(ws, columns=["age", "y"])["y"].tolist() == ["no", "yes"]
+
+
+def test_a_single_column_file_hints_at_the_separator(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text("age|job|y\n30|eng|no\n")
+    with pytest.raises(ValueError, match="separator is taken from the first line"):
+        read_table(path, columns=["age", "job"])
+
+
+# -- the CLI ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("data", [
+    _csv(), "\ufeff" + _csv(), _csv(eol="\r\n"), _csv(sep=";"), _csv(sep="\t"),
+    "\ufeff" + _csv(sep=";", eol="\r\n"),
+], ids=["plain", "bom", "crlf", "semicolon", "tab", "bom-semicolon-crlf"])
+def test_quirky_files_train_and_predict_identically(tmp_path, capsys, data):
+    """The same table in any of these spellings gives byte-identical predictions."""
+    plain, schema = _files(tmp_path, _csv(), name="plain.csv")
+    quirky = tmp_path / "quirky.csv"
+    quirky.write_bytes(data.encode())
+    model = tmp_path / "m.json"
+    assert main(["train", str(quirky), "--schema", str(schema), *TRAIN, "--out",
+                 str(model)]) == 0
+    outs = []
+    for k, path in enumerate((plain, quirky)):
+        out = tmp_path / f"p{k}.csv"
+        assert main(["predict", "--model", str(model), str(path), "--out", str(out),
+                     "--label", "y"]) == 0
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+    draft = tmp_path / "draft.json"
+    assert main(["schema", str(quirky), "--label", "y", "--out", str(draft)]) == 0
+    assert list(json.loads(draft.read_text())["columns"]) == ["age", "job"]
+
+
+@pytest.mark.parametrize("out", ["{tmp}", "{tmp}/missing/m.json", "{tmp}/d.csv/m.json",
+                                 "/proc/dpboost-model.json"],
+                         ids=["a-folder", "no-folder", "under-a-file", "unwritable"])
+def test_train_refuses_an_unwritable_out_before_spending_the_budget(tmp_path, capsys, out):
+    data, schema = _files(tmp_path, _csv())
+    ledger = tmp_path / "ledger.json"
+    assert main(["budget", "init", str(ledger), "--target-epsilon", "10",
+                 "--target-delta", "1e-5"]) == 0
+    before = ledger.read_bytes()
+    capsys.readouterr()
+    out = out.format(tmp=tmp_path)
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN, "--ledger", str(ledger),
+                 "--out", out])
+    line = _one_line_error(capsys, code, f"--out {out}")
+    assert ".tmp" not in line  # the message names the user's path, not a temporary file
+    assert ledger.read_bytes() == before  # nothing was spent
+
+
+@pytest.mark.parametrize("out", ["{tmp}", "{tmp}/missing/p.csv"], ids=["a-folder", "no-folder"])
+def test_predict_refuses_an_unwritable_out_in_one_line(tmp_path, capsys, out):
+    data, schema = _files(tmp_path, _csv())
+    model = tmp_path / "m.json"
+    assert main(["train", str(data), "--schema", str(schema), *TRAIN, "--out",
+                 str(model)]) == 0
+    capsys.readouterr()
+    out = out.format(tmp=tmp_path)
+    code = main(["predict", "--model", str(model), str(data), "--out", out])
+    assert ".tmp" not in _one_line_error(capsys, code, f"--out {out}")
+
+
+def test_one_row_is_a_one_line_error_not_a_crash(tmp_path, capsys):
+    data, schema = _files(tmp_path, _csv(n=1))
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN, "--out",
+                 str(tmp_path / "m.json")])
+    _one_line_error(capsys, code, "has 1 data row; training needs at least 2")
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_draft_of_a_column_with_infinities_uses_the_finite_values(tmp_path, capsys):
+    data, _ = _files(tmp_path, "age,y\n30,no\ninf,yes\n-inf,no\n50,yes\n70,no\n")
+    draft = tmp_path / "draft.json"
+    assert main(["schema", str(data), "--label", "y", "--out", str(draft)]) == 0
+    age = json.loads(draft.read_text())["columns"]["age"]
+    assert (age["lower"], age["upper"]) == (30.0, 70.0)
+
+
+# -- the encoder's messages ------------------------------------------------------------------
+@pytest.mark.parametrize("token", ["NA", "?", "null", "N/A", "-"])
+def test_a_missing_marker_in_a_numeric_column_points_at_na_values(token):
+    enc = TabularEncoder(SCHEMA)
+    frame = pd.DataFrame({"age": ["30", token], "job": ["eng", "eng"]})
+    with pytest.raises(BadValueError, match="'na_values'"):
+        enc.fit_transform(frame)
+    schema = {**SCHEMA, "na_values": [token]}
+    Z = TabularEncoder(schema).fit_transform(frame)
+    assert Z[1, 0] == 0.0  # declared: missing, encoded as zero
+
+
+@pytest.mark.parametrize("value", ["12abc", "1,234"])
+def test_a_non_number_is_not_blamed_on_na_values(value):
+    frame = pd.DataFrame({"age": ["30", value], "job": ["eng", "eng"]})
+    with pytest.raises(BadValueError, match="non-numeric") as info:
+        TabularEncoder(SCHEMA).fit_transform(frame)
+    assert "na_values" not in str(info.value)
+
+
+def test_a_label_differing_only_in_case_names_the_declared_class():
+    enc = TabularEncoder(SCHEMA).fit()
+    with pytest.raises(BadValueError, match="labels are case-sensitive.*'yes'"):
+        enc.encode_labels(["no", "Yes"])
+
+
+@pytest.mark.parametrize("command", ["train", "predict"])
+def test_categories_differing_only_in_case_are_warned_about(tmp_path, capsys, command):
+    plain, schema = _files(tmp_path, _csv(), name="plain.csv")
+    upper = tmp_path / "upper.csv"
+    upper.write_text(_csv().replace("eng", "ENG"))
+    model = tmp_path / "m.json"
+    assert main(["train", str(upper if command == "train" else plain), "--schema", str(schema),
+                 *TRAIN, "--out", str(model)]) == 0
+    if command == "predict":
+        capsys.readouterr()
+        assert main(["predict", "--model", str(model), str(upper), "--out",
+                     str(tmp_path / "p.csv")]) == 0
+    err = capsys.readouterr().err
+    assert f"dpboost {command}: warning: column 'job'" in err and "'eng' only if case" in err
+    assert "ENG" not in err  # names the public declaration, not the data's value
