@@ -72,7 +72,11 @@ def table_format(path: str | os.PathLike) -> str:
 
 
 def _first_lines(path: Path, k: int = 2) -> list[tuple[int, str]]:
-    """The first ``k`` non-blank lines with their 1-based line numbers."""
+    """The first ``k`` non-blank lines with their 1-based line numbers.
+
+    A first line ``sep=;`` (a spreadsheet's separator hint) is refused in one line: read as
+    the header it would set the separator and the column names.
+    """
     out: list[tuple[int, str]] = []
     try:
         with _open_text(path) as handle:
@@ -84,6 +88,10 @@ def _first_lines(path: Path, k: int = 2) -> list[tuple[int, str]]:
                         break
     except (UnicodeDecodeError, EOFError, gzip.BadGzipFile) as exc:
         raise _decode_error(path, exc) from None
+    if out and re.fullmatch(r"sep=.?", out[0][1].strip(), flags=re.IGNORECASE):
+        raise ValueError(f"{path}, line {out[0][0]}: {out[0][1].strip()!r} is a spreadsheet's "
+                         "separator hint, not a header; delete that line (the separator is "
+                         "read from the header line).")
     return out
 
 
@@ -295,7 +303,10 @@ def _check_columns(path: Path, wanted, available) -> None:
     absent = [c for c in wanted if c not in available]
     if absent:
         hint = ""
-        if len(available) == 1 and len(wanted) > 1:
+        folded = [a for a in available if a.casefold() == absent[0].casefold()]
+        if folded:
+            hint = f" Column names are case-sensitive: the file has {folded[0]!r}."
+        elif len(available) == 1 and len(wanted) > 1:
             hint = (" The file reads as a single column: the separator is taken from the "
                     "first line and must be a comma, semicolon, tab or whitespace.")
         raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema); its "
