@@ -143,7 +143,9 @@ class NumericColumn:
     ``transform``: None, ``"log"`` (``log(1 + x - lower)``, for non-negative heavy tails) or
     ``"signed-log"`` (``sign(x) log(1 + |x|)``).  ``bins`` (k equal-width bins between the
     transformed bounds) or ``edges`` (increasing bin boundaries in the raw unit, the first and
-    last being the bounds) one-hot encode the value instead of scaling it.
+    last being the bounds) one-hot encode the value instead of scaling it.  A cell reading
+    ``true``/``false`` (any case) counts as 1/0; an empty cell or one of the schema's
+    ``na_values`` is missing; any other text is an error naming its line.
     """
 
     lower: float
@@ -412,10 +414,11 @@ class Schema:
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Schema:
-        """Read and validate a schema JSON file (errors name the file)."""
+        """Read and validate a schema JSON file (UTF-8, a byte-order mark allowed; errors name
+        the file)."""
         path = Path(path)
         try:
-            content = json.loads(path.read_text(encoding="utf-8"))
+            content = json.loads(path.read_text(encoding="utf-8-sig"))  # Notepad's BOM
         except json.JSONDecodeError as exc:
             raise ValueError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}."
                              ) from None

@@ -90,8 +90,16 @@ def _as_table(X, schema: Schema):
     return pd.DataFrame(arr, columns=names)
 
 
+#: Text a numeric column reads as a number (as a spreadsheet does): any case.
+_BOOLEANS = {"true": "1", "false": "0"}
+
+
 def _numeric_values(series, name: str, na_values: tuple[str, ...]) -> np.ndarray:
-    """float64 values with NaN for missing; one-line error naming a non-numeric cell."""
+    """float64 values with NaN for missing; one-line error naming a non-numeric cell.
+
+    ``true``/``false`` (any case, or a bool) read as 1 and 0, as :func:`category_key`
+    matches them; an empty cell or one of ``na_values`` is missing.
+    """
     import pandas as pd
 
     if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
@@ -99,6 +107,7 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...]) -> np.ndarray
     text = series.astype(object).where(series.notna(), None)
     text = text.map(lambda v: None if v is None else str(v).strip())
     text = text.where(~text.isin(("",) + tuple(na_values)), None)
+    text = text.map(lambda v: _BOOLEANS.get(v.lower(), v) if isinstance(v, str) else v)
     values = pd.to_numeric(text, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
     bad = np.isnan(values) & text.notna().to_numpy() & ~text.isin(("nan", "NaN")).to_numpy()
     if bad.any():
