@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 
@@ -74,17 +75,21 @@ def _encoded(model, args):
     schema = model.schema_
     label = args.label or (schema.label.column if schema.label else None)
     frame_columns = list(schema.columns)
-    from dpboost.readers import header_names, table_format
+    from dpboost.readers import field_count, header_names, table_format
 
     has_label = False
+    names = schema.names
     if label is not None:
-        if schema.names is not None and table_format(args.data) == "csv":
-            has_label = label in schema.names
+        if names is not None and table_format(args.data) == "csv":
+            # a headerless test file may leave out the label: one field fewer than 'names'
+            has_label = label in names and field_count(args.data) != len(names) - 1
+            if label in names and not has_label:
+                names = tuple(n for n in names if n != label)
         else:
             has_label = label in (header_names(args.data) or [])
         if args.label is not None and not has_label:
             raise UserError(f"{args.data} has no label column {args.label!r}.")
-    frame = read_table(args.data, names=schema.names,
+    frame = read_table(args.data, names=names,
                        columns=frame_columns + ([label] if has_label else []),
                        na_values=schema.na_values, text_columns=[label] if has_label else [])
     encoder = TabularEncoder(schema)
@@ -186,6 +191,8 @@ def run(args) -> int:
 
     if args.out is not None and "*" not in str(args.out):
         check_writable(args.out, what="--out")  # before reading anything
+    if not Path(args.model).is_file():
+        raise UserError(f"--model {args.model}: no such file.")
     model = load_model(args.model)
     if args.workers is not None or args.scheduler is not None:
         return _run_dask(model, args)
