@@ -239,3 +239,53 @@ def test_categories_differing_only_in_case_are_warned_about(tmp_path, capsys, co
     err = capsys.readouterr().err
     assert f"dpboost {command}: warning: column 'job'" in err and "'eng' only if case" in err
     assert "ENG" not in err  # names the public declaration, not the data's value
+
+
+# -- round 2: headers, booleans, headerless test files, schema files -------------------------
+@pytest.mark.parametrize("first, match", [
+    ("Age,job,y", "case-sensitive: the file has 'Age'"),
+    ("sep=,\nage,job,y", r"line 1: 'sep=,' is a spreadsheet's separator hint"),
+])
+def test_header_near_misses_say_what_is_wrong(tmp_path, first, match):
+    path = tmp_path / "h.csv"
+    path.write_text(first + "\n30,eng,no\n40,clerk,yes\n")
+    with pytest.raises(ValueError, match=match):
+        read_table(path, columns=["age", "job", "y"])
+
+
+@pytest.mark.parametrize("cells", [["true", "false"], ["TRUE", "0"], ["False", "1"]])
+def test_booleans_in_a_numeric_column_read_as_one_and_zero(cells):
+    schema = {"columns": {"flag": {"type": "numeric", "lower": 0, "upper": 1}}}
+    Z = TabularEncoder(schema).fit_transform(pd.DataFrame({"flag": cells}))
+    expected = [1.0 if c.lower() in ("true", "1") else -1.0 for c in cells]
+    assert np.allclose(Z[:, 0] / Z[:, 1], expected)  # [0, 1] -> [-1, 1]; the intercept is 1
+
+
+def test_a_headerless_test_file_may_leave_out_the_label(tmp_path, capsys):
+    rows = _csv().splitlines()[1:]
+    schema = {**SCHEMA, "names": ["age", "job", "y"]}
+    data, schema_path = _files(tmp_path, "\n".join(rows) + "\n", schema)
+    model = tmp_path / "m.json"
+    assert main(["train", str(data), "--schema", str(schema_path), *TRAIN, "--out",
+                 str(model)]) == 0
+    unlabelled = tmp_path / "u.csv"
+    unlabelled.write_text("".join(r.rsplit(",", 1)[0] + "\n" for r in rows))
+    outs = []
+    for k, path in enumerate((data, unlabelled)):
+        out = tmp_path / f"p{k}.csv"
+        assert main(["predict", "--model", str(model), str(path), "--out", str(out)]) == 0
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+
+
+def test_schema_file_with_a_byte_order_mark_loads(tmp_path, capsys):
+    data, schema = _files(tmp_path, _csv())
+    schema.write_bytes(b"\xef\xbb\xbf" + schema.read_bytes())  # as Windows Notepad saves it
+    assert main(["train", str(data), "--schema", str(schema), *TRAIN, "--out",
+                 str(tmp_path / "m.json")]) == 0
+
+
+def test_predict_with_a_missing_model_names_the_flag(tmp_path, capsys):
+    data, _ = _files(tmp_path, _csv())
+    code = main(["predict", "--model", str(tmp_path / "none.json"), str(data)])
+    _one_line_error(capsys, code, "--model", "no such file")
