@@ -27,8 +27,8 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["field_count", "header_names", "line_of", "read_table", "sniff_delimiter",
-           "table_format"]
+__all__ = ["csv_layout", "field_count", "header_names", "line_of", "read_table",
+           "sniff_delimiter", "table_format"]
 
 _PARQUET_SUFFIXES = (".parquet", ".pq")
 
@@ -156,6 +156,30 @@ def field_count(path: str | os.PathLike) -> int:
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
     return len(_split(lines[0][1], sniff_delimiter(lines[0][1])))
+
+
+def csv_layout(path: str | os.PathLike, names=None) -> tuple[str | None, list[str], int]:
+    """``(delimiter, column names, lines to skip)`` of a CSV file, as :func:`read_table` sees it.
+
+    For readers that split a file into blocks (dask): the delimiter from the first line
+    (None = whitespace), the header's stripped names without a byte-order mark (or ``names``
+    for a headerless file, checked against the width), and the lines before the first data
+    row.
+    """
+    path = Path(path)
+    lines = _first_lines(path)
+    if not lines:
+        raise ValueError(f"{path} is empty: no rows to read.")
+    delimiter = sniff_delimiter(lines[0][1])
+    first = _split(lines[0][1], delimiter)
+    if names is None:
+        _check_unique(path, first, None)
+        return delimiter, first, lines[0][0]
+    names = [str(n) for n in names]
+    if len(names) != len(first):
+        raise ValueError(f"{path} has {len(first)} fields per row (line {lines[0][0]}) but "
+                         f"the schema's 'names' lists {len(names)}.")
+    return delimiter, names, lines[0][0] - 1
 
 
 def line_of(path: str | os.PathLike, row: int, *, header: bool) -> int | None:

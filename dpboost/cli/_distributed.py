@@ -215,7 +215,19 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int = 
         return X, y, encoder
     import dask.dataframe as dd
 
-    frame = dd.read_csv(str(path), blocksize=blocksize, dtype=str, keep_default_na=False)
+    from dpboost.readers import csv_layout
+
+    # the same separator, header names (stripped, no byte-order mark) and 'names' as the
+    # in-memory reader; the first block skips the header, the others hold data only
+    delimiter, names, skip = csv_layout(path, encoder.schema_.names)
+    frame = dd.read_csv(str(path), blocksize=blocksize, dtype=str, keep_default_na=False,
+                        sep=r"\s+" if delimiter is None else delimiter, header=None,
+                        names=names, skiprows=skip, skip_blank_lines=True)
+    wanted = [*encoder.schema_.used_columns, *([label.column] if want_y else [])]
+    absent = [c for c in wanted if c not in names]
+    if absent:
+        raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema); its "
+                         f"columns are {names[:30]}.")
     parts = frame.to_delayed()
     if spool and _spool_fits(os.path.getsize(path) * 8 * max(1, itemsize), parent):
         return (*_spool_csv(parts, encoder, dtype, label.column if want_y else None, parent),

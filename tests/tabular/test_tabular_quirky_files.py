@@ -289,3 +289,29 @@ def test_predict_with_a_missing_model_names_the_flag(tmp_path, capsys):
     data, _ = _files(tmp_path, _csv())
     code = main(["predict", "--model", str(tmp_path / "none.json"), str(data)])
     _one_line_error(capsys, code, "--model", "no such file")
+
+
+@pytest.mark.filterwarnings("ignore:Unexpected behavior can result from passing skiprows")
+@pytest.mark.parametrize("spelling", ["bom-semicolon-crlf-spaced-header", "tab", "headerless"])
+def test_the_dask_csv_reader_reads_the_same_spellings_as_the_in_memory_one(tmp_path, spelling):
+    """``--workers`` read only a comma-separated file with a clean header before."""
+    dask = pytest.importorskip("dask")
+    from dpboost.cli._distributed import read_encoded
+
+    text = _csv(n=3000, seed=2, sep="\t" if spelling == "tab" else ";" if "semi" in spelling
+                else ",", eol="\r\n" if "crlf" in spelling else "\n")
+    schema = dict(SCHEMA)
+    if spelling.startswith("bom"):
+        text = "\ufeff" + text.replace("age;job;y", " age ; job ;y ", 1)
+    if spelling == "headerless":
+        text, schema = text.split("\n", 1)[1], {**SCHEMA, "names": ["age", "job", "y"]}
+    path = tmp_path / "big.csv"
+    path.write_bytes(text.encode())
+    with dask.config.set(scheduler="synchronous"):
+        X, y, _ = read_encoded(str(path), schema, blocksize=5_000, spool=False)
+        assert X.numblocks[0] > 1
+        Xc, yc = X.compute(), y.compute()
+    frame = read_table(path, names=schema.get("names"))
+    ref = TabularEncoder(schema).fit(frame)
+    np.testing.assert_allclose(Xc, ref.transform(frame).astype(np.float32), rtol=1e-6)
+    np.testing.assert_array_equal(yc, ref.encode_labels(frame["y"]))
