@@ -19,14 +19,16 @@ def _new_file_mode(target: Path) -> int:
         return 0o666 & ~umask
 
 
-def check_writable(path: str | os.PathLike, *, what: str = "") -> None:
+def check_writable(path: str | os.PathLike, *, what: str = "", inputs=()) -> None:
     """Refuse, in one line, an output path that :func:`atomic_write_bytes` could not write.
 
     Called before any work (and before any privacy budget is spent): the folder must exist
     and take a new file (proved by creating and removing one), and ``path`` must not be a
     folder.  Nothing is left behind.
 
-    ``what`` prefixes the path in messages (e.g. ``"--out"``).
+    ``what`` prefixes the path in messages (e.g. ``"--out"``).  ``inputs`` are the files the
+    command reads (``(flag, path)`` pairs): writing over one of them would lose it, so that is
+    refused too.
 
     Raises
     ------
@@ -45,6 +47,10 @@ def check_writable(path: str | os.PathLike, *, what: str = "") -> None:
     name = f"{what} {path}".strip()
     if target.is_dir():
         raise IsADirectoryError(f"{name} is a folder; give a file name inside it.")
+    for flag, source in inputs:
+        if source is not None and target.exists() and os.path.samefile(target, source):
+            raise FileExistsError(f"{name} is the {flag} file {source}; writing there would "
+                                  "replace it. Give another path.")
     if not folder.is_dir():
         raise FileNotFoundError(f"{name}: folder {folder} does not exist"
                                 + (" (it is a file)." if folder.exists() else "."))

@@ -190,7 +190,8 @@ def run(args) -> int:
     from dpboost.model_io import load_model
 
     if args.out is not None and "*" not in str(args.out):
-        check_writable(args.out, what="--out")  # before reading anything
+        check_writable(args.out, what="--out",  # before reading anything
+                       inputs=[("data", args.data), ("--model", args.model)])
     if not Path(args.model).is_file():
         raise UserError(f"--model {args.model}: no such file.")
     model = load_model(args.model)

@@ -47,7 +47,7 @@ def run(args) -> int:
     if args.max_categories < 1:
         raise ValueError(f"--max-categories must be an int >= 1. Got {args.max_categories} "
                          "instead.")
-    check_writable(args.out, what="--out")  # before reading the data
+    check_writable(args.out, what="--out", inputs=[("data", args.data)])  # before reading
     frame = read_table(args.data, header=not args.no_header)
     if args.no_header and args.label is not None and args.label not in frame.columns:
         raise ValueError(f"--label {args.label!r}: a file without a header has columns named "

@@ -258,7 +258,9 @@ def run(args) -> int:
     from dpboost.readers import table_format
     from dpboost.schema import Schema
 
-    check_writable(args.out, what="--out")  # fail before reading data or spending budget
+    check_writable(args.out, what="--out",  # fail before reading data or spending budget
+                   inputs=[("data", args.data), ("--schema", args.schema),
+                           ("--ledger", args.ledger)])
     schema = Schema.load(args.schema) if args.schema is not None else None  # public facts
     if args.norm_bound is None:
         args.norm_bound = (schema.norm_bound if schema is not None

@@ -315,3 +315,21 @@ def test_the_dask_csv_reader_reads_the_same_spellings_as_the_in_memory_one(tmp_p
     ref = TabularEncoder(schema).fit(frame)
     np.testing.assert_allclose(Xc, ref.transform(frame).astype(np.float32), rtol=1e-6)
     np.testing.assert_array_equal(yc, ref.encode_labels(frame["y"]))
+
+
+@pytest.mark.parametrize("command, victim", [("train", "data"), ("train", "schema"),
+                                             ("predict", "data"), ("predict", "model"),
+                                             ("schema", "data")])
+def test_out_never_overwrites_an_input(tmp_path, capsys, command, victim):
+    data, schema = _files(tmp_path, _csv())
+    model = tmp_path / "m.json"
+    assert main(["train", str(data), "--schema", str(schema), *TRAIN, "--out", str(model)]) == 0
+    capsys.readouterr()
+    target = {"data": data, "schema": schema, "model": model}[victim]
+    before = target.read_bytes()
+    argv = {"train": ["train", str(data), "--schema", str(schema), *TRAIN],
+            "predict": ["predict", "--model", str(model), str(data)],
+            "schema": ["schema", str(data), "--label", "y"]}[command]
+    code = main([*argv, "--out", str(target)])
+    _one_line_error(capsys, code, f"--out {target} is the", "would replace it")
+    assert target.read_bytes() == before
