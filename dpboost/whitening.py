@@ -1,0 +1,193 @@
+r"""Private shrinkage whitening of the input map: a released second-moment matrix.
+
+Practical mode boosts on rows ``x' = [M (x - m_hat), c_0]`` (:mod:`dpboost.input_map`).  Without
+this module ``M = I / 2``.  With it, when ``n`` is large enough for the release to be worth its
+share (:func:`worthwhile`), ``M`` is a shrinkage whitening of the rows' covariance:
+
+.. math::  M = \tfrac12 \sqrt{\lambda_{\min}(\hat C) + \lambda}\,(\hat C + \lambda I)^{-1/2},
+           \qquad \hat C = \hat S / n - \hat m \hat m^\top \ (\text{clamped to } \succeq 0),
+
+``S_hat`` the released second-moment matrix ``sum_i x_i x_i^T`` of the clipped rows and ``lambda``
+a ridge set from the release's *public* noise level (below).  The factor in front makes the
+largest eigenvalue of ``M`` exactly 1/2, so ``||M (x - m_hat)|| <= R`` as before, and with
+``C_hat`` a multiple of the identity the map is the old one.
+
+**Why (root cause of covtype's gap, measured).**  The centering weak learner's hypothesis is a
+weighted class centroid, and the final ``w`` the average of the rounds' centroids; boosting's
+re-weighting moves the centroid, but a centroid classifier ignores how the features co-vary.
+On covtype (60,000 rows, 55 features, numeric columns of very different spread and correlated
+soil/wilderness indicators) the booster's noise-free fixed point was 0.754 against logistic
+regression's 0.758.  Whitening the rows first turns the centroid into Fisher's discriminant
+direction ``C^{-1} (mu_+ - mu_-)``: with the exact covariance (non-private diagnostic,
+``lambda = 0.01 tr C / d``, 2 seeds) covtype went 0.7538 / 0.7513 -> 0.7585 / 0.7539 at
+epsilon = 5 (logistic regression 0.7584 / 0.7550) and letter "A" ROC AUC 0.9752 / 0.9686 ->
+0.9839 / 0.9765 at epsilon = 1 (logistic regression 0.981 / 0.975).  But whitening also
+spreads the isotropic privacy noise over directions the data barely uses: a9a (one-hot
+attributes, rare categories amplified) lost 0.6 point at epsilon = 1 with the exact covariance,
+which is why the ridge grows with the noise and the release is skipped on small data.
+
+**The ridge.**  The release adds to each entry of ``S_hat / n`` discrete Gaussian noise of
+standard deviation ``sigma_e = sigma / n`` (``sigma`` the mechanism's public noise scale); a
+symmetric ``d x d`` matrix of such noise has spectral norm about ``2 sigma_e sqrt(d)``.  The
+ridge ``lambda = max(4 sigma_e sqrt(d), 0.01 tr(C_hat) / d)`` is twice that: the noise can
+never invert the order of the regularised eigenvalues by much, and where the noise is large
+``M`` tends to ``I / 2``.
+
+**When it is released (public rule).**  Only when the expected spectral norm of the noise,
+``2 sigma_e sqrt(d)``, is at most ``R^2 / d`` -- the largest average eigenvalue any rows in the
+ball can have -- and ``d <= MAX_DIMENSION``; otherwise the share goes back to the boosting
+rounds (the run still spends exactly the planned ``rho``).  It depends on ``n``, ``d``, ``R``
+and the budget only.
+
+**Privacy.**  The released vector is the upper triangle (diagonal included) of
+``S = sum_i x_i x_i^T``.  Replacing a row ``x`` by ``x'`` changes it by the upper triangle of
+``x x^T - x' x'^T``, whose squared L2 norm is
+``a + b - 2 c`` with ``a = sum_{j<=k} x_j^2 x_k^2 <= ||x||^4``, ``b`` the same for ``x'`` and
+``c = sum_{j<=k} x_j x_k x'_j x'_k = ((x . x')^2 + sum_j x_j^2 x'^2_j) / 2 >= 0``; so the
+sensitivity is at most ``sqrt 2 R^2``.  The floating-point error of the computed sum, in any
+order of the additions and on any backend, is at most ``gamma_{n+1} sum_i |x_ij x_ik|`` per
+entry (Higham 2002, Sec. 3.1), so at most ``gamma_{n+1} n R^2`` in L2 over the triangle (the
+Minkowski inequality and ``||upper(x x^T)|| <= ||x||^2``): :func:`gram_error_bound`, handed
+to the same floating-point-safe discrete Gaussian as every other release
+(:class:`~dpboost.mechanisms.LatticeGaussian`), which is ``1/(2 z^2)``-zCDP (Canonne, Kamath &
+Steinke 2020, Theorem 14).  ``M`` is post-processing of this release and of the private mean;
+given both, ``x -> x'`` is a fixed per-row map with outputs of norm at most ``R``, so the
+later mechanisms keep their guarantees (adaptive composition, Bun & Steinke 2016, Lemma 2.3).
+
+References
+----------
+Canonne, Kamath & Steinke (NeurIPS 2020), Theorem 14; Bun & Steinke (TCC 2016), Lemma 2.3;
+N. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed. (2002), Sec. 3.1;
+R. A. Fisher (1936), the linear discriminant ``C^{-1} (mu_+ - mu_-)``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from accounting import DiscreteGaussianEvent
+from dpboost.mechanisms import UNIT_ROUNDOFF, LatticeGaussian
+from dpboost.round_ops import is_dask_array
+
+__all__ = ["MAX_DIMENSION", "Whitening", "gram_error_bound", "private_whitening",
+           "second_moment_event", "worthwhile"]
+
+MAX_DIMENSION = 1000  # eigh of a d x d matrix: about 1 s at d = 1000
+RIDGE_NOISE_FACTOR = 4.0  # lambda >= 2 x the expected spectral norm 2 sigma_e sqrt(d)
+RIDGE_FLOOR = 0.01  # lambda >= 0.01 tr(C_hat) / d
+
+
+def _noise_multiplier(rho: float) -> float:
+    return math.sqrt(1.0 / (2.0 * rho))
+
+
+def second_moment_event(rho: float) -> DiscreteGaussianEvent:
+    """The release's event: one discrete Gaussian costing ``rho`` (public)."""
+    return DiscreteGaussianEvent(noise_multiplier=_noise_multiplier(rho))
+
+
+def gram_error_bound(n: int, norm_bound: float) -> float:
+    """Public bound on the L2 error of the computed upper triangle of ``sum_i x_i x_i^T``.
+
+    ``gamma_{n+1} n R^2`` with ``gamma_k = k u / (1 - k u)``: each entry is a sum of ``n``
+    rounded products, any order (Higham 2002, Sec. 3.1), and ``||upper(x x^T)|| <= ||x||^2``.
+
+    Examples
+    --------
+    >>> gram_error_bound(10**6, 1.0) < 1e-3
+    True
+    """
+    k = int(n) + 1
+    gamma = k * UNIT_ROUNDOFF / (1.0 - k * UNIT_ROUNDOFF)
+    return gamma * int(n) * float(norm_bound) ** 2 * (1 + 1e-9)
+
+
+def mechanism(n: int, d: int, norm_bound: float, rho: float) -> LatticeGaussian:
+    """The release of the upper triangle of ``sum_i x_i x_i^T``: sensitivity ``sqrt 2 R^2``."""
+    return LatticeGaussian(sensitivity=math.sqrt(2.0) * norm_bound**2,
+                           noise_multiplier=_noise_multiplier(rho), dimension=d * (d + 1) // 2,
+                           error_bound=gram_error_bound(n, norm_bound))
+
+
+def _entry_sigma(n: int, d: int, norm_bound: float, rho: float) -> float:
+    """``sigma_e``: the public noise scale of one entry of ``S_hat / n``."""
+    return mechanism(n, d, norm_bound, rho).sigma / n
+
+
+def worthwhile(n: int, d: int, norm_bound: float, rho: float) -> bool:
+    """Release only if ``2 sigma_e sqrt(d) <= R^2 / d`` and ``d <= MAX_DIMENSION`` (public).
+
+    Examples
+    --------
+    >>> worthwhile(60_000, 55, 1.0, 0.0012), worthwhile(750, 70, 1.0, 0.0012)
+    (True, False)
+    """
+    if rho <= 0 or d > MAX_DIMENSION:
+        return False
+    return 2.0 * _entry_sigma(n, d, norm_bound, rho) * math.sqrt(d) <= norm_bound**2 / d
+
+
+def gram(X) -> np.ndarray:
+    """``sum_i x_i x_i^T`` in float64 (numpy, or a row-chunked dask array)."""
+    if is_dask_array(X):
+        X64 = X.astype(np.float64)
+        return np.asarray((X64.T @ X64).compute(), dtype=np.float64)
+    X64 = np.asarray(X, dtype=np.float64)
+    return X64.T @ X64
+
+
+@dataclass(frozen=True)
+class Whitening:
+    """The released ``M`` and what it was built from (all private output or public).
+
+    Attributes
+    ----------
+    matrix : ndarray of shape (d, d)
+        ``M`` (symmetric, largest eigenvalue 1/2).
+    ridge : float
+        ``lambda``.
+    ridge_over_mean_eigenvalue : float
+        ``lambda / (tr(C_hat) / d)``: large means ``M`` is close to ``I / 2``.
+    """
+
+    matrix: np.ndarray
+    ridge: float
+    ridge_over_mean_eigenvalue: float
+
+
+def private_whitening(X, mean: np.ndarray, norm_bound: float, rho: float, *,
+                      rng: np.random.Generator) -> Whitening:
+    """``rho``-zCDP shrinkage whitening of the rows of ``X`` (each of norm ``<= R``).
+
+    ``mean`` is the already-released private mean (public here).  Only the upper triangle of
+    ``sum_i x_i x_i^T`` touches the data (:func:`mechanism`); the rest is post-processing.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(50_000, 3)) * [0.4, 0.1, 0.05]
+    >>> W = private_whitening(X / 2, np.zeros(3), 1.0, 0.05, rng=rng)
+    >>> np.round(np.diag(W.matrix) / W.matrix[0, 0], 1).tolist()  # low variance: larger weight
+    [1.0, 3.4, 5.5]
+    """
+    n, d = X.shape
+    mech = mechanism(n, d, norm_bound, rho)
+    iu = np.triu_indices(d)
+    released = mech.release(gram(X)[iu], rng=rng)
+    S = np.zeros((d, d))
+    S[iu] = released
+    S = S + np.triu(S, 1).T
+    m = np.asarray(mean, dtype=np.float64)
+    C = S / n - np.outer(m, m)
+    eig, V = np.linalg.eigh(C)
+    eig = np.maximum(eig, 0.0)
+    mean_eig = float(eig.sum()) / d
+    ridge = max(RIDGE_NOISE_FACTOR * (mech.sigma / n) * math.sqrt(d), RIDGE_FLOOR * mean_eig,
+                1e-300)
+    inv_root = 1.0 / np.sqrt(eig + ridge)
+    M = (V * (0.5 * inv_root / inv_root.max())) @ V.T
+    M = 0.5 * (M + M.T)
+    return Whitening(M, ridge, ridge / mean_eig if mean_eig > 0 else math.inf)
