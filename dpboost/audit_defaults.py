@@ -10,7 +10,7 @@ scalar separates the two datasets almost perfectly.
 
 :func:`audit_defaults` fits :class:`~dpboost.estimator.PrivateHalfspaceClassifier` with its
 defaults (only ``n_rounds`` pinned, to keep each fit short: the count, ``kappa``, the prior,
-the centre, the scale and the calibration all run) many times on D and on D', which differ in
+the centre, the whitening, the scale and the calibration all run) many times on D and on D', which differ in
 row 0 (``R u`` labelled +1 against ``-R u`` labelled -1, so the count, the mean and every
 histogram move).  Each fit yields the released scalars listed in :data:`STATISTICS`, both signs
 of each; :func:`~dpboost.audit_statistics.distinguish_best` picks one statistic and threshold on
@@ -52,7 +52,7 @@ DEFAULT_DEFAULTS_RUNS = 2_000
 
 #: The released scalars of one fit that the distinguisher may threshold (each with both signs).
 STATISTICS = ("noisy_positive_count", "kappa", "class_gain", "input_centre . u",
-              "log input_scale", "coef . u", "intercept", "calibration slope",
+              "u . M u (input whitening)", "log input_scale", "coef . u", "intercept", "calibration slope",
               "calibration offset", "threshold cut")
 
 
@@ -80,9 +80,11 @@ def _statistics(clf, u: np.ndarray) -> np.ndarray:
     rep = clf.privacy_report_
     cal = clf.calibration_
     centre = clf.input_centre_ if clf.input_centre_ is not None else np.zeros_like(u)
+    white = getattr(clf, "input_whitening_", None)
     values = np.array([
         float(rep["noisy_positive_count"] or 0), float(rep["kappa"]),
         float(clf.class_gain_[1] - clf.class_gain_[0]), float(centre @ u),
+        float(u @ white.matrix @ u) if white is not None else 0.5,
         float(np.log(clf.input_scale_)), float(np.asarray(clf.coef_) @ u),
         float(clf.intercept_), float(cal.slope) if cal else 0.0,
         float(cal.offset) if cal else 0.0,
@@ -105,7 +107,9 @@ def _broken(variant: str | None):
 
         return mock.patch.object(est, "private_count", exact)
     if variant == "exact-mean":
-        return mock.patch.object(est, "private_mean",
+        import dpboost.input_map as input_map
+
+        return mock.patch.object(input_map, "private_mean",
                                  lambda X, R, rho, *, rng: np.asarray(X).mean(axis=0))
     raise ValueError(f"unknown variant {variant!r}")
 

@@ -3,8 +3,10 @@
 A fit touches the data with up to five mechanisms, all discrete Gaussians accounted in zCDP
 (:mod:`dpboost.defaults` gives the shares and the reasons):
 
-0. the mean of the rows and the histogram of row norms (practical mode with something learned:
-   the input map of :mod:`dpboost.input_map` and the input scale);
+0. the mean of the rows, their second-moment matrix (only where ``n`` is large enough:
+   :mod:`dpboost.whitening`; otherwise its share goes to the rounds) and the histogram of row
+   norms (practical mode with something learned: the input map of :mod:`dpboost.input_map`
+   and the input scale);
 1. the count of positive labels (only when ``kappa`` is learned: practical mode without
    ``kappa``);
 2. the ``T`` boosting rounds;
@@ -47,6 +49,7 @@ from dpboost.input_map import mean_event
 from dpboost.mechanisms import lattice_variance
 from dpboost.private_platt import score_histogram_event
 from dpboost.private_threshold import threshold_event
+from dpboost.whitening import second_moment_event
 
 __all__ = ["RunPlan", "plan_run"]
 
@@ -72,15 +75,20 @@ class RunPlan:
     rho_norms: float = 0.0
     rho_mean: float = 0.0
     threshold_only: bool = False
+    rho_whitening: float = 0.0
 
     @property
     def rho(self) -> float:
         """Total rho actually spent: the rounds plus the (rounded) discrete releases."""
-        return (self.rho_rounds + _rho(self.mean_event()) + _rho(self.norms_event())
-                + _rho(self.count_event()) + _rho(self.calibration_event()))
+        return (self.rho_rounds + _rho(self.mean_event()) + _rho(self.whitening_event())
+                + _rho(self.norms_event()) + _rho(self.count_event())
+                + _rho(self.calibration_event()))
 
     def mean_event(self) -> DiscreteGaussianEvent | None:
         return mean_event(self.rho_mean) if self.rho_mean else None
+
+    def whitening_event(self) -> DiscreteGaussianEvent | None:
+        return second_moment_event(self.rho_whitening) if self.rho_whitening else None
 
     def norms_event(self) -> DiscreteGaussianEvent | None:
         return norm_histogram_event(self.rho_norms) if self.rho_norms else None
@@ -117,9 +125,20 @@ class RunPlan:
         """The whole run as one event (the rounds alone in the historical plan)."""
         T = self.n_rounds if n_rounds is None else n_rounds
         rounds = self.rounds_event(T)
-        parts = [ev for ev in (self.mean_event(), self.norms_event(), self.count_event(), rounds,
-                               self.calibration_event()) if ev]
+        parts = [ev for ev in (self.mean_event(), self.whitening_event(), self.norms_event(),
+                               self.count_event(), rounds, self.calibration_event()) if ev]
         return parts[0] if len(parts) == 1 else ComposedEvent(tuple(parts))
+
+    def without_whitening(self) -> RunPlan:
+        """The same total, the second moment's share given to the rounds (``n`` too small).
+
+        ``rho_rounds`` is exact (the rounds' noise is derived from it), so moving the release's
+        cost to it keeps the run's total ``rho`` (less a relative 1e-12, so that rounding in the
+        sum can never exceed the plan that was checked against the target).
+        """
+        moved = _rho(self.whitening_event()) * (1.0 - 1e-12)
+        return replace(self, rho_rounds=self.rho_rounds + moved,
+                       rho_whitening=0.0)
 
     def with_threshold_only(self) -> RunPlan:
         """The same budgets, the histogram replaced by the private cut and slope (small n)."""
@@ -130,6 +149,8 @@ class RunPlan:
         out = []
         for name, ev in (("mean of the rows for the input centre (sensitivity 2R/n)",
                           self.mean_event()),
+                         ("second-moment matrix for the input whitening (sensitivity "
+                          "sqrt 2 R^2)", self.whitening_event()),
                          ("row-norm histogram for the input scale (sensitivity sqrt 2)",
                           self.norms_event()),
                          ("count of positive labels (sensitivity 1)", self.count_event()),
@@ -160,7 +181,7 @@ def _meets(events, eps: float, delta: float, method: str) -> bool:
 
 def plan_run(target_epsilon: float, target_delta: float, *, n_rounds: int | None,
              learn_kappa: bool, calibration: bool, method: str,
-             learn_scale: bool = False, centre: bool = False,
+             learn_scale: bool = False, centre: bool = False, whiten: bool = False,
              calibrate=calibrate_noise) -> RunPlan:
     """Fix every mechanism's budget from the parameters (see the module docstring).
 
@@ -185,17 +206,20 @@ def plan_run(target_epsilon: float, target_delta: float, *, n_rounds: int | None
                        0.0, n_rounds, z)
     split = split_budget(target_epsilon, target_delta, count=learn_kappa,
                          calibration=calibration, method=method, norms=learn_scale,
-                         mean=centre)
+                         mean=centre, whitening=whiten)
     scale = 1.0 if n_rounds is not None else 1.0 - 1e-9  # any T: keep an ulp-proof margin
     while True:
         nominal = RunPlan(target_epsilon, target_delta, split.method,
                           split.rho_count * scale, 0.0, split.rho_calibration * scale,
-                          n_rounds, None, split.rho_norms * scale, split.rho_mean * scale)
+                          n_rounds, None, split.rho_norms * scale, split.rho_mean * scale,
+                          rho_whitening=split.rho_whitening * scale)
         used = (_rho(nominal.count_event()) + _rho(nominal.calibration_event())
-                + _rho(nominal.norms_event()) + _rho(nominal.mean_event()))
+                + _rho(nominal.norms_event()) + _rho(nominal.mean_event())
+                + _rho(nominal.whitening_event()))
         plan = RunPlan(target_epsilon, target_delta, split.method, nominal.rho_count,
                        split.rho * scale - used, nominal.rho_calibration, n_rounds, None,
-                       nominal.rho_norms, nominal.rho_mean)
+                       nominal.rho_norms, nominal.rho_mean,
+                       rho_whitening=nominal.rho_whitening)
         check_T = n_rounds if n_rounds is not None else 100
         if _meets([plan.event(check_T)], target_epsilon, target_delta, split.method):
             return plan

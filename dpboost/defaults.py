@@ -15,7 +15,10 @@ it; every mechanism below is a discrete Gaussian, ``rho`` adds up under adaptive
 * ``SHARE_NORMS = 0.02``: the histogram of row norms on a public grid (sensitivity sqrt 2),
   which sets the input scale (see below);
 * ``SHARE_CALIBRATION = 0.05``: the histogram of scores by label (sensitivity sqrt 2);
-* the rest (0.88, or more when a step is skipped): the ``T`` boosting rounds.
+* ``SHARE_WHITENING = 0.05``: the second-moment matrix of the rows (sensitivity sqrt 2 R^2),
+  for the shrinkage whitening of the input map (:mod:`dpboost.whitening`), only where ``n`` is
+  large enough for it (:func:`dpboost.whitening.worthwhile`); otherwise the rounds keep it;
+* the rest (0.83, or more when a step is skipped): the ``T`` boosting rounds.
 
 **A private input scale.**  The noise is calibrated to the bound ``R``, but public-constant
 preprocessing (dividing by ``sqrt(d)``) leaves most rows well inside the ball, wasting signal:
@@ -172,6 +175,7 @@ __all__ = [
     "SHARE_COUNT",
     "SHARE_MEAN",
     "SHARE_NORMS",
+    "SHARE_WHITENING",
     "BudgetSplit",
     "adaptive_kappa",
     "adaptive_rounds",
@@ -194,6 +198,7 @@ SNR_TARGET = 10.0
 NOISY_MAX_KAPPA = 0.3
 NOISY_SNR_TARGET = 100.0
 SHARE_MEAN = 0.03
+SHARE_WHITENING = 0.05
 MIN_ROUNDS = 30
 ROUNDS_PER_SNR = 2.0
 
@@ -219,6 +224,7 @@ class BudgetSplit:
     method: str
     rho_norms: float = 0.0
     rho_mean: float = 0.0
+    rho_whitening: float = 0.0
 
     def shares(self) -> dict:
         """``{"count": .., "calibration": .., "rounds": ..}`` as fractions of ``rho``."""
@@ -265,7 +271,7 @@ def private_norm_scale(X: np.ndarray, norm_bound: float, rho: float, *,
 
 def split_budget(target_epsilon: float, target_delta: float, *, count: bool,
                  calibration: bool, method: str = "best", norms: bool = False,
-                 mean: bool = False) -> BudgetSplit:
+                 mean: bool = False, whitening: bool = False) -> BudgetSplit:
     """The largest total ``rho`` meeting the target, and its declared shares.
 
     ``rho = 1 / (2 z^2)`` with ``z`` the smallest noise multiplier of one discrete Gaussian
@@ -286,9 +292,10 @@ def split_budget(target_epsilon: float, target_delta: float, *, count: bool,
     rk = SHARE_CALIBRATION * rho if calibration else 0.0
     rn = SHARE_NORMS * rho if norms else 0.0
     rmean = SHARE_MEAN * rho if mean else 0.0
+    rw = SHARE_WHITENING * rho if whitening else 0.0
     return BudgetSplit(rho=rho, rho_count=rc, rho_calibration=rk,
-                       rho_rounds=rho - rc - rk - rn - rmean, method=cal.method, rho_norms=rn,
-                       rho_mean=rmean)
+                       rho_rounds=rho - rc - rk - rn - rmean - rw, method=cal.method,
+                       rho_norms=rn, rho_mean=rmean, rho_whitening=rw)
 
 
 def noise_multiplier_for(rho: float, count: int = 1) -> float:

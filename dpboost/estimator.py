@@ -31,7 +31,7 @@ from dpboost.defaults import (
     private_norm_scale,
 )
 from dpboost.halfspace_base import _BoostedHalfspaceBase
-from dpboost.input_map import InputMap, private_mean
+from dpboost.input_map import private_input_map
 from dpboost.multiclass import declared_n_classes, fit_multiclass, multiclass_plan
 from dpboost.privacy_report import build_report
 from dpboost.private_platt import private_platt, worthwhile
@@ -185,6 +185,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     released_centres_ : ndarray of shape (n_rounds, d or d + 1)
         The rounds' releases exactly as drawn, ``z_hat_t / R^2`` on the public grid (over the
         mapped coordinates when the rows were centred); everything else is post-processing.
+    input_whitening_ : dpboost.whitening.Whitening or None
+        The private shrinkage whitening ``M`` of the input map when ``n`` was large enough for
+        it (:func:`dpboost.whitening.worthwhile`; its 5% share otherwise goes to the rounds).
     classes_, n_features_in_ :
         As in scikit-learn.
     privacy_event_ : accounting.DPEvent
@@ -365,6 +368,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
                         method=s["accounting"],
                         learn_scale=s["mode"] == "practical" and bool(adaptive),
                         centre=s["mode"] == "practical" and bool(adaptive),
+                        whiten=s["mode"] == "practical" and bool(adaptive),
                         calibrate=calibrate_noise)
         return s, plan
 
@@ -405,12 +409,12 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             self._check_density(s["kappa"], n)
         rng = check_random_state(self.random_state, owner=type(self).__name__)
         legacy = plan.legacy_noise_multiplier is not None
-        rng_count, rng_boost, rng_cal, rng_norms, rng_mean = (
-            (None, rng, None, None, None) if legacy else rng.spawn(5))
-        imap = None
-        if plan.rho_mean:  # a private centre and a constant coordinate (dpboost.input_map)
-            imap = InputMap.for_mean(private_mean(X, s["R"], plan.rho_mean, rng=rng_mean),
-                                     s["R"])
+        rng_count, rng_boost, rng_cal, rng_norms, rng_mean, rng_white = (
+            (None, rng, None, None, None, None) if legacy else rng.spawn(6))
+        imap = self.input_whitening_ = None
+        if plan.rho_mean:  # a private centre (and whitening), a constant coordinate
+            imap, plan, self.input_whitening_ = private_input_map(  # (dpboost.input_map)
+                X, s["R"], plan, rng_mean=rng_mean, rng_whitening=rng_white)
             X = _clip(imap.transform(X), s["R"])
         d = X.shape[1]
         scale = 1.0

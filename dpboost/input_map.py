@@ -4,7 +4,8 @@ Practical mode (``PrivateHalfspaceClassifier`` with ``kappa`` or ``n_rounds`` le
 
 .. math::  x' = \bigl[\, (x - \hat m)/2,\; c_0 \,\bigr], \qquad c_0 = R / (2\sqrt{d + 1}),
 
-clipped row by row to ``R`` (then scaled by the private input scale of
+(or, on data large enough for it, ``[M (x - m_hat), c_0]`` with ``M`` the private shrinkage
+whitening of :mod:`dpboost.whitening`, largest eigenvalue 1/2), clipped row by row to ``R`` (then scaled by the private input scale of
 :func:`dpboost.defaults.private_norm_scale`), where ``m_hat`` is a private mean of the clipped
 rows projected onto the ball of radius ``R``.
 
@@ -52,7 +53,7 @@ from accounting import DiscreteGaussianEvent
 from dpboost.mechanisms import LatticeGaussian, centre_error_bound
 from dpboost.round_ops import centre, is_dask_array, zero_gain
 
-__all__ = ["InputMap", "mean_event", "private_mean"]
+__all__ = ["InputMap", "mean_event", "private_input_map", "private_mean"]
 
 
 def _noise_multiplier(rho: float) -> float:
@@ -94,7 +95,7 @@ def private_mean(X, norm_bound: float, rho: float, *, rng: np.random.Generator) 
 
 @dataclass(frozen=True)
 class InputMap:
-    """``x -> [(x - mean) / 2, constant]`` (all public once ``mean`` is released).
+    """``x -> [M (x - mean), constant]`` (all public once ``mean`` and ``M`` are released).
 
     Attributes
     ----------
@@ -102,20 +103,30 @@ class InputMap:
         The private mean, of norm at most ``R``.
     constant : float
         ``c_0 = R / (2 sqrt(d + 1))``.
+    matrix : ndarray of shape (d, d) or None
+        ``M``: None for ``I / 2``, else the private shrinkage whitening of
+        :mod:`dpboost.whitening` (symmetric, largest eigenvalue 1/2, so ``||x'|| <= R`` still
+        holds up to rounding; the rows are clipped after).
     """
 
     mean: np.ndarray
     constant: float
+    matrix: np.ndarray | None = None
 
     @classmethod
-    def for_mean(cls, mean: np.ndarray, norm_bound: float) -> InputMap:
+    def for_mean(cls, mean: np.ndarray, norm_bound: float,
+                 matrix: np.ndarray | None = None) -> InputMap:
         d = mean.shape[0]
-        return cls(np.asarray(mean, dtype=np.float64), norm_bound / (2.0 * math.sqrt(d + 1)))
+        return cls(np.asarray(mean, dtype=np.float64), norm_bound / (2.0 * math.sqrt(d + 1)),
+                   None if matrix is None else np.asarray(matrix, dtype=np.float64))
 
     def _block(self, block: np.ndarray) -> np.ndarray:
         out = np.empty((block.shape[0], block.shape[1] + 1), dtype=block.dtype)
         np.subtract(block, self.mean.astype(block.dtype), out=out[:, :-1])
-        out[:, :-1] *= 0.5
+        if self.matrix is None:
+            out[:, :-1] *= 0.5
+        else:  # the private shrinkage whitening (dpboost.whitening): symmetric, norm 1/2
+            out[:, :-1] = out[:, :-1] @ self.matrix.astype(block.dtype)
         out[:, -1] = self.constant
         return out
 
@@ -138,6 +149,29 @@ class InputMap:
         True
         """
         coef = np.asarray(coef, dtype=np.float64)
-        w = 0.5 * coef[..., :-1]
+        w = 0.5 * coef[..., :-1] if self.matrix is None else coef[..., :-1] @ self.matrix
         b = coef[..., -1] * self.constant - w @ self.mean
         return w, b
+
+
+def private_input_map(X, norm_bound: float, plan, *, rng_mean: np.random.Generator,
+                      rng_whitening: np.random.Generator):
+    """The input map of one fit: the private mean, then the whitening if ``n`` allows it.
+
+    ``plan`` is the fit's :class:`~dpboost.budget_plan.RunPlan`.  When it has a whitening
+    share but :func:`dpboost.whitening.worthwhile` says no (a public rule on ``n``, ``d``,
+    ``R`` and the share), the share goes to the rounds (``plan.without_whitening()``).
+    Returns ``(InputMap, plan, Whitening or None)``.
+    """
+    from dpboost.whitening import private_whitening, worthwhile
+
+    mean = private_mean(X, norm_bound, plan.rho_mean, rng=rng_mean)
+    white = None
+    if plan.rho_whitening:
+        n, d = X.shape
+        if worthwhile(n, d, norm_bound, plan.rho_whitening):
+            white = private_whitening(X, mean, norm_bound, plan.rho_whitening, rng=rng_whitening)
+        else:
+            plan = plan.without_whitening()
+    return (InputMap.for_mean(mean, norm_bound, None if white is None else white.matrix),
+            plan, white)

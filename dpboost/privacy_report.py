@@ -65,6 +65,7 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
         "input_centre_rule": ("rows x -> [(x - m_hat) / 2, R / (2 sqrt(d + 1))], m_hat the "
                               "private mean (discrete Gaussian, sensitivity 2R/n); folded "
                               "into coef_ and intercept_" if plan.rho_mean else None),
+        "input_whitening": _whitening(est, plan),
         "input_scale": est.input_scale_,
         "input_scale_rule": ("R / (private 75th percentile of the row norms, on the grid "
                              "R 2^(-j/4)), at least 1; folded into coef_"
@@ -105,3 +106,19 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
         "mode": s["mode"],
         "labels_inferred_from_data": est.classes is None,
     }
+
+
+def _whitening(est, plan) -> dict | None:
+    """The whitening entry: None without a share, else whether it was released and its ridge."""
+    white = getattr(est, "input_whitening_", None)
+    if white is None:
+        return None if not getattr(plan, "rho_mean", 0.0) else {
+            "applied": False,
+            "rule": "skipped: n too small for the second-moment release "
+                    "(dpboost.whitening.worthwhile); its share went to the rounds"}
+    return {"applied": True, "ridge": white.ridge,
+            "ridge_over_mean_eigenvalue": white.ridge_over_mean_eigenvalue,
+            "rule": "rows x -> [M (x - m_hat), c_0], M = (C_hat + lambda I)^(-1/2) scaled to "
+                    "norm 1/2, C_hat from the private second-moment matrix (discrete "
+                    "Gaussian, sensitivity sqrt 2 R^2), lambda = max(4 sigma_e sqrt(d), "
+                    "0.01 tr(C_hat)/d); folded into coef_ and intercept_"}

@@ -88,7 +88,10 @@ def test_model_file_and_staged_outputs_stay_on_the_grid():
     assert grid_output_possible(clf.released_centres_, g).all()
     # coef_ is the mean of grid values, folded through the private centre (dpboost.input_map):
     # post-processing of the releases, exactly reproducible from them
-    w, _ = InputMap.for_mean(clf.input_centre_, 1.0).fold(clf.released_centres_.mean(axis=0))
+    # (and the private whitening, when n allowed it: dpboost.whitening)
+    white = clf.input_whitening_
+    imap = InputMap.for_mean(clf.input_centre_, 1.0, None if white is None else white.matrix)
+    w, _ = imap.fold(clf.released_centres_.mean(axis=0))
     np.testing.assert_array_equal(clf.coef_, w * clf.score_scale_)
 
 

@@ -107,8 +107,9 @@ def test_planned_event_reads_no_data():
     X = rng.normal(size=(3000, 4))
     fitted = P(1.0, 1e-6, classes=[0, 1], random_state=0).fit(X, rng.integers(0, 2, 3000))
     assert fitted.planned_privacy_event() == a  # same parameters: same plan, whatever the data
-    # mean, norms histogram, positive count, rounds (ZCDPEvent: T is learned), score histogram
-    assert isinstance(a, ComposedEvent) and len(a.events) == 5
+    # mean, second moment (dpboost.whitening; handed to the rounds when n is too small),
+    # norms histogram, positive count, rounds (ZCDPEvent: T is learned), score histogram
+    assert isinstance(a, ComposedEvent) and len(a.events) == 6
 
 
 def test_legacy_settings_are_the_previous_defaults():
