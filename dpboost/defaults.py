@@ -356,6 +356,8 @@ def class_balancing_gain(noisy_positives: int, n: int, learning_rate: float
     >>> class_balancing_gain(500, 1000, 5.0)
     (0.0, 0.0)
     """
+    if n < 2:  # [1/n, 1 - 1/n] is empty: no balance can be read from one row
+        return (0.0, 0.0)
     p = min(max(noisy_positives / n, 1.0 / n), 1.0 - 1.0 / n)
     g = abs(math.log((1.0 - p) / p)) / learning_rate
     return (0.0, float(g)) if p < 0.5 else (float(g), 0.0)

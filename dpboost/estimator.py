@@ -121,8 +121,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         ``k_1 = sqrt(d) / (n sqrt(2 rho_T))``, the first measure class-balanced
         (:func:`dpboost.defaults.class_balancing_gain`), and
         ``T = clip(round(2 kappa n sqrt(2 rho_T) / sqrt(d)), 30, T_max)`` (see Notes).  When
-        anything is learned, the rows are also centred on a private mean and given a constant
-        coordinate before boosting (:mod:`dpboost.input_map`), folded back into ``coef_`` and
+        anything is learned, the rows are also centred on a private mean (and, where ``n`` is
+        large enough, whitened: :mod:`dpboost.whitening`) and given a constant coordinate
+        before boosting (:mod:`dpboost.input_map`), folded back into ``coef_`` and
         ``intercept_``.
     norm_bound : float > 0, default 1.0
         ``R``.  Rows with ``||x|| > R`` are clipped row by row to norm ``R``; the noise is

@@ -39,6 +39,18 @@ ball can have -- and ``d <= MAX_DIMENSION``; otherwise the share goes back to th
 rounds (the run still spends exactly the planned ``rho``).  It depends on ``n``, ``d``, ``R``
 and the budget only.
 
+**Measured (private, 3 seeds, 5% of rho, held-out accuracy / ROC AUC, change in points).**
+Covtype: +0.28 / +0.25 at epsilon = 0.5, +0.27 / +0.20 at 1, +0.23 / +0.25 at 2, +0.15 / +0.28
+at 5 (single seeds from -0.57 to +1.26 in accuracy at epsilon <= 1, all positive at 2 and 5).
+a9a passes the rule only at epsilon = 5: -0.08 / +0.00; online-shoppers only at 5: +0.04 /
++0.11; letter "A" (every epsilon) within +-0.1 in accuracy, AUC -0.02 on average (one seed
+-1.65 at epsilon = 0.5).  German credit, breast cancer and digits never pass the rule, so they
+are unchanged.  A smaller ridge (1x or 2x instead of 4x ``sigma_e sqrt(d)``) gained less on
+covtype (+0.10 / +0.14 at epsilon 5 / 2) and lost more on a9a (-0.14 at 5).  An earlier
+prototype without the rule and with a data-blind ridge (10% of rho) had cost letter "A"
+0.3 point at epsilon = 0.5 and, per feature, breast cancer 31 points at epsilon = 1: the rule
+and the noise-scaled ridge are what make the release safe to leave on by default.
+
 **Privacy.**  The released vector is the upper triangle (diagonal included) of
 ``S = sum_i x_i x_i^T``.  Replacing a row ``x`` by ``x'`` changes it by the upper triangle of
 ``x x^T - x' x'^T``, whose squared L2 norm is
@@ -170,8 +182,8 @@ def private_whitening(X, mean: np.ndarray, norm_bound: float, rho: float, *,
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(50_000, 3)) * [0.4, 0.1, 0.05]
     >>> W = private_whitening(X / 2, np.zeros(3), 1.0, 0.05, rng=rng)
-    >>> np.round(np.diag(W.matrix) / W.matrix[0, 0], 1).tolist()  # low variance: larger weight
-    [1.0, 3.4, 5.5]
+    >>> np.round(np.diag(W.matrix) / W.matrix[0, 0], 1).tolist()  # exact whitening: 1, 4, 8
+    [1.0, 3.6, 5.7]
     """
     n, d = X.shape
     mech = mechanism(n, d, norm_bound, rho)

@@ -132,3 +132,15 @@ def test_prior_fixes_the_ranking_on_imbalanced_one_hot_data(monkeypatch):
     # measured 0.839 / 0.855 / 0.833 with the prior, 0.772 / 0.808 / 0.783 without
     assert with_prior.min() > 0.82
     assert (with_prior - without).min() > 0.03
+
+
+def test_one_row_fits_without_a_division_by_zero():
+    # [1/n, 1 - 1/n] is empty at n = 1: the prior is skipped, the budget still holds.
+    from dpboost.defaults import class_balancing_gain
+    from dpboost.estimator import PrivateHalfspaceClassifier
+
+    assert class_balancing_gain(1, 1, 5.0) == (0.0, 0.0)
+    clf = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1], random_state=0)
+    clf.fit(np.full((1, 3), 0.1), np.array([1]))
+    assert clf.privacy_report_["epsilon"]["best"] <= 1.0
+    assert set(clf.predict(np.zeros((4, 3)))) <= {0, 1}
