@@ -161,13 +161,14 @@ class Whitening:
         ``M`` (symmetric, largest eigenvalue 1/2).
     ridge : float
         ``lambda``.
-    ridge_over_mean_eigenvalue : float
-        ``lambda / (tr(C_hat) / d)``: large means ``M`` is close to ``I / 2``.
+    ridge_over_mean_eigenvalue : float or None
+        ``lambda / (tr(C_hat) / d)``: large means ``M`` is close to ``I / 2`` (None when
+        ``C_hat`` is 0, e.g. identical rows; JSON has no infinity).
     """
 
     matrix: np.ndarray
     ridge: float
-    ridge_over_mean_eigenvalue: float
+    ridge_over_mean_eigenvalue: float | None
 
 
 def private_whitening(X, mean: np.ndarray, norm_bound: float, rho: float, *,
@@ -202,4 +203,4 @@ def private_whitening(X, mean: np.ndarray, norm_bound: float, rho: float, *,
     inv_root = 1.0 / np.sqrt(eig + ridge)
     M = (V * (0.5 * inv_root / inv_root.max())) @ V.T
     M = 0.5 * (M + M.T)
-    return Whitening(M, ridge, ridge / mean_eig if mean_eig > 0 else math.inf)
+    return Whitening(M, ridge, ridge / mean_eig if mean_eig > 0 else None)
