@@ -84,7 +84,7 @@ def _statistics(clf, u: np.ndarray) -> np.ndarray:
     values = np.array([
         float(rep["noisy_positive_count"] or 0), float(rep["kappa"]),
         float(clf.class_gain_[1] - clf.class_gain_[0]), float(centre @ u),
-        float(u @ white.matrix @ u) if white is not None else 0.5,
+        float(u @ white.matrix @ u) if white is not None and white.applied else 0.5,
         float(np.log(clf.input_scale_)), float(np.asarray(clf.coef_) @ u),
         float(clf.intercept_), float(cal.slope) if cal else 0.0,
         float(cal.offset) if cal else 0.0,

@@ -187,8 +187,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         The rounds' releases exactly as drawn, ``z_hat_t / R^2`` on the public grid (over the
         mapped coordinates when the rows were centred); everything else is post-processing.
     input_whitening_ : dpboost.whitening.Whitening or None
-        The private shrinkage whitening ``M`` of the input map when ``n`` was large enough for
-        it (:func:`dpboost.whitening.worthwhile`; its 5% share otherwise goes to the rounds).
+        The private shrinkage whitening of the input map when ``n`` was large enough to release
+        it (:func:`dpboost.whitening.worthwhile`; its 5% share otherwise goes to the rounds);
+        its ``applied`` says whether the map used ``M`` (not where the ridge swamps it).
     classes_, n_features_in_ :
         As in scikit-learn.
     privacy_event_ : accounting.DPEvent

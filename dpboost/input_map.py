@@ -173,5 +173,5 @@ def private_input_map(X, norm_bound: float, plan, *, rng_mean: np.random.Generat
             white = private_whitening(X, mean, norm_bound, plan.rho_whitening, rng=rng_whitening)
         else:
             plan = plan.without_whitening()
-    return (InputMap.for_mean(mean, norm_bound, None if white is None else white.matrix),
-            plan, white)
+    matrix = white.matrix if white is not None and white.applied else None
+    return InputMap.for_mean(mean, norm_bound, matrix), plan, white

@@ -116,6 +116,12 @@ def _whitening(est, plan) -> dict | None:
             "applied": False,
             "rule": "skipped: n too small for the second-moment release "
                     "(dpboost.whitening.worthwhile); its share went to the rounds"}
+    if not white.applied:
+        return {"applied": False, "ridge": white.ridge,
+                "ridge_over_mean_eigenvalue": white.ridge_over_mean_eigenvalue,
+                "rule": "released (its share was spent) but not used: the ridge lambda exceeds "
+                        "5 tr(C_hat)/d, where M would be I/2 plus noise; rows x -> "
+                        "[(x - m_hat)/2, c_0]"}
     return {"applied": True, "ridge": white.ridge,
             "ridge_over_mean_eigenvalue": white.ridge_over_mean_eigenvalue,
             "rule": "rows x -> [M (x - m_hat), c_0], M = (C_hat + lambda I)^(-1/2) scaled to "

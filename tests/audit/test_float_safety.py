@@ -90,7 +90,8 @@ def test_model_file_and_staged_outputs_stay_on_the_grid():
     # post-processing of the releases, exactly reproducible from them
     # (and the private whitening, when n allowed it: dpboost.whitening)
     white = clf.input_whitening_
-    imap = InputMap.for_mean(clf.input_centre_, 1.0, None if white is None else white.matrix)
+    matrix = white.matrix if white is not None and white.applied else None
+    imap = InputMap.for_mean(clf.input_centre_, 1.0, matrix)
     w, _ = imap.fold(clf.released_centres_.mean(axis=0))
     np.testing.assert_array_equal(clf.coef_, w * clf.score_scale_)
 

@@ -139,7 +139,7 @@ def test_a_large_fit_spends_the_share_and_reports_it():
     planned = est.planned_privacy_event()
     est.fit(X, y)
     rep = est.privacy_report_
-    assert rep["input_whitening"]["applied"] is True
+    assert rep["input_whitening"]["applied"] is True and est.input_whitening_.applied
     shares = {m["name"].split(" (")[0]: m["share"] for m in rep["mechanisms"]}
     assert shares["second-moment matrix for the input whitening"] == pytest.approx(0.05, rel=1e-6)
     assert isinstance(planned, ComposedEvent) and len(planned.events) == 6
@@ -163,6 +163,24 @@ def test_a_small_fit_gives_the_share_to_the_rounds():
     assert ZCDPAccountant().compose(est.privacy_event_).rho <= (
         ZCDPAccountant().compose(planned).rho)
     assert rep["epsilon"]["best"] <= 1.0
+
+
+def test_a_release_swamped_by_its_ridge_is_not_used():
+    # Rows that fill the ball thinly (d = 5, divided by 4 sqrt(d)) pass the public rule at
+    # n = 500, epsilon = 4, but the ridge is over 5x their mean eigenvalue: the map keeps I / 2,
+    # and the release is still accounted for.
+    rng = np.random.default_rng(0)
+    X = np.clip(rng.normal(size=(500, 5)), -4, 4) / (4 * math.sqrt(5))
+    y = (X[:, 0] + 0.05 * rng.normal(size=500) > 0).astype(int)
+    est = P(4.0, 1e-6, classes=[0, 1], random_state=0).fit(X, y)
+    rep = est.privacy_report_
+    assert est.input_whitening_ is not None and not est.input_whitening_.applied
+    assert rep["input_whitening"]["applied"] is False
+    assert rep["input_whitening"]["ridge_over_mean_eigenvalue"] > whitening.MAX_RIDGE_RATIO
+    assert any("second-moment" in m["name"] for m in rep["mechanisms"])
+    assert rep["epsilon"]["best"] <= 4.0
+    w, b = InputMap.for_mean(est.input_centre_, 1.0).fold(est.released_centres_.mean(axis=0))
+    assert np.allclose(est.coef_, w * est.score_scale_)  # the plain map (x - m) / 2
 
 
 def test_given_kappa_and_rounds_keep_the_historical_map():
