@@ -43,3 +43,33 @@ def test_centred_fit_and_its_stages_on_dask_equal_numpy(client):
                                atol=1e-9)
     np.testing.assert_allclose(got.decision_function(Xd).compute(), ref.decision_function(X),
                                rtol=1e-6, atol=1e-9)
+
+
+def test_private_whitening_on_dask_is_the_numpy_release(client):
+    from dpboost.whitening import private_whitening
+
+    rng = np.random.default_rng(2)
+    X = rng.standard_normal((20_000, 5)) * [0.3, 0.1, 0.05, 0.02, 0.01]
+    ref = private_whitening(X, X.mean(axis=0), 1.0, 0.05, rng=np.random.default_rng(6))
+    got = private_whitening(da.from_array(X, chunks=(3001, 5)), X.mean(axis=0), 1.0, 0.05,
+                            rng=np.random.default_rng(6))
+    assert ref.applied and got.applied
+    # the two sums differ by rounding only (within the public bound), so the grid values agree
+    # except at a rounding boundary, one grid step away at most
+    np.testing.assert_allclose(got.matrix, ref.matrix, rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.slow
+def test_whitened_fit_on_dask_equals_numpy(client):
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((30_000, 5)) * [0.3, 0.1, 0.05, 0.02, 0.01]
+    y = np.where(X[:, 3] - X[:, 4] + 0.005 * rng.standard_normal(30_000) > 0, 1, 0)
+    kw = dict(classes=[0, 1], random_state=5)
+    ref = PrivateHalfspaceClassifier(2.0, 1e-6, **kw).fit(X, y)
+    assert ref.input_whitening_ is not None and ref.input_whitening_.applied
+    got = PrivateHalfspaceClassifier(2.0, 1e-6, **kw).fit(
+        da.from_array(X, chunks=(4000, 5)), da.from_array(y, chunks=4000))
+    np.testing.assert_allclose(got.input_whitening_.matrix, ref.input_whitening_.matrix,
+                               rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(got.decision_function(X[:200]), ref.decision_function(X[:200]),
+                               rtol=1e-5, atol=1e-8)
