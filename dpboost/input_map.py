@@ -5,7 +5,8 @@ Practical mode (``PrivateHalfspaceClassifier`` with ``kappa`` or ``n_rounds`` le
 .. math::  x' = \bigl[\, (x - \hat m)/2,\; c_0 \,\bigr], \qquad c_0 = R / (2\sqrt{d + 1}),
 
 (or, on data large enough for it, ``[M (x - m_hat), c_0]`` with ``M`` the private shrinkage
-whitening of :mod:`dpboost.whitening`, largest eigenvalue 1/2), clipped row by row to ``R`` (then scaled by the private input scale of
+whitening of :mod:`dpboost.whitening`, largest eigenvalue 1/2), clipped row by row to ``R``
+(then scaled by the private input scale of
 :func:`dpboost.defaults.private_norm_scale`), where ``m_hat`` is a private mean of the clipped
 rows projected onto the ball of radius ``R``.
 
