@@ -160,6 +160,11 @@ def _positional(model, args):
 
 
 def _metrics(model, truth, score, pred) -> str:
+    """The accuracy and ROC AUC line; the AUC is stated undefined on a file of one class.
+
+    The ROC AUC compares positives with negatives, so a file whose labels hold one class has
+    none: the line says so rather than printing ``nan``.
+    """
     from sklearn.metrics import roc_auc_score
 
     from dpboost.schema import category_key
@@ -171,18 +176,18 @@ def _metrics(model, truth, score, pred) -> str:
         raise UserError(f"The label column holds {unknown[:5]} outside the model's classes "
                         f"{model.classes_.tolist()}.")
     accuracy = float(np.mean(keys == np.array([category_key(p) for p in pred], dtype=object)))
+    undefined = "ROC AUC: undefined (the file holds one class)"
     if np.ndim(score) == 2:  # multiclass: macro-averaged one-vs-rest ROC AUC of the scores
         index = np.array([classes.index(k) for k in keys])
-        present = np.unique(index)
-        aucs = [roc_auc_score(index == k, score[:, k]) for k in present
+        aucs = [roc_auc_score(index == k, score[:, k]) for k in np.unique(index)
                 if 0 < np.sum(index == k) < len(index)]
-        auc = float(np.mean(aucs)) if aucs else float("nan")
-        return (f"accuracy {accuracy:.4f}, ROC AUC {auc:.4f} (macro one-vs-rest) on "
-                f"{len(keys)} rows")
+        auc = (f"ROC AUC {float(np.mean(aucs)):.4f} (macro one-vs-rest)" if aucs else
+               undefined)
+        return f"accuracy {accuracy:.4f}, {auc} on {len(keys)} rows"
     positive = keys == classes[1]
-    auc = (float(roc_auc_score(positive, score)) if 0 < positive.sum() < len(positive)
-           else float("nan"))
-    return f"accuracy {accuracy:.4f}, ROC AUC {auc:.4f} on {len(keys)} rows"
+    auc = (f"ROC AUC {float(roc_auc_score(positive, score)):.4f}"
+           if 0 < positive.sum() < len(positive) else undefined)
+    return f"accuracy {accuracy:.4f}, {auc} on {len(keys)} rows"
 
 
 def run(args) -> int:

@@ -346,3 +346,20 @@ def test_three_declared_classes_train_a_multiclass_model(files, capsys, tmp_path
     code = main(["train", str(train), "--schema", str(one), *TRAIN, "--out",
                  str(tmp_path / "m1.json")])
     assert code == 2 and not (tmp_path / "m1.json").exists()
+
+@pytest.mark.parametrize("classes", [["no", "yes"], ["no", "yes", "maybe"]])
+def test_roc_auc_is_stated_undefined_on_a_file_of_one_class(files, capsys, tmp_path, classes):
+    _, _, train, _, _, frame = files
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps({**SCHEMA, "label": {"column": "bought",
+                                                      "classes": classes}}))
+    model = tmp_path / "m.json"
+    assert main(["train", str(train), "--schema", str(schema), *TRAIN[:4], "--n-rounds", "3",
+                 "--out", str(model)]) == 0
+    capsys.readouterr()
+    one_class = _write_raw(frame[frame["bought"] == "yes"], tmp_path / "yes.csv")
+    assert main(["predict", "--model", str(model), str(one_class), "--label", "bought",
+                 "--out", str(tmp_path / "p.csv")]) == 0
+    report = capsys.readouterr().out
+    assert "ROC AUC: undefined (the file holds one class)" in report, report
+    assert "nan" not in report.lower() and report.startswith("test: accuracy ")
