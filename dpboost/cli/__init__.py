@@ -24,7 +24,8 @@ from accounting.exceptions import BudgetExceededError, ConvergenceError, Unsuppo
 from dpboost.cli._options import UserError, report_error
 
 #: Subcommands in the order ``dpboost --help`` lists them.
-SUBCOMMANDS = ("demo", "schema", "train", "predict", "privacy", "budget", "audit", "curves", "online")
+SUBCOMMANDS = ("demo", "schema", "train", "predict", "privacy", "budget", "audit", "curves",
+               "online")
 
 #: The exception types a user error can have (which of them are really the user's doing is
 #: decided by :func:`dpboost.cli._options.is_user_error`).

@@ -58,8 +58,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                              delta_help="the claimed (target) delta")
     parser.add_argument("--runs", type=int, default=None,
                         help="mechanism runs, half on each dataset (default: 20000 for a "
-                             "round, a run, the mean or the threshold, 4000 fits for the estimator, 2000 for the "
-                             "defaults)")
+                             "round, a run, the mean or the threshold, 4000 fits for the "
+                             "estimator, 2000 for the defaults)")
     add_n_rounds(parser, default=None, default_text="3 for a run, 8 for the estimator and the "
                  "defaults", help="rounds of the audited run (--setting run, estimator or "
                  "defaults)")

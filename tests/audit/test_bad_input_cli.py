@@ -253,8 +253,8 @@ def test_load_csv_label_errors(tmp_path):
         load_libsvm(_write(tmp_path, "neg.txt", BAD_FILES["libsvm_negative_index.txt"]))
 
 
-_TOKENS = ["", ",", ",,", "nan", "inf", "-inf", "1e308", "1e309", "-1e309", "1.5e-320", "abc", '"', "\x00", "\t",
-           " ", "\n", "0.5", "-0", "\u00e9", "1:2", "#"]
+_TOKENS = ["", ",", ",,", "nan", "inf", "-inf", "1e308", "1e309", "-1e309", "1.5e-320", "abc", '"',
+           "\x00", "\t", " ", "\n", "0.5", "-0", "\u00e9", "1:2", "#"]
 
 
 @st.composite
@@ -323,8 +323,8 @@ def test_subprocess_no_traceback(args, tmp_path):
     _write(tmp_path, "trunc.json", '{"format": "dpboost-halfspace", "coef": [0.1,')
     argv = [a.format(folder=tmp_path) for a in args]
     env = dict(os.environ, PYTHONWARNINGS="default")
-    proc = subprocess.run([sys.executable, "-m", "dpboost", *argv], capture_output=True, check=False,
-                          text=True, timeout=120, env=env)
+    proc = subprocess.run([sys.executable, "-m", "dpboost", *argv], capture_output=True,
+                          check=False, text=True, timeout=120, env=env)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr

@@ -72,8 +72,8 @@ def test_train_on_a_parquet_folder_spools_and_deletes_the_spool(tmp_path, monkey
     spools = tmp_path / "spools"
     monkeypatch.setenv("DPBOOST_SPOOL_DIR", str(spools))
     code = main(["train", str(folder), "--schema", str(tmp_path / "schema.json"),
-                 "--target-epsilon", "1", "--target-delta", "1e-6", "--n-rounds", "4", "--workers", "2",
-                 "--memory-limit", "1GiB", "--out", str(tmp_path / "model.json")])
+                 "--target-epsilon", "1", "--target-delta", "1e-6", "--n-rounds", "4",
+                 "--workers", "2", "--memory-limit", "1GiB", "--out", str(tmp_path / "model.json")])
     assert code == 0, capsys.readouterr().err
     assert json.loads((tmp_path / "model.json").read_text())
     assert spools.exists() and os.listdir(spools) == []  # written during the fit, then deleted
