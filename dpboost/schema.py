@@ -55,6 +55,7 @@ __all__ = [
     "Schema",
     "category_key",
     "draft_schema",
+    "is_nan_text",
 ]
 
 #: Written at the top of every drafted schema file.
@@ -118,6 +119,22 @@ def category_key(value) -> str | None:
     return category_key(number)
 
 
+def is_nan_text(value) -> bool:
+    """Whether ``value`` is the text of a NaN: ``nan`` in any case, signed or not, spaced or not.
+
+    Such a cell means *missing* in a numeric column and, unless the schema declares that exact
+    text as one of its categories (or classes), in a categorical column and a label column
+    too, whichever reader produced the table (pyarrow reads it as a float NaN in a column of
+    numbers, pandas and dask keep the text).
+
+    Examples
+    --------
+    >>> [is_nan_text(v) for v in ("NaN", " nan ", "-NAN", "nano", "", float("nan"))]
+    [True, True, True, False, False, False]
+    """
+    return isinstance(value, str) and value.strip().lower() in ("nan", "+nan", "-nan")
+
+
 def _from_data(spec: dict, where: str) -> tuple[str, ...]:
     marks = spec.get("from_data", ())
     if isinstance(marks, bool):
@@ -144,8 +161,9 @@ class NumericColumn:
     ``"signed-log"`` (``sign(x) log(1 + |x|)``).  ``bins`` (k equal-width bins between the
     transformed bounds) or ``edges`` (increasing bin boundaries in the raw unit, the first and
     last being the bounds) one-hot encode the value instead of scaling it.  A cell reading
-    ``true``/``false`` (any case) counts as 1/0; an empty cell or one of the schema's
-    ``na_values`` is missing; any other text is an error naming its line.
+    ``true``/``false`` (any case) counts as 1/0; an empty cell, one of the schema's
+    ``na_values`` or the text ``NaN`` (any case, :func:`is_nan_text`) is missing; any other
+    text is an error naming its line.
     """
 
     lower: float
@@ -214,7 +232,10 @@ class CategoricalColumn:
     A value matches a declared category when their :func:`category_key` agree: surrounding
     spaces are ignored and ``2``, ``2.0``, ``"2"`` agree, as do ``TRUE`` and ``true``, but
     other text is compared case-sensitively (``"Clerk"`` is not ``"clerk"``: it is all zeros,
-    and ``dpboost train``/``predict`` warn when a column holds such near misses).
+    and ``dpboost train``/``predict`` warn when a column holds such near misses).  An empty
+    cell, one of the schema's ``na_values`` or the text ``NaN`` (any case,
+    :func:`is_nan_text`) is missing, as in a numeric column, unless that exact text is one of
+    the declared ``categories``: then it is that category.
     """
 
     categories: tuple
@@ -440,6 +461,17 @@ class Schema:
         return tuple(n for n, s in self.columns.items() if not isinstance(s, DropColumn))
 
     @property
+    def text_columns(self) -> tuple[str, ...]:
+        """Columns a reader keeps as text: the categorical ones and the label column.
+
+        Read as text, a declared category ``"NaN"`` is never turned into a float NaN (missing)
+        by a reader's type inference.
+        """
+        label = (self.label.column,) if self.label and self.label.column else ()
+        return tuple(n for n, s in self.columns.items()
+                     if isinstance(s, CategoricalColumn)) + label
+
+    @property
     def read_columns(self) -> tuple[str, ...]:
         """Columns a reader must find: every named column and the label column."""
         label = (self.label.column,) if self.label and self.label.column else ()
@@ -475,8 +507,10 @@ def _draft_column(values, max_categories: int, name: str = "") -> dict:
     if (lowered == "id" or lowered.endswith(("_id", " id"))) and values.is_unique:
         return {"type": "drop"}  # an identifier: never a feature
 
-    has_missing = bool(values.isna().any() or
+    nan_text = values.map(is_nan_text).astype(bool)
+    has_missing = bool(values.isna().any() or nan_text.any() or
                        (values.astype(str).str.strip() == "").any())
+    values = values.where(~nan_text, None)  # NaN text is missing, as the encoder reads it
     spec: dict
     n_distinct = values.dropna().nunique()
     if _looks_numeric(values) and n_distinct > 2:

@@ -39,6 +39,7 @@ from dpboost.schema import (
     NumericColumn,
     Schema,
     category_key,
+    is_nan_text,
     draft_schema,
 )
 
@@ -98,7 +99,8 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...]) -> np.ndarray
     """float64 values with NaN for missing; one-line error naming a non-numeric cell.
 
     ``true``/``false`` (any case, or a bool) read as 1 and 0, as :func:`category_key`
-    matches them; an empty cell or one of ``na_values`` is missing.
+    matches them; an empty cell, one of ``na_values`` or the text ``NaN`` in any case
+    (:func:`~dpboost.schema.is_nan_text`) is missing.
     """
     import pandas as pd
 
@@ -106,10 +108,11 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...]) -> np.ndarray
         return series.to_numpy(dtype=np.float64, na_value=np.nan)
     text = series.astype(object).where(series.notna(), None)
     text = text.map(lambda v: None if v is None else str(v).strip())
-    text = text.where(~text.isin(("",) + tuple(na_values)), None)
+    missing = text.isin(("",) + tuple(na_values)) | text.map(is_nan_text).astype(bool)
+    text = text.where(~missing, None)
     text = text.map(lambda v: _BOOLEANS.get(v.lower(), v) if isinstance(v, str) else v)
     values = pd.to_numeric(text, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
-    bad = np.isnan(values) & text.notna().to_numpy() & ~text.isin(("nan", "NaN")).to_numpy()
+    bad = np.isnan(values) & text.notna().to_numpy()
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         value = text.iloc[row]
@@ -248,6 +251,7 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
             lookup = np.array([index.get(category_key(u), -1) for u in uniques] + [-1])
             cat = lookup[codes]  # code -1 (missing) picks the trailing -1
             keys_missing = np.array([category_key(u) is None or str(u).strip() in na_values
+                                     or (is_nan_text(u) and category_key(u) not in index)
                                      for u in uniques] + [True])
             missing = keys_missing[codes]
             block = np.zeros((n, len(spec.categories)))
@@ -314,7 +318,7 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
             row = int(np.flatnonzero(out < 0)[0])
             value = np.asarray(y, dtype=object)[row]
             column = schema.label.column or "label"
-            key = category_key(value)
+            key = None if is_nan_text(value) else category_key(value)  # NaN text: missing
             folded = [c for c in schema.label.classes
                       if key is not None and category_key(c).casefold() == key.casefold()]
             hint = (f" (labels are case-sensitive: the schema declares {folded[0]!r})"

@@ -89,9 +89,10 @@ def _encoded(model, args):
             has_label = label in (header_names(args.data) or [])
         if args.label is not None and not has_label:
             raise UserError(f"{args.data} has no label column {args.label!r}.")
-    frame = read_table(args.data, names=names,
-                       columns=frame_columns + ([label] if has_label else []),
-                       na_values=schema.na_values, text_columns=[label] if has_label else [])
+    read = frame_columns + ([label] if has_label else [])
+    frame = read_table(args.data, names=names, columns=read, na_values=schema.na_values,
+                       text_columns=[c for c in dict.fromkeys([*schema.text_columns, label])
+                                     if c in read])
     encoder = TabularEncoder(schema)
     try:
         X = encoder.transform(frame)

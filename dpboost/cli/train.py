@@ -231,7 +231,8 @@ def _read_encoded(args, schema):
     encoder.fit()  # reads no data; warns if the schema is still a draft
     columns = list(dict.fromkeys([*schema.columns, label]))
     frame = read_table(args.data, names=schema.names, columns=columns,
-                       na_values=schema.na_values, text_columns=[label])
+                       na_values=schema.na_values,
+                       text_columns=list(dict.fromkeys([*schema.text_columns, label])))
     try:
         X = encoder.transform(frame)
         y = encoder.encode_labels(frame[label])

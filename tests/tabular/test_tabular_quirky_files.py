@@ -333,3 +333,70 @@ def test_out_never_overwrites_an_input(tmp_path, capsys, command, victim):
     code = main([*argv, "--out", str(target)])
     _one_line_error(capsys, code, f"--out {target} is the", "would replace it")
     assert target.read_bytes() == before
+
+
+# -- round 3: the text NaN, --workers errors -------------------------------------------------
+@pytest.mark.parametrize("nan", ["NaN", "nan", " NAN ", "-nan"])
+def test_nan_text_is_missing_in_numeric_and_categorical_columns_alike(nan):
+    frame = pd.DataFrame({"age": ["30", nan, ""], "job": ["eng", nan, ""]})
+    Z = TabularEncoder(SCHEMA).fit_transform(frame)
+    np.testing.assert_array_equal(Z[1], Z[2])  # as an empty cell: missing in both columns
+    names = TabularEncoder(SCHEMA).get_feature_names_out().tolist()
+    assert Z[1, names.index("job_missing")] > 0 and Z[1, names.index("age")] == 0.0
+    with pytest.raises(BadValueError, match="The label is missing at row 1"):
+        TabularEncoder(SCHEMA).fit().encode_labels(["no", nan])
+
+
+def test_a_draft_does_not_offer_nan_text_as_a_category():
+    from dpboost.schema import draft_schema
+
+    spec = draft_schema(pd.DataFrame({"job": ["a", "NaN", "b", "nan"]})).columns["job"]
+    assert spec.categories == ("a", "b") and spec.missing == "indicator"
+
+
+def test_nan_declared_as_a_category_stays_a_category():
+    schema = {**SCHEMA, "columns": {**SCHEMA["columns"], "job": {
+        "type": "categorical", "categories": ["clerk", "NaN"], "missing": "indicator"}},
+              "label": {"column": "y", "classes": ["no", "NaN"]}}
+    enc = TabularEncoder(schema).fit()
+    Z = enc.transform(pd.DataFrame({"age": ["30", "30"], "job": ["NaN", "nan"]}))
+    names = enc.get_feature_names_out().tolist()
+    assert Z[0, names.index("job=NaN")] > 0 and Z[0, names.index("job_missing")] == 0.0
+    assert Z[1, names.index("job=NaN")] == 0.0 and Z[1, names.index("job_missing")] > 0
+    assert enc.encode_labels(["NaN", "no"]).tolist() == [1, 0]
+    assert TabularEncoder({**schema, "na_values": ["NaN"]}).fit_transform(
+        pd.DataFrame({"age": ["30"], "job": ["NaN"]}))[0, names.index("job_missing")] > 0
+
+
+@pytest.mark.parametrize("sep", [",", " "])
+def test_nan_text_trains_as_missing_or_as_its_declared_category(tmp_path, capsys, sep):
+    """pyarrow reads NaN in a column of numbers as a float; a declared category survives."""
+    codes = ["1", "2", "NaN"] * 20
+    rows = [f"{20 + k % 50}{sep}{c}{sep}{'yes' if k % 3 else 'no'}" for k, c in enumerate(codes)]
+
+    def model(column: list[str], categories: list, name: str) -> list[float]:
+        schema = {"columns": {"age": SCHEMA["columns"]["age"], "code": {
+            "type": "categorical", "categories": categories, "missing": "indicator"}},
+                  "label": SCHEMA["label"]}
+        text = "\n".join([sep.join(["age", "code", "y"])]
+                         + [r.replace(f"{sep}{c}{sep}", f"{sep}{v}{sep}", 1)
+                            for r, c, v in zip(rows, codes, column)]) + "\n"
+        data, schema_path = _files(tmp_path, text, schema, name=f"{name}.csv")
+        out = tmp_path / f"{name}.json"
+        assert main(["train", str(data), "--schema", str(schema_path), *TRAIN, "--out",
+                     str(out)]) == 0, capsys.readouterr().err
+        return json.loads(out.read_text())["coef"]
+
+    declared = model(codes, [1, 2, "NaN"], "declared")
+    renamed = model([c.replace("NaN", "3") for c in codes], [1, 2, 3], "renamed")
+    assert declared == renamed  # "NaN" declared: one category like any other
+    for name in ("declared", "renamed"):  # predict reads the column as train does
+        assert main(["predict", "--model", str(tmp_path / f"{name}.json"),
+                     str(tmp_path / f"{name}.csv"), "--out", str(tmp_path / f"{name}.p")]) == 0
+    assert (tmp_path / "declared.p").read_bytes() == (tmp_path / "renamed.p").read_bytes()
+    undeclared = model(codes, [1, 2, 4], "undeclared")
+    assert undeclared != declared
+    unknown = model([c.replace("NaN", "x") for c in codes], [1, 2, 4], "unknown")
+    assert unknown != undeclared  # undeclared text is all zeros without the missing flag
+    if sep == ",":  # a whitespace-separated file has no empty cells
+        assert undeclared == model([c.replace("NaN", "") for c in codes], [1, 2, 4], "empty")
