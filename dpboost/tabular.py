@@ -26,6 +26,7 @@ Holohan et al. (2019), diffprivlib, issues #20 and #58: bounds read from the dat
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 
@@ -53,12 +54,28 @@ class BadValueError(ValueError):
     """A value the schema cannot encode (text in a numeric column, an undeclared label).
 
     ``column`` and ``row`` (0-based position in the table) say where, so a file reader can
-    translate the row to a line number.
+    translate the row to a line number.  The error pickles whole, so one raised on a dask
+    worker reaches the client with its ``column`` and ``row``.
+
+    Examples
+    --------
+    >>> error = BadValueError("The label 'x' at row 2 is not declared.", column="y", row=2)
+    >>> str(error.moved(12)), error.moved(12).row
+    ("The label 'x' at row 12 is not declared.", 12)
     """
 
     def __init__(self, message: str, *, column: str, row: int) -> None:
         super().__init__(message)
         self.column, self.row = column, row
+
+    def __reduce__(self):
+        return (functools.partial(type(self), column=self.column, row=self.row), self.args,
+                self.__dict__)
+
+    def moved(self, row: int, prefix: str = "") -> BadValueError:
+        """The same error at row ``row`` (of a whole file rather than of a part of it)."""
+        text = str(self).replace(f"at row {self.row}", f"at row {row}", 1)
+        return type(self)(prefix + text, column=self.column, row=row)
 
 
 def _transform(kind: str | None, x: np.ndarray, lower: float) -> np.ndarray:

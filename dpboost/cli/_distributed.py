@@ -19,10 +19,14 @@ from functools import partial
 
 import numpy as np
 
-__all__ = ["add_cluster_options", "cluster_client", "is_large_table", "read_encoded"]
+__all__ = ["add_cluster_options", "cluster_client", "file_error", "is_large_table",
+           "read_encoded"]
 
 #: Spool folders made by :func:`read_encoded`, deleted when the enclosing cluster closes.
 _SPOOLS: list[str] = []
+
+#: Bytes of CSV text per dask partition when :func:`read_encoded` is given no ``blocksize``.
+CSV_BLOCKSIZE: str | int = "64MB"
 
 
 def add_cluster_options(parser) -> None:
@@ -79,6 +83,19 @@ def cluster_client(workers: int | None = None, scheduler: str | None = None,
             cluster.close()
 
 
+def file_error(error, path: str, schema) -> ValueError:
+    """A one-line error for a :class:`~dpboost.tabular.BadValueError` of :func:`read_encoded`.
+
+    A CSV's row becomes its line, numbered as the in-memory reader numbers it; a Parquet
+    error already names its file and row.
+    """
+    if is_large_table(path):
+        return ValueError(str(error))
+    from dpboost.cli.train import _with_line
+
+    return _with_line(error, path, header=schema.names is None)
+
+
 def _parquet_paths(path: str) -> list[str]:
     if os.path.isdir(path):
         return sorted(glob.glob(os.path.join(path, "*.parquet")))
@@ -91,12 +108,23 @@ def is_large_table(path: str) -> bool:
     return bool(paths) and all(p.endswith(".parquet") for p in paths)
 
 
-def _encode(frame, encoder, dtype) -> np.ndarray:
-    return np.asarray(encoder.transform(frame), dtype=dtype)
+def _encode(frame, encoder, dtype, first_row: int = 0) -> np.ndarray:
+    """The encoded rows of a partition whose first row is row ``first_row`` of the file."""
+    from dpboost.tabular import BadValueError
+
+    try:
+        return np.asarray(encoder.transform(frame), dtype=dtype)
+    except BadValueError as exc:  # the row of the file, not of the partition
+        raise exc.moved(first_row + exc.row) from None
 
 
-def _labels(frame, encoder, column: str) -> np.ndarray:
-    return np.asarray(encoder.encode_labels(frame[column]), dtype=np.int8)
+def _labels(frame, encoder, column: str, first_row: int = 0) -> np.ndarray:
+    from dpboost.tabular import BadValueError
+
+    try:
+        return np.asarray(encoder.encode_labels(frame[column]), dtype=np.int8)
+    except BadValueError as exc:
+        raise exc.moved(first_row + exc.row) from None
 
 
 def _read_pieces(pieces, columns: list[str]):
@@ -111,12 +139,37 @@ def _read_pieces(pieces, columns: list[str]):
     return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
 
+def _in_file(pieces, error):
+    """``error`` (at a row of the rows of ``pieces``) at its row of its Parquet file."""
+    import pyarrow.parquet as pq
+
+    row = error.row
+    for path, groups in pieces:
+        meta = pq.ParquetFile(path).metadata
+        rows = sum(meta.row_group(g).num_rows for g in groups)
+        if row < rows:  # a piece's row groups are consecutive, from its first
+            before = sum(meta.row_group(g).num_rows for g in range(groups[0]))
+            return error.moved(before + row, prefix=f"{path}: ")
+        row -= rows
+    return error
+
+
 def _encode_pieces(pieces, columns, encoder, dtype) -> np.ndarray:
-    return _encode(_read_pieces(pieces, columns), encoder, dtype)
+    from dpboost.tabular import BadValueError
+
+    try:
+        return _encode(_read_pieces(pieces, columns), encoder, dtype)
+    except BadValueError as exc:
+        raise _in_file(pieces, exc) from None
 
 
 def _label_pieces(pieces, column: str, encoder) -> np.ndarray:
-    return _labels(_read_pieces(pieces, [column]), encoder, column)
+    from dpboost.tabular import BadValueError
+
+    try:
+        return _labels(_read_pieces(pieces, [column]), encoder, column)
+    except BadValueError as exc:
+        raise _in_file(pieces, exc) from None
 
 
 def _parquet_chunks(paths: list[str], row_bytes: int, chunk_bytes: int):
@@ -161,7 +214,7 @@ def _spool_fits(nbytes: int, parent: str | None) -> bool:
     return free > 1.2 * nbytes + (1 << 30)
 
 
-def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int = "64MB",
+def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | None = None,
                  with_labels: bool = True, chunk_bytes: int = 128 << 20,
                  spool: bool = True):
     """Read a Parquet folder/glob or a CSV with dask and encode it partition by partition.
@@ -178,6 +231,11 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int = 
     its rows); a lost CSV chunk fails the fit with one clear error.  The spool is deleted when
     the enclosing :func:`cluster_client` closes.  Without room on disk for the spool (its size
     plus 20% and 1 GiB), every read decodes the files again, as without ``spool``.
+
+    A value the schema cannot encode raises :class:`~dpboost.tabular.BadValueError` (here or
+    when ``X``/``y`` are computed) at its row of the file, never of a partition: a CSV's data
+    row (0-based, as the in-memory reader counts it; :func:`file_error` turns it into the
+    line), a Parquet file's row with the file named.
     """
     import dask
     import dask.array as da
@@ -214,12 +272,14 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int = 
                              for f, m in zip(y_src, lengths)]) if want_y else None)
         return X, y, encoder
     import dask.dataframe as dd
+    from dask.utils import parse_bytes
 
     from dpboost.readers import csv_layout
 
     # the same separator, header names (stripped, no byte-order mark) and 'names' as the
     # in-memory reader; the first block skips the header, the others hold data only
     delimiter, names, skip = csv_layout(path, encoder.schema_.names)
+    blocksize = parse_bytes(blocksize or CSV_BLOCKSIZE)
     frame = dd.read_csv(str(path), blocksize=blocksize, dtype=str, keep_default_na=False,
                         sep=r"\s+" if delimiter is None else delimiter, header=None,
                         names=names, skiprows=skip, skip_blank_lines=True)
@@ -233,25 +293,33 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int = 
         return (*_spool_csv(parts, encoder, dtype, label.column if want_y else None, parent),
                 encoder)
     lengths = frame.map_partitions(len).compute().tolist()
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(int).tolist()
     X = da.concatenate([
-        da.from_delayed(dask.delayed(_encode)(p, encoder, dtype), shape=(m, width), dtype=dtype)
-        for p, m in zip(parts, lengths) if m > 0], axis=0)
+        da.from_delayed(dask.delayed(_encode)(p, encoder, dtype, s), shape=(m, width),
+                        dtype=dtype)
+        for p, m, s in zip(parts, lengths, starts) if m > 0], axis=0)
     y = None
     if want_y:
         y = da.concatenate([
-            da.from_delayed(dask.delayed(_labels)(p, encoder, label.column), shape=(m,),
+            da.from_delayed(dask.delayed(_labels)(p, encoder, label.column, s), shape=(m,),
                             dtype=np.int8)
-            for p, m in zip(parts, lengths) if m > 0])
+            for p, m, s in zip(parts, lengths, starts) if m > 0])
     return X, y, encoder
 
 
 def _write_csv_chunk(frame, encoder, dtype, label: str | None, folder: str, index: int) -> int:
     from dpboost.distributed_spool import _chunk_path, _write_atomic
+    from dpboost.tabular import BadValueError
 
-    _write_atomic(_chunk_path(os.path.join(folder, "X"), index), _encode(frame, encoder, dtype))
-    if label is not None:
-        _write_atomic(_chunk_path(os.path.join(folder, "y"), index),
-                      _labels(frame, encoder, label))
+    try:
+        X = _encode(frame, encoder, dtype)
+        y = _labels(frame, encoder, label) if label is not None else None
+    except BadValueError as exc:  # its row is the partition's: the client finds the file's
+        exc.partition = index
+        raise
+    _write_atomic(_chunk_path(os.path.join(folder, "X"), index), X)
+    if y is not None:
+        _write_atomic(_chunk_path(os.path.join(folder, "y"), index), y)
     return len(frame)
 
 
@@ -262,11 +330,20 @@ def _spool_csv(parts, encoder, dtype, label: str | None, parent: str | None):
     from dpboost.distributed import gather
     from dpboost.distributed_spool import new_spool_directory, spooled_array
 
+    from dpboost.tabular import BadValueError
+
     folder = new_spool_directory(parent)
     _SPOOLS.append(folder)
     write = dask.delayed(_write_csv_chunk, pure=True)
-    lengths = list(gather([write(p, encoder, dtype, label, folder, i)
-                           for i, p in enumerate(parts)]))
+    try:
+        lengths = list(gather([write(p, encoder, dtype, label, folder, i)
+                               for i, p in enumerate(parts)]))
+    except BadValueError as exc:  # count the rows before its partition (the error path only)
+        index = getattr(exc, "partition", None)
+        if index is None:
+            raise
+        before = sum(gather([dask.delayed(len)(p) for p in parts[:index]])) if index else 0
+        raise exc.moved(before + exc.row) from None
     keep = [i for i, m in enumerate(lengths) if m > 0]  # empty partitions are left out
     X = spooled_array([None] * len(keep), [lengths[i] for i in keep],
                       (encoder.n_features_out_,), dtype, os.path.join(folder, "X"), files=keep)

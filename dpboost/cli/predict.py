@@ -248,11 +248,8 @@ def _run_dask(model, args) -> int:
     ``--out 'preds/part-*.csv'`` (a ``*`` in the name) writes one file per partition;
     any other ``--out`` writes one file.
     """
-    import dask.dataframe as dd
-    from scipy.special import expit
-
-    from dpboost.cli._distributed import cluster_client, read_encoded
-    from dpboost.distributed import decision_scores
+    from dpboost.cli._distributed import cluster_client, file_error
+    from dpboost.tabular import BadValueError
 
     if model.schema_ is None or not model.schema_.columns:
         raise UserError("--workers/--scheduler need a model trained with --schema.")
@@ -260,21 +257,34 @@ def _run_dask(model, args) -> int:
         raise UserError("--workers/--scheduler write to --out (a file, or 'folder/part-*.csv' "
                         "for one file per partition).")
     with cluster_client(args.workers, args.scheduler, args.memory_limit):
-        # a spool pays only when X is read again (the accuracy pass after the predictions)
-        X, truth, _ = read_encoded(args.data, model.schema_, dtype=np.float64,
-                                   with_labels=args.label is not None,
-                                   spool=args.label is not None)
-        score = decision_scores(X, model.coef_, model.intercept_).astype(np.float64)
-        classes = np.asarray(model.classes_)
-        pred = score.map_blocks(lambda s: classes[(s > 0).astype(int)], dtype=classes.dtype)
-        columns = {"prediction": pred, "score": score}
-        if getattr(model, "predict_proba", None) is not None:
-            columns["probability"] = score.map_blocks(expit, dtype=np.float64)
-        frame = dd.concat([dd.from_dask_array(v, columns=k) for k, v in columns.items()],
-                          axis=1)
-        frame.to_csv(args.out, index=False, single_file="*" not in str(args.out))
-        print(f"wrote {X.shape[0]} predictions to {args.out}", file=sys.stderr)
-        if truth is not None:
-            acc = float(((score > 0) == (truth == 1)).mean().compute())  # truth: class index
-            print(f"test: accuracy {acc:.4f}", file=sys.stdout)
+        try:  # a bad value surfaces when a partition is first encoded
+            _predict_dask(model, args)
+        except BadValueError as exc:
+            raise file_error(exc, args.data, model.schema_) from None
     return 0
+
+
+def _predict_dask(model, args) -> None:
+    """The predictions (and the accuracy with ``--label``) of :func:`_run_dask`, on its cluster."""
+    import dask.dataframe as dd
+    from scipy.special import expit
+
+    from dpboost.cli._distributed import read_encoded
+    from dpboost.distributed import decision_scores
+
+    # a spool pays only when X is read again (the accuracy pass after the predictions)
+    X, truth, _ = read_encoded(args.data, model.schema_, dtype=np.float64,
+                               with_labels=args.label is not None,
+                               spool=args.label is not None)
+    score = decision_scores(X, model.coef_, model.intercept_).astype(np.float64)
+    classes = np.asarray(model.classes_)
+    pred = score.map_blocks(lambda s: classes[(s > 0).astype(int)], dtype=classes.dtype)
+    columns = {"prediction": pred, "score": score}
+    if getattr(model, "predict_proba", None) is not None:
+        columns["probability"] = score.map_blocks(expit, dtype=np.float64)
+    frame = dd.concat([dd.from_dask_array(v, columns=k) for k, v in columns.items()], axis=1)
+    frame.to_csv(args.out, index=False, single_file="*" not in str(args.out))
+    print(f"wrote {X.shape[0]} predictions to {args.out}", file=sys.stderr)
+    if truth is not None:
+        acc = float(((score > 0) == (truth == 1)).mean().compute())  # truth: class index
+        print(f"test: accuracy {acc:.4f}", file=sys.stdout)

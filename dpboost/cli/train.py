@@ -177,11 +177,19 @@ def _warn_lines(caught) -> None:
         print(f"dpboost train: warning: {message}", file=sys.stderr)
 
 
-def _with_line(exc, path, frame):
-    """Re-raise an encoder error naming the file line instead of the table row."""
-    from dpboost.readers import line_of
+def _with_line(exc, path, frame=None, *, header: bool | None = None):
+    """Re-raise an encoder error naming the file line instead of the table row.
 
-    line = line_of(path, exc.row, header=frame.attrs.get("dpboost_header", True))
+    ``header``: whether the file has a header row (default: as ``frame`` was read).  A
+    Parquet file has no lines: the error names the file and keeps the row.
+    """
+    from dpboost.readers import line_of, table_format
+
+    if table_format(path) == "parquet":
+        return ValueError(f"{path}: {exc}")
+    if header is None:
+        header = frame.attrs.get("dpboost_header", True)
+    line = line_of(path, exc.row, header=header)
     text = str(exc).replace(f"at row {exc.row}", f"at line {line}" if line else
                             f"at row {exc.row}")
     return ValueError(f"{path}: {text}")
@@ -349,7 +357,8 @@ def _read_numeric(args, schema, fmt):
 
 def _run_dask(args, schema, ledger) -> int:
     """--workers / --scheduler: a Parquet folder or large CSV, encoded and fitted on dask."""
-    from dpboost.cli._distributed import cluster_client, read_encoded
+    from dpboost.cli._distributed import cluster_client, file_error, read_encoded
+    from dpboost.tabular import BadValueError
     from dpboost.model_io import model_to_dict, save_model
 
     if schema is None or not schema.columns or schema.label is None:
@@ -358,10 +367,13 @@ def _run_dask(args, schema, ledger) -> int:
     with cluster_client(args.workers, args.scheduler, args.memory_limit), \
             warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        X, y, encoder = read_encoded(args.data, schema)
-        estimator = _estimator(args, [0, 1])
-        estimator.fit(X, y)
-        accuracy = float((estimator.predict(X) == y).mean().compute())
+        try:  # a bad value surfaces when a partition is first encoded: in the fit, or here
+            X, y, encoder = read_encoded(args.data, schema)
+            estimator = _estimator(args, [0, 1])
+            estimator.fit(X, y)
+            accuracy = float((estimator.predict(X) == y).mean().compute())
+        except BadValueError as exc:
+            raise file_error(exc, args.data, schema) from None
     _warn_lines(caught)
     if ledger is not None:
         ledger.spend(estimator.privacy_event_, label=f"dpboost train {Path(args.data).name}")

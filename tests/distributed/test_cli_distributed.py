@@ -1,5 +1,6 @@
 """Reading a Parquet folder / CSV with dask and encoding it partition by partition."""
 
+import json
 import os
 
 import numpy as np
@@ -77,3 +78,73 @@ def test_train_on_a_parquet_folder_spools_and_deletes_the_spool(tmp_path, monkey
     assert code == 0, capsys.readouterr().err
     assert json.loads((tmp_path / "model.json").read_text())
     assert spools.exists() and os.listdir(spools) == []  # written during the fit, then deleted
+
+
+# -- a bad value: the file's line, and one line on stderr ------------------------------------
+TRAIN = ["--target-epsilon", "1", "--target-delta", "1e-6", "--n-rounds", "2", "--seed", "0"]
+
+
+def _bad_csv(tmp_path, kind: str, header: bool = True, n: int = 3000, at: int = 2400):
+    """A CSV whose data row ``at`` holds a non-number (``age``) or an undeclared label."""
+    frame = _frame(n, seed=3)
+    frame["age"] = frame["age"].astype(object)
+    frame.loc[at, "age" if kind == "age" else "y"] = "forty" if kind == "age" else "maybe"
+    path = tmp_path / f"bad_{kind}_{header}.csv"
+    text = frame.to_csv(index=False, header=header, lineterminator="\n")
+    path.write_text(text.replace("\n", "\n\n", 3))  # blank lines count in the file's lines
+    return path
+
+
+@pytest.mark.parametrize("spool", [True, False])
+@pytest.mark.parametrize("kind, header", [("age", True), ("label", True), ("age", False)])
+def test_a_bad_value_is_reported_at_its_line_of_the_file(tmp_path, monkeypatch, capsys,
+                                                         kind, header, spool):
+    """The dask reader gave the row within its partition; now the in-memory reader's line."""
+    import dask
+
+    from dpboost.cli import main
+    from dpboost.cli._distributed import file_error
+    from dpboost.schema import Schema
+    from dpboost.tabular import BadValueError
+
+    schema = Schema.from_dict({**SCHEMA, **({} if header else {"names": ["age", "job", "y"]})})
+    path = _bad_csv(tmp_path, kind, header)
+    schema_path = tmp_path / "schema.json"
+    schema_path.write_text(json.dumps(schema.to_dict()))
+    code = main(["train", str(path), "--schema", str(schema_path), *TRAIN, "--out",
+                 str(tmp_path / "m.json")])
+    assert code == 2
+    in_memory = capsys.readouterr().err.strip().splitlines()[-1]
+    assert in_memory.startswith(f"dpboost train: error: {path}: ") and " at line " in in_memory
+    monkeypatch.setenv("DPBOOST_SPOOL_DIR", str(tmp_path / "spool"))
+    with dask.config.set(scheduler="synchronous"), pytest.raises(BadValueError) as info:
+        X, y, _ = read_encoded(str(path), schema, blocksize=8_000, spool=spool)
+        assert X.numblocks[0] > 2  # the bad row is in a later partition
+        dask.compute(X, y)
+    assert f"dpboost train: error: {file_error(info.value, str(path), schema)}" == in_memory
+
+
+def test_a_bad_value_in_a_parquet_folder_names_its_file_and_row(tmp_path, capsys):
+    import dask
+
+    from dpboost.cli import main
+    from dpboost.cli._distributed import file_error
+    from dpboost.tabular import BadValueError
+
+    folder = tmp_path / "data"
+    folder.mkdir()
+    good, bad = _frame(50, seed=4), _frame(50, seed=5)
+    bad.loc[33, "y"] = "maybe"
+    good.to_parquet(folder / "part-0.parquet")
+    bad.to_parquet(folder / "part-1.parquet", row_group_size=10)
+    (tmp_path / "schema.json").write_text(json.dumps(SCHEMA))
+    code = main(["train", str(folder / "part-1.parquet"), "--schema",
+                 str(tmp_path / "schema.json"), *TRAIN, "--out", str(tmp_path / "m.json")])
+    assert code == 2
+    in_memory = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "part-1.parquet: The label 'maybe' at row 33 " in in_memory
+    for chunk_bytes in (1, 128 << 20):  # a chunk per row group, or the whole folder in one
+        with dask.config.set(scheduler="synchronous"), pytest.raises(BadValueError) as info:
+            dask.compute(*read_encoded(str(folder), SCHEMA, chunk_bytes=chunk_bytes)[:2])
+        assert f"dpboost train: error: {file_error(info.value, str(folder), SCHEMA)}" \
+            == in_memory

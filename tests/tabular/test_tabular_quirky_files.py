@@ -400,3 +400,16 @@ def test_nan_text_trains_as_missing_or_as_its_declared_category(tmp_path, capsys
     assert unknown != undeclared  # undeclared text is all zeros without the missing flag
     if sep == ",":  # a whitespace-separated file has no empty cells
         assert undeclared == model([c.replace("NaN", "") for c in codes], [1, 2, 4], "empty")
+
+
+def test_a_bad_value_error_pickles_whole():
+    """A dask worker's error reaches the client with its column and row (it did not unpickle)."""
+    import pickle
+
+    error = BadValueError("The label 'x' at row 3 is not declared.", column="y", row=3)
+    error.partition = 2
+    back = pickle.loads(pickle.dumps(error))
+    assert (type(back), str(back), back.column, back.row, back.partition) == (
+        BadValueError, str(error), "y", 3, 2)
+    moved = back.moved(103, prefix="f.parquet: ")
+    assert (str(moved), moved.row) == ("f.parquet: The label 'x' at row 103 is not declared.", 103)
