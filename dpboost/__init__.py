@@ -8,10 +8,11 @@ __version__ = "0.1.0"
 
 from dpboost.data import make_margin_data
 from dpboost.estimator import BoostedHalfspaceClassifier, PrivateHalfspaceClassifier
-from dpboost.exceptions import PrivacyLeakWarning
+from dpboost.exceptions import ClippedRowsWarning, PrivacyLeakWarning
 
 __all__ = [
     "BoostedHalfspaceClassifier",
+    "ClippedRowsWarning",
     "PrivacyLeakWarning",
     "PrivateHalfspaceClassifier",
     "__version__",

@@ -21,7 +21,7 @@ from scipy.special import expit
 from sklearn.utils.metaestimators import available_if
 
 from accounting import NonPrivateEvent, calibrate_noise
-from dpboost._validation import check_choice, check_random_state, check_scalar
+from dpboost._validation import check_choice, check_random_state, check_scalar, warn_if_clipped
 from dpboost.budget_plan import plan_run
 from dpboost.defaults import (
     adaptive_kappa,
@@ -405,6 +405,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             if _is_multiclass(self, y):  # one joint release of all K centres per round
                 return fit_multiclass(self, X, y, s)
             y_pm = self._encode_labels(y, warn=True)
+            warn_if_clipped(X, s["R"], type(self).__name__)
             X = clip_rows(X, s["R"])
         n = X.shape[0]
         if s["kappa"] is not None:
@@ -585,6 +586,7 @@ class BoostedHalfspaceClassifier(_BoostedHalfspaceBase):
             if _is_multiclass(self, y):
                 return fit_multiclass(self, X, y, None)
             y_pm = self._encode_labels(y, warn=False)
+            warn_if_clipped(X, R, type(self).__name__)
             X = clip_rows(X, R)
         self._check_density(kappa, X.shape[0])
         self.privacy_event_ = NonPrivateEvent()

@@ -351,7 +351,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     ``hypothesis_coefs_`` (T, K, d), ``coef_`` (K, d), ``intercept_`` (K,), and for the private
     estimator ``privacy_event_`` and ``privacy_report_``.
     """
-    from dpboost._validation import check_random_state
+    from dpboost._validation import check_random_state, warn_if_clipped
     from dpboost.defaults import private_norm_scale
     from dpboost.estimator import clip_rows
     from dpboost.halfspace_base import one_blas_thread
@@ -372,6 +372,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     else:
         R, lr, kappa = estimator.norm_bound, estimator.learning_rate, estimator.kappa
     estimator._check_density(kappa, n)
+    warn_if_clipped(X, R, owner)
     X = clip_rows(X, R)
     scale, imap = 1.0, None
     with one_blas_thread():

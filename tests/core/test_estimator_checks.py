@@ -20,6 +20,7 @@ ESTIMATORS = [
 
 
 @pytest.mark.filterwarnings("ignore::dpboost.exceptions.PrivacyLeakWarning")
+@pytest.mark.filterwarnings("ignore::dpboost.exceptions.ClippedRowsWarning")  # random rows
 @parametrize_with_checks(ESTIMATORS)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
