@@ -256,11 +256,16 @@ def _run_dask(model, args) -> int:
     if args.out is None:
         raise UserError("--workers/--scheduler write to --out (a file, or 'folder/part-*.csv' "
                         "for one file per partition).")
-    with cluster_client(args.workers, args.scheduler, args.memory_limit):
+    with cluster_client(args.workers, args.scheduler, args.memory_limit), \
+            warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # one line each, after the work (none on an error)
         try:  # a bad value surfaces when a partition is first encoded
             _predict_dask(model, args)
         except BadValueError as exc:
             raise file_error(exc, args.data, model.schema_) from None
+    for warning in caught:
+        print(f"dpboost predict: warning: {' '.join(str(warning.message).split())}",
+              file=sys.stderr)
     return 0
 
 

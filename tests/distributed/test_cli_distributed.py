@@ -148,3 +148,69 @@ def test_a_bad_value_in_a_parquet_folder_names_its_file_and_row(tmp_path, capsys
             dask.compute(*read_encoded(str(folder), SCHEMA, chunk_bytes=chunk_bytes)[:2])
         assert f"dpboost train: error: {file_error(info.value, str(folder), SCHEMA)}" \
             == in_memory
+
+
+#: ``python -c``: the CLI with CSV partitions of 8 kB, so the bad row is in a later one.
+_SMALL_BLOCKS = ("import sys; import dpboost.cli._distributed as d; d.CSV_BLOCKSIZE = 8_000; "
+                 "from dpboost.cli import main; sys.exit(main(sys.argv[1:]))")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command, kind", [("train", "age"), ("train", "label"),
+                                           ("predict", "age")])
+def test_workers_print_one_line_on_a_bad_file_the_in_memory_one(tmp_path, capsys, command,
+                                                                kind):
+    """Before, distributed's worker log ("Compute Failed" and a traceback) came first."""
+    import subprocess
+    import sys
+
+    from dpboost.cli import main
+
+    schema = tmp_path / "schema.json"
+    schema.write_text(json.dumps(SCHEMA))
+    model = tmp_path / "m.json"
+    path = _bad_csv(tmp_path, kind)
+    if command == "predict":
+        good = tmp_path / "good.csv"
+        _frame(200).to_csv(good, index=False)
+        assert main(["train", str(good), "--schema", str(schema), *TRAIN, "--out",
+                     str(model)]) == 0
+        argv = ["predict", str(path), "--model", str(model), "--label", "y", "--out",
+                str(tmp_path / "p.csv")]
+    else:
+        argv = ["train", str(path), "--schema", str(schema), *TRAIN, "--out", str(model)]
+    capsys.readouterr()
+    assert main(argv) == 2
+    in_memory = capsys.readouterr().err.strip().splitlines()[-1]
+    proc = subprocess.run([sys.executable, "-c", _SMALL_BLOCKS, *argv, "--workers", "1"],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == [in_memory], proc.stderr
+    assert " at line 2405" in in_memory  # data row 2400 + header + 3 blank lines + 1
+
+
+@pytest.mark.slow
+def test_workers_print_nothing_but_the_result_on_a_good_file(tmp_path, capsys):
+    """No worker log, no dask warning (small partitions used to warn about skiprows), and no
+    three-line warning when the scheduler's default HTTP port 8787 is taken."""
+    import contextlib
+    import socket
+    import subprocess
+    import sys
+
+    from dpboost.cli import main
+
+    schema, model, data = tmp_path / "schema.json", tmp_path / "m.json", tmp_path / "d.csv"
+    schema.write_text(json.dumps(SCHEMA))
+    _frame(3000, seed=6).to_csv(data, index=False)
+    assert main(["train", str(data), "--schema", str(schema), *TRAIN, "--out", str(model)]) == 0
+    out = tmp_path / "p.csv"
+    with socket.socket() as taken:
+        with contextlib.suppress(OSError):  # if it is free; if not, it is taken already
+            taken.bind(("127.0.0.1", 8787))
+            taken.listen()
+        proc = subprocess.run([sys.executable, "-c", _SMALL_BLOCKS, "predict", str(data),
+                               "--model", str(model), "--out", str(out), "--workers", "1"],
+                              capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [f"wrote 3000 predictions to {out}"], proc.stderr
