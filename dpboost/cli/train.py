@@ -172,7 +172,11 @@ def _summary(report: dict) -> str:
 
 
 def _warn_lines(caught) -> None:
+    from dpboost.exceptions import ClippedRowsWarning
+
     for warning in caught:
+        if issubclass(warning.category, ClippedRowsWarning):
+            continue  # train states the clipped fraction itself (above 1%, with the fix)
         message = " ".join(str(warning.message).split())
         print(f"dpboost train: warning: {message}", file=sys.stderr)
 

@@ -250,6 +250,7 @@ def test_numeric_csv_without_schema_reports_and_warns_clipping(tmp_path, capsys)
     clipped = json.loads(captured.out)["non_private"]["clipped_fraction"]
     assert clipped == float(np.mean(norms > 1.0)) > 0.5
     assert "were clipped" in captured.err and "--schema" in captured.err
+    assert captured.err.count("clipped") == 1  # the estimator's ClippedRowsWarning is not repeated
     small = tmp_path / "small.csv"
     pd.DataFrame({"a": X[:, 0] / 10, "y": y}).to_csv(small, index=False)
     assert main(["train", str(small), "--label", "y", *TRAIN[:4], "--classes", "-1,1",
