@@ -179,6 +179,7 @@ def csv_layout(path: str | os.PathLike, names=None) -> tuple[str | None, list[st
     if len(names) != len(first):
         raise ValueError(f"{path} has {len(first)} fields per row (line {lines[0][0]}) but "
                          f"the schema's 'names' lists {len(names)}.")
+    _check_not_a_header(path, first, names, lines[0][0])
     return delimiter, names, lines[0][0] - 1
 
 
@@ -281,6 +282,7 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
         if len(names) != width:
             raise ValueError(f"{path} has {width} fields per row (line {lines[0][0]}) but "
                              f"the schema's 'names' lists {len(names)}.")
+        _check_not_a_header(path, _split(lines[0][1], delimiter), names, lines[0][0])
         skip, has_header = lines[0][0] - 1, False
     else:
         found = header_names(path, header)
@@ -300,6 +302,18 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
         frame = _read_arrow(path, names, skip, delimiter, columns, na, text_columns)
     frame.attrs["dpboost_header"] = has_header
     return frame
+
+
+def _check_not_a_header(path: Path, first: list[str], names: list[str], line: int) -> None:
+    """A schema's ``names`` are for a file WITHOUT a header: refuse a first row that repeats them.
+
+    Read as data, the header would fail later with a puzzling "non-numeric value 'age'" (or,
+    in an all-text file, become a training row).
+    """
+    if [cell.strip().lstrip("\ufeff") for cell in first] == [n.strip() for n in names]:
+        raise ValueError(f"{path}: line {line} repeats the schema's 'names', so the file has a "
+                         "header row; delete 'names' from the schema (it names the columns of "
+                         "a file without a header).")
 
 
 def _check_unique(path: Path, names: list[str], wanted) -> None:

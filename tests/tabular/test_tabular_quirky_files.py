@@ -413,3 +413,38 @@ def test_a_bad_value_error_pickles_whole():
         BadValueError, str(error), "y", 3, 2)
     moved = back.moved(103, prefix="f.parquet: ")
     assert (str(moved), moved.row) == ("f.parquet: The label 'x' at row 103 is not declared.", 103)
+
+
+@pytest.mark.parametrize("command", ["train", "predict"])
+@pytest.mark.parametrize("bom", ["", "\ufeff"])
+def test_names_in_the_schema_of_a_file_with_a_header_is_one_clear_line(tmp_path, capsys,
+                                                                        command, bom):
+    # 'names' is for files WITHOUT a header; read as data, the header failed as
+    # "Column 'age' ... holds the non-numeric value 'age' at line 1"
+    named = {**SCHEMA, "names": ["age", "job", "y"]}
+    good, good_schema = _files(tmp_path, _csv(), SCHEMA, name="good.csv")
+    data = tmp_path / "d.csv"
+    data.write_text(bom + _csv(), encoding="utf-8")
+    schema = tmp_path / "named.json"
+    schema.write_text(json.dumps(named))
+    model = tmp_path / "m.json"
+    if command == "train":
+        code = main(["train", str(data), "--schema", str(schema), *TRAIN, "--out", str(model)])
+        assert not model.exists()
+    else:
+        assert main(["train", str(good), "--schema", str(good_schema), *TRAIN,
+                     "--out", str(model)]) == 0
+        capsys.readouterr()
+        model_json = json.loads(model.read_text())
+        model_json["schema"]["names"] = ["age", "job", "y"]
+        model.write_text(json.dumps(model_json))
+        code = main(["predict", str(data), "--model", str(model), "--out",
+                     str(tmp_path / "p.csv")])
+    _one_line_error(capsys, code, "line 1 repeats the schema's 'names'", "delete 'names'")
+
+
+def test_a_headerless_file_with_names_still_reads(tmp_path):
+    body = _csv().split("\n", 1)[1]  # the same rows without the header
+    data, _ = _files(tmp_path, body)
+    frame = read_table(data, names=["age", "job", "y"])
+    assert list(frame.columns) == ["age", "job", "y"] and len(frame) == 40
