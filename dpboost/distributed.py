@@ -95,20 +95,37 @@ def gather(*objs):
     return out[0] if len(objs) == 1 else out
 
 
-def local_cluster(n_workers: int, memory_limit: str | int = "auto"):
+def local_cluster(n_workers: int, memory_limit: str | int = "auto", *, quiet: bool = False):
     """A ``distributed.LocalCluster`` of ``n_workers`` single-threaded worker processes.
 
     The workers keep glibc's default ``malloc`` trimming: dask's default
     ``MALLOC_TRIM_THRESHOLD_=65536`` makes every temporary above 64 KiB a fresh ``mmap`` and its
     pages fresh page faults, which made the per-chunk work of a round 2.5-10x slower on the
-    benchmark machine (a histogram pass of 131,072 gains: 6.7 ms instead of 2.7 ms).
+    benchmark machine (a histogram pass of 131,072 gains: 6.7 ms instead of 2.7 ms).  Without a
+    dashboard the scheduler still serves HTTP, on port 8787 by default, and warns in three
+    lines when that port is taken (another cluster, another run): it takes a free port.
+
+    ``quiet=True`` (the command line, whose contract is one line on stderr for an error): the
+    workers print nothing.  ``silence_logs`` raises the level of distributed's log handlers
+    here and in every worker (restarted ones too), and ``PYTHONWARNINGS=ignore`` is set in each
+    worker's environment before it starts; otherwise a worker's "Compute Failed" with the
+    task's traceback would print before the error line.
     """
+    import logging
+
     import dask
     from distributed import LocalCluster
 
-    with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
+    environ = "distributed.nanny.pre-spawn-environ"
+    config = {f"{environ}.MALLOC_TRIM_THRESHOLD_": None}
+    quiet_kwargs = {}
+    if quiet:
+        config[f"{environ}.PYTHONWARNINGS"] = "ignore"
+        quiet_kwargs["silence_logs"] = logging.CRITICAL
+    with dask.config.set(config):
         return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                            dashboard_address=None, memory_limit=memory_limit)
+                            dashboard_address=None, memory_limit=memory_limit,
+                            scheduler_kwargs={"dashboard_address": ":0"}, **quiet_kwargs)
 
 
 def row_offsets(chunks: tuple[int, ...]) -> list[int]:

@@ -58,7 +58,9 @@ def cluster_client(workers: int | None = None, scheduler: str | None = None,
         if workers < 1:
             raise ValueError(f"The '--workers' option must be an int >= 1. Got {workers} "
                              "instead.")
-        cluster = _quiet_local_cluster(workers, memory_limit)
+        from dpboost.distributed import local_cluster
+
+        cluster = local_cluster(workers, memory_limit, quiet=True)  # one stderr line on error
         client = Client(cluster)
     else:
         cluster = None
@@ -92,32 +94,6 @@ def file_error(error, path: str, schema) -> ValueError:
     from dpboost.cli.train import _with_line
 
     return _with_line(error, path, header=schema.names is None)
-
-
-def _quiet_local_cluster(workers: int, memory_limit: str | int):
-    """:func:`dpboost.distributed.local_cluster`, but its workers print nothing.
-
-    The command line's contract is one line on stderr for an error: distributed's own log
-    lines (a worker's "Compute Failed" with the task's traceback, a nanny's warnings) and the
-    workers' Python warnings would print before it.  ``silence_logs`` raises the level of
-    distributed's log handlers in this process and in every worker (restarted ones too);
-    ``PYTHONWARNINGS=ignore`` is set in each worker process's environment before it starts.
-    Without a dashboard the scheduler still serves HTTP, on port 8787 by default, and warns
-    in three lines when that port is taken (another cluster, another run): it takes a free
-    port instead.  Same cluster otherwise (``local_cluster`` takes no logging option).
-    """
-    import logging
-
-    import dask
-    from distributed import LocalCluster
-
-    environ = "distributed.nanny.pre-spawn-environ"
-    with dask.config.set({f"{environ}.MALLOC_TRIM_THRESHOLD_": None,  # as local_cluster
-                          f"{environ}.PYTHONWARNINGS": "ignore"}):
-        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                            dashboard_address=None, memory_limit=memory_limit,
-                            silence_logs=logging.CRITICAL,
-                            scheduler_kwargs={"dashboard_address": ":0"})
 
 
 def _parquet_paths(path: str) -> list[str]:
