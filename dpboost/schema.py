@@ -135,6 +135,25 @@ def is_nan_text(value) -> bool:
     return isinstance(value, str) and value.strip().lower() in ("nan", "+nan", "-nan")
 
 
+class _DuplicateKeyError(ValueError):
+    pass
+
+
+def _unique_keys(pairs: list) -> dict:
+    """A JSON object as a dict, refusing a repeated key (``json`` would keep the last silently).
+
+    In a hand-edited schema a repeated ``"columns"`` or column name silently dropped every
+    declaration before it.
+    """
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKeyError(f"the key {key!r} appears twice in one object; JSON keeps "
+                                     "only the last, so merge or rename them.")
+        out[key] = value
+    return out
+
+
 def _from_data(spec: dict, where: str) -> tuple[str, ...]:
     marks = spec.get("from_data", ())
     if isinstance(marks, bool):
@@ -439,10 +458,13 @@ class Schema:
         the file)."""
         path = Path(path)
         try:
-            content = json.loads(path.read_text(encoding="utf-8-sig"))  # Notepad's BOM
+            content = json.loads(path.read_text(encoding="utf-8-sig"),  # Notepad's BOM
+                                 object_pairs_hook=_unique_keys)
         except json.JSONDecodeError as exc:
             raise ValueError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}."
                              ) from None
+        except _DuplicateKeyError as exc:
+            raise ValueError(f"{path}: {exc}") from None
         try:
             return cls.from_dict(content)
         except (TypeError, ValueError) as exc:

@@ -1,0 +1,65 @@
+"""Hand-written schemas and raw files a new user brings (an audit's findings).
+
+Each test failed before its fix: a mistake a person makes writing a schema from the README,
+or a quirk of a raw file, gave a puzzling message, a traceback or a silently wrong model.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dpboost.cli import main
+from dpboost.schema import Schema
+
+TRAIN = ["--target-epsilon", "1", "--target-delta", "1e-6", "--n-rounds", "5", "--seed", "0"]
+
+SCHEMA = {
+    "columns": {
+        "age": {"type": "numeric", "lower": 0, "upper": 120},
+        "job": {"type": "categorical", "categories": ["clerk", "sales", "eng"]},
+    },
+    "label": {"column": "y", "classes": ["no", "yes"]},
+}
+
+
+def _csv(n: int = 40, seed: int = 0) -> str:
+    rng = np.random.default_rng(seed)
+    rows = ["id,age,job,y"]
+    rows += [f"{k},{rng.integers(18, 90)},{rng.choice(['clerk', 'sales', 'eng'])},"
+             f"{rng.choice(['no', 'yes'])}" for k in range(n)]
+    return "\n".join(rows) + "\n"
+
+
+def _files(tmp_path: Path, data: str, schema: dict | str = SCHEMA):
+    path = tmp_path / "d.csv"
+    path.write_text(data)
+    schema_path = tmp_path / "schema.json"
+    schema_path.write_text(schema if isinstance(schema, str) else json.dumps(schema))
+    return path, schema_path
+
+
+def _one_line_error(capsys, code: int, *needles: str) -> str:
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    lines = [ln for ln in captured.err.strip().splitlines() if " boosting rounds on " not in ln]
+    assert len(lines) == 1 and "Traceback" not in captured.err, captured.err
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+def test_a_repeated_key_in_the_schema_json_is_refused(tmp_path, capsys):
+    # a second "columns" (or a column named twice) silently replaced the first before
+    text = json.dumps(SCHEMA)[:-1] + ', "columns": {}}'
+    path, schema = _files(tmp_path, _csv(), text)
+    code = main(["train", str(path), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    _one_line_error(capsys, code, "schema.json", "'columns' appears twice")
+    schema.write_text('{"columns": {"age": {"type": "numeric", "lower": 0, "upper": 1}, '
+                      '"age": {"type": "drop"}}}')
+    with pytest.raises(ValueError, match="'age' appears twice"):
+        Schema.load(schema)
