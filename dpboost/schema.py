@@ -71,7 +71,47 @@ def _err(what: str, expected: str, got: object) -> str:
     return f"The {what} in the schema must be {expected}. Got {got!r} instead."
 
 
+#: What a person writing a schema by hand often types, and the spelling the schema uses.
+_SPELLINGS = {
+    "number": "numeric", "numerical": "numeric", "float": "numeric", "int": "numeric",
+    "integer": "numeric", "continuous": "numeric", "real": "numeric", "double": "numeric",
+    "category": "categorical", "categories": "categorical", "nominal": "categorical",
+    "string": "categorical", "str": "categorical", "text": "categorical",
+    "enum": "categorical", "bool": "categorical", "boolean": "categorical",
+    "factor": "categorical", "ignore": "drop", "id": "drop", "skip": "drop",
+    "min": "lower", "max": "upper", "low": "lower", "high": "upper", "minimum": "lower",
+    "maximum": "upper", "values": "categories", "levels": "categories",
+    "choices": "categories", "name": "column", "labels": "classes",
+}
+
+
+_LABEL_SPELLINGS = {"values": "classes", "categories": "classes", "levels": "classes",
+                    "target": "column", "col": "column"}
+
+
+def _did_you_mean(got, allowed, spellings: dict | None = None) -> str:
+    """`` Did you mean 'numeric'?`` for a known misspelling of an allowed word, else ``""``."""
+    words = [got] if isinstance(got, str) else list(got) if isinstance(got, list) else []
+    hints = []
+    for word in words:
+        if not isinstance(word, str):
+            continue
+        key = word.strip().lower()
+        right = key if key in allowed else {**_SPELLINGS, **(spellings or {})}.get(key)
+        if right in allowed and right != word:
+            hints.append(f"{right!r} for {word!r}")
+    return f" Write {', '.join(hints)}." if hints else ""
+
+
 def _number(value, what: str) -> float:
+    if isinstance(value, str) and category_key(value) is not None:
+        try:
+            float(value)
+        except ValueError:
+            pass
+        else:
+            raise TypeError(_err(what, "a number", value)
+                            + f" Write it without quotes: {value.strip()}.")
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(_err(what, "a number", value))
     value = float(value)
@@ -200,7 +240,8 @@ class NumericColumn:
                                "missing", "from_data", "note"}
         if unknown:
             raise ValueError(_err(f"keys of {where}", "among type, lower, upper, transform, "
-                                  "bins, edges, missing, from_data, note", sorted(unknown)))
+                                  "bins, edges, missing, from_data, note", sorted(unknown))
+                             + _did_you_mean(sorted(unknown), ("lower", "upper")))
         for key in ("lower", "upper"):
             if key not in spec:
                 raise ValueError(f"The {where} in the schema needs a public '{key}' bound.")
@@ -267,7 +308,8 @@ class CategoricalColumn:
         unknown = set(spec) - {"type", "categories", "missing", "from_data", "note"}
         if unknown:
             raise ValueError(_err(f"keys of {where}", "among type, categories, missing, "
-                                  "from_data, note", sorted(unknown)))
+                                  "from_data, note", sorted(unknown))
+                             + _did_you_mean(sorted(unknown), ("categories",)))
         cats = spec.get("categories")
         if not isinstance(cats, (list, tuple)) or not cats:
             raise ValueError(_err(f"'categories' of {where}", "a non-empty list", cats))
@@ -310,6 +352,12 @@ class Label:
         if not isinstance(spec, dict):
             raise TypeError(_err("'label'", 'an object {"column": ..., "classes": [...]}',
                                  spec))
+        unknown = set(spec) - {"column", "classes", "from_data", "note"}
+        if unknown:  # e.g. "name" for "column": the label would be silently incomplete
+            raise ValueError(_err("keys of the label", "among column, classes, from_data, note",
+                                  sorted(unknown))
+                             + _did_you_mean(sorted(unknown), ("column", "classes"),
+                                             _LABEL_SPELLINGS))
         column = spec.get("column")
         if column is not None and not isinstance(column, str):
             raise TypeError(_err("'column' of the label", "a column name", column))
@@ -372,7 +420,10 @@ class Schema:
         unknown = set(content) - known
         if unknown:
             raise ValueError(_err("top-level keys", "among " + ", ".join(sorted(known)),
-                                  sorted(unknown)))
+                                  sorted(unknown))
+                             + _did_you_mean(sorted(unknown), ("label", "columns"),
+                                             {"target": "label", "y": "label",
+                                              "labels": "label", "features": "columns"}))
         raw = content.get("columns", {})
         if not isinstance(raw, dict):
             raise TypeError(_err("'columns'", "an object mapping names to column specs", raw))
@@ -389,7 +440,8 @@ class Schema:
                 columns[name] = DropColumn()
             else:
                 raise ValueError(_err(f"'type' of column {name!r}",
-                                      "'numeric', 'categorical' or 'drop'", kind))
+                                      "'numeric', 'categorical' or 'drop'", kind)
+                                 + _did_you_mean(kind, ("numeric", "categorical", "drop")))
         label = Label.from_dict(content["label"]) if content.get("label") is not None else None
         if label is not None and label.column in columns:
             raise ValueError(f"The label column {label.column!r} is also listed in the "

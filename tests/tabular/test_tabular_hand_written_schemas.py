@@ -63,3 +63,35 @@ def test_a_repeated_key_in_the_schema_json_is_refused(tmp_path, capsys):
                       '"age": {"type": "drop"}}}')
     with pytest.raises(ValueError, match="'age' appears twice"):
         Schema.load(schema)
+
+
+@pytest.mark.parametrize("content, needles", [
+    # an unknown key in the label was ignored: "name" left the label without a column and
+    # train said the schema "declares no label"
+    ({"label": {"name": "y", "classes": ["no", "yes"]}}, ["['name']", "'column' for 'name'"]),
+    ({"label": {"column": "y", "values": ["no", "yes"]}}, ["'classes' for 'values'"]),
+    ({"columns": {"age": {"type": "number", "lower": 0, "upper": 1}}},
+     ["'numeric' for 'number'"]),
+    ({"columns": {"age": {"type": "Numeric", "lower": 0, "upper": 1}}},
+     ["'numeric' for 'Numeric'"]),
+    ({"columns": {"age": {"type": "numeric", "min": 0, "max": 1}}},
+     ["'lower' for 'min'", "'upper' for 'max'"]),
+    ({"columns": {"age": {"type": "numeric", "lower": "0", "upper": 1}}},
+     ["Got '0'", "without quotes: 0"]),
+    ({"columns": {"job": {"type": "categorical", "values": ["a"]}}},
+     ["'categories' for 'values'"]),
+    ({"columns": {"job": {"type": "category", "categories": ["a"]}}},
+     ["'categorical' for 'category'"]),
+    ({"target": {"column": "y", "classes": ["no", "yes"]}}, ["'label' for 'target'"]),
+])
+def test_common_hand_written_mistakes_name_the_right_spelling(content, needles):
+    with pytest.raises((TypeError, ValueError)) as info:
+        Schema.from_dict(content)
+    for needle in needles:
+        assert needle in str(info.value), str(info.value)
+
+
+def test_a_correct_spelling_gets_no_hint():
+    with pytest.raises(ValueError) as info:
+        Schema.from_dict({"columns": {"age": {"type": "weird", "lower": 0, "upper": 1}}})
+    assert "Write" not in str(info.value)
