@@ -79,6 +79,11 @@ def _encoded(model, args):
 
     has_label = False
     names = schema.names
+    if args.label is not None and args.label in schema.columns:
+        raise UserError(f"--label {args.label!r} is one of the model schema's 'columns', "
+                        "not its label; the label column is the one under 'label'"
+                        + (f" ({schema.label.column!r})." if schema.label and
+                           schema.label.column else "."))
     if label is not None:
         if names is not None and table_format(args.data) == "csv":
             # a headerless test file may leave out the label: one field fewer than 'names'

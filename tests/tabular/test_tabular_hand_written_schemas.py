@@ -95,3 +95,21 @@ def test_a_correct_spelling_gets_no_hint():
     with pytest.raises(ValueError) as info:
         Schema.from_dict({"columns": {"age": {"type": "weird", "lower": 0, "upper": 1}}})
     assert "Write" not in str(info.value)
+
+
+def _trained(tmp_path, capsys, data: str | None = None) -> tuple[Path, Path]:
+    path, schema = _files(tmp_path, data or _csv(60))
+    model = tmp_path / "m.json"
+    assert main(["train", str(path), "--schema", str(schema), *TRAIN, "--out", str(model)]) == 0
+    capsys.readouterr()
+    return path, model
+
+
+def test_predict_label_naming_a_feature_column_is_one_line(tmp_path, capsys):
+    # before: "missing key 'Column age does not exist in schema'" (the column was read twice)
+    path, model = _trained(tmp_path, capsys)
+    code = main(["predict", str(path), "--model", str(model), "--label", "age",
+                 "--out", str(tmp_path / "p.csv")])
+    _one_line_error(capsys, code, "--label 'age'", "'columns'", "('y')")
+    assert not (tmp_path / "p.csv").exists()
+
