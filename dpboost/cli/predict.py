@@ -109,7 +109,26 @@ def _encoded(model, args):
 
     warn_case_mismatches(frame, schema, "predict")
     truth = frame[label].to_numpy(dtype=object) if has_label and args.label else None
+    _check_truth(truth, args.data, frame)
     return X, truth
+
+
+def _check_truth(truth, path, frame) -> None:
+    """A missing label in the file is a one-line error naming its line (as in train)."""
+    from dpboost.readers import line_of, table_format
+    from dpboost.schema import category_key, is_nan_text
+
+    if truth is None:
+        return
+    missing = [k for k, v in enumerate(truth) if category_key(v) is None or is_nan_text(v)]
+    if missing:
+        row = missing[0]
+        line = (None if table_format(path) == "parquet" else
+                line_of(path, row, header=frame.attrs.get("dpboost_header", True)))
+        where = f"line {line}" if line is not None else f"row {row}"
+        raise UserError(f"{path}: the label is missing at {where} ({len(missing)} row"
+                        f"{'' if len(missing) == 1 else 's'} without a label); accuracy "
+                        "needs a label on every row: fill them in, or drop --label.")
 
 
 def _by_name(model, args):
@@ -135,6 +154,7 @@ def _by_name(model, args):
     if args.label is not None and args.label not in names:
         raise UserError(f"{args.data} has no label column {args.label!r}.")
     truth = frame[args.label].to_numpy(dtype=object) if args.label else None
+    _check_truth(truth, args.data, frame)
     return X, truth
 
 

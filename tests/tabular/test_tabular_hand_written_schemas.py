@@ -113,3 +113,14 @@ def test_predict_label_naming_a_feature_column_is_one_line(tmp_path, capsys):
     _one_line_error(capsys, code, "--label 'age'", "'columns'", "('y')")
     assert not (tmp_path / "p.csv").exists()
 
+
+def test_predict_label_missing_on_a_row_names_its_line(tmp_path, capsys):
+    # before: "The label column holds [None] outside the model's classes"
+    _, model = _trained(tmp_path, capsys)
+    test = tmp_path / "t.csv"
+    lines = _csv(10, seed=1).splitlines()
+    lines[4] = lines[4].rsplit(",", 1)[0] + ","
+    test.write_text("\n".join(lines) + "\n")
+    code = main(["predict", str(test), "--model", str(model), "--label", "y",
+                 "--out", str(tmp_path / "p.csv")])
+    _one_line_error(capsys, code, "t.csv", "label is missing at line 5", "1 row")
