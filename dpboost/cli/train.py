@@ -229,7 +229,8 @@ def _read_encoded(args, schema):
     label = args.label or (schema.label.column if schema.label else None)
     if schema.label is None or label is None:
         raise UserError(f"{args.schema} declares no label: add "
-                        '"label": {"column": ..., "classes": [negative, positive]}.')
+                        '"label": {"column": ..., "classes": [negative, positive]}, or give '
+                        "both --label COL and --classes NEG,POS.")
     if args.label is not None and schema.label.column not in (None, args.label):
         raise UserError(f"--label {args.label!r} differs from the schema's label column "
                         f"{schema.label.column!r}.")
@@ -254,6 +255,24 @@ def _read_encoded(args, schema):
     return X, y, encoder
 
 
+def _label_from_flags(schema, args):
+    """A schema without a label, completed by ``--label COL --classes NEG,POS`` (both public).
+
+    The model file then carries the label, as if the schema had declared it.
+    """
+    from dpboost.schema import Schema
+
+    parts = [p.strip() for p in args.classes.split(",")]
+    content = schema.to_dict()
+    content["label"] = {"column": args.label, "classes": parts}
+    try:
+        completed = Schema.from_dict(content)
+    except (TypeError, ValueError) as exc:
+        raise UserError(f"--label/--classes: {exc}") from None
+    args.classes = None  # now the schema's
+    return completed
+
+
 def warn_case_mismatches(frame, schema, command: str) -> None:
     """One warning line per categorical column whose values differ from a declaration in case."""
     from dpboost.tabular import case_only_mismatches
@@ -275,6 +294,9 @@ def run(args) -> int:
                    inputs=[("data", args.data), ("--schema", args.schema),
                            ("--ledger", args.ledger)])
     schema = Schema.load(args.schema) if args.schema is not None else None  # public facts
+    if schema is not None and schema.columns and schema.label is None and args.label \
+            and args.classes is not None:
+        schema = _label_from_flags(schema, args)
     if args.norm_bound is None:
         args.norm_bound = (schema.norm_bound if schema is not None
                            and schema.norm_bound is not None else 1.0)

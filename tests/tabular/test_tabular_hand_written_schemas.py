@@ -124,3 +124,21 @@ def test_predict_label_missing_on_a_row_names_its_line(tmp_path, capsys):
     code = main(["predict", str(test), "--model", str(model), "--label", "y",
                  "--out", str(tmp_path / "p.csv")])
     _one_line_error(capsys, code, "t.csv", "label is missing at line 5", "1 row")
+
+
+def test_a_schema_without_label_takes_label_and_classes_from_the_flags(tmp_path, capsys):
+    # before: "declares no label" although --label and --classes declared it
+    content = {"columns": SCHEMA["columns"]}
+    path, schema = _files(tmp_path, _csv(60), content)
+    model = tmp_path / "m.json"
+    assert main(["train", str(path), "--schema", str(schema), "--label", "y",
+                 "--classes", "no,yes", *TRAIN, "--out", str(model)]) == 0
+    assert json.loads(model.read_text())["schema"]["label"] == {"column": "y",
+                                                                 "classes": ["no", "yes"]}
+    capsys.readouterr()
+    assert main(["predict", str(path), "--model", str(model), "--label", "y",
+                 "--out", str(tmp_path / "p.csv")]) == 0
+    assert "accuracy" in capsys.readouterr().out
+    code = main(["train", str(path), "--schema", str(schema), "--label", "y", *TRAIN,
+                 "--out", str(model)])
+    _one_line_error(capsys, code, "declares no label", "--classes NEG,POS")
