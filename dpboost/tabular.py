@@ -112,6 +112,27 @@ def _as_table(X, schema: Schema):
 _BOOLEANS = {"true": "1", "false": "0"}
 
 
+def _number_hint(value: str) -> str:
+    """What to change when a cell is a number written for people: ``1,234``, ``12,5``, ``40%``,
+    ``12 kg``, ``$5``.  None is guessed (``1,234`` is a thousand or a decimal): the file or the
+    schema must say."""
+    import re
+
+    core = re.sub(r"^[^\d+\-.,]+|[^\d.,]+$", "", value)  # without a unit, %, or currency
+    unit = value.replace(core, "", 1).strip() if core else ""
+    if "," in core and re.fullmatch(r"[+-]?[\d.,]*\d", core):
+        if core.count(",") == 1 and "." not in core:
+            return (f"; numbers are read with a decimal point and no thousands separators: "
+                    f"write {core.replace(',', '')} if the comma separates thousands, "
+                    f"{core.replace(',', '.')} if it is a decimal comma")
+        return ("; numbers are read with a decimal point and no thousands separators: "
+                "re-save the file with a number format without separators")
+    if unit and re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)", core):
+        return (f"; write the number alone, without {unit!r}, and give the column's "
+                "'lower' and 'upper' in that unit")
+    return ""
+
+
 def _numeric_values(series, name: str, na_values: tuple[str, ...]) -> np.ndarray:
     """float64 values with NaN for missing; one-line error naming a non-numeric cell.
 
@@ -133,7 +154,7 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...]) -> np.ndarray
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         value = text.iloc[row]
-        hint = ("" if any(c.isdigit() for c in value) else
+        hint = (_number_hint(value) if any(c.isdigit() for c in value) else
                 f"; if it means a missing value, list {value!r} in the schema's 'na_values'")
         raise BadValueError(f"Column {name!r} is declared numeric but holds the non-numeric "
                             f"value {value!r} at row {row}{hint}.", column=name, row=row)

@@ -142,3 +142,20 @@ def test_a_schema_without_label_takes_label_and_classes_from_the_flags(tmp_path,
     code = main(["train", str(path), "--schema", str(schema), "--label", "y", *TRAIN,
                  "--out", str(model)])
     _one_line_error(capsys, code, "declares no label", "--classes NEG,POS")
+
+
+@pytest.mark.parametrize("cell, needles", [
+    ('"1,234"', ["'1,234'", "write 1234 if the comma separates thousands", "1.234 if"]),
+    ('"1,234,567"', ["no thousands separators"]),
+    ("41.5%", ["without '%'", "'lower' and 'upper' in that unit"]),
+    ("72 kg", ["without 'kg'"]),
+])
+def test_a_number_written_for_people_says_what_to_change(tmp_path, capsys, cell, needles):
+    # before: only "holds the non-numeric value '1,234' at line 3", nothing to change
+    lines = _csv(20).splitlines()
+    parts = lines[2].split(",")
+    lines[2] = ",".join([parts[0], cell, *parts[2:]])
+    path, schema = _files(tmp_path, "\n".join(lines) + "\n")
+    code = main(["train", str(path), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    _one_line_error(capsys, code, "Column 'age'", "at line 3", *needles)
