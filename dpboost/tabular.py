@@ -407,3 +407,49 @@ def case_only_mismatches(frame, schema) -> dict[str, str]:
                 found[name] = folded[key.casefold()]
                 break
     return found
+
+
+def outside_declarations(frame, schema) -> dict[str, dict[str, float]]:
+    """Per column, the fractions of present values outside what the schema declares.
+
+    A numeric column gives ``{"below": f, "above": f}`` (values clipped to ``lower`` or
+    ``upper``), a categorical column ``{"undeclared": f}`` (values encoded as all zeros).
+    Both are by design, but a bound typed too tight or a category left out of the list
+    silently flattens a column.  Like :func:`case_only_mismatches` this reads the data
+    without privacy: show the result to the data's owner, never release it.  It holds no
+    value of the data, only fractions.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> s = Schema.from_dict({"columns": {
+    ...     "age": {"type": "numeric", "lower": 0, "upper": 100},
+    ...     "job": {"type": "categorical", "categories": ["clerk"]}}})
+    >>> found = outside_declarations(pd.DataFrame({"age": [50, 150, None, -1, 7],
+    ...                                            "job": ["clerk", "eng", "", "clerk", ""]}), s)
+    >>> found["age"], found["job"]
+    ({'below': 0.25, 'above': 0.25}, {'undeclared': 0.3333333333333333})
+    """
+    found: dict[str, dict[str, float]] = {}
+    for name, spec in schema.columns.items():
+        if name not in frame.columns:
+            continue
+        if isinstance(spec, NumericColumn):
+            x = _numeric_values(frame[name], name, schema.na_values)
+            x = x[~np.isnan(x)]
+            if len(x):
+                found[name] = {"below": float(np.mean(x < spec.lower)),
+                               "above": float(np.mean(x > spec.upper))}
+        elif isinstance(spec, CategoricalColumn):
+            declared = {category_key(c) for c in spec.categories}
+            codes, uniques = _factorize(frame[name])
+            out = np.array([category_key(u) not in declared and not (
+                category_key(u) is None or str(u).strip() in schema.na_values
+                or is_nan_text(u)) for u in uniques] + [False])
+            present = np.array([not (category_key(u) is None or str(u).strip()
+                                     in schema.na_values or (is_nan_text(u) and
+                                                             category_key(u) not in declared))
+                                for u in uniques] + [False])
+            if present[codes].any():
+                found[name] = {"undeclared": float(out[codes].sum() / present[codes].sum())}
+    return found

@@ -105,9 +105,10 @@ def _encoded(model, args):
         from dpboost.cli.train import _with_line
 
         raise _with_line(exc, args.data, frame) from None
-    from dpboost.cli.train import warn_case_mismatches
+    from dpboost.cli.train import warn_case_mismatches, warn_outside_declarations
 
     warn_case_mismatches(frame, schema, "predict")
+    warn_outside_declarations(frame, schema, "predict")
     truth = frame[label].to_numpy(dtype=object) if has_label and args.label else None
     _check_truth(truth, args.data, frame)
     return X, truth

@@ -252,6 +252,7 @@ def _read_encoded(args, schema):
     except BadValueError as exc:
         raise _with_line(exc, args.data, frame) from None
     warn_case_mismatches(frame, schema, "train")
+    warn_outside_declarations(frame, schema, "train")
     return X, y, encoder
 
 
@@ -271,6 +272,34 @@ def _label_from_flags(schema, args):
         raise UserError(f"--label/--classes: {exc}") from None
     args.classes = None  # now the schema's
     return completed
+
+
+#: Above this fraction of undeclared values in a categorical column, train and predict warn.
+OTHER_WARN_FRACTION = 0.10
+
+
+def warn_outside_declarations(frame, schema, command: str) -> None:
+    """One warning line per column with over 1% of its values clipped, or over 10% undeclared.
+
+    A few undeclared values are the 'other' of a list of the main categories, by design.
+    """
+    from dpboost.tabular import outside_declarations
+
+    for column, share in outside_declarations(frame, schema).items():
+        spec = schema.columns[column]
+        for side, word in (("below", "lower"), ("above", "upper")):
+            if share.get(side, 0.0) > CLIP_WARN_FRACTION:
+                bound = getattr(spec, word)
+                print(f"dpboost {command}: warning: {share[side]:.1%} of the values of "
+                      f"column {column!r} lie {side} its declared {word} bound {bound:g} and "
+                      "were clipped to it; if that bound is a typo, correct it from the "
+                      "public source, not from the data (a non-private check).",
+                      file=sys.stderr)
+        if share.get("undeclared", 0.0) > OTHER_WARN_FRACTION:
+            print(f"dpboost {command}: warning: {share['undeclared']:.1%} of the values of "
+                  f"column {column!r} are none of its declared categories and were encoded "
+                  "as all zeros ('other'); if the list misses a category, add it from the "
+                  "public source, not from the data (a non-private check).", file=sys.stderr)
 
 
 def warn_case_mismatches(frame, schema, command: str) -> None:

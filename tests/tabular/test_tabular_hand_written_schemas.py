@@ -159,3 +159,26 @@ def test_a_number_written_for_people_says_what_to_change(tmp_path, capsys, cell,
     code = main(["train", str(path), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
     _one_line_error(capsys, code, "Column 'age'", "at line 3", *needles)
+
+
+def test_a_bound_too_tight_or_a_category_left_out_is_warned(tmp_path, capsys):
+    # before: silently clipped / all zeros (by design) without a word
+    schema = {"columns": {"age": {"type": "numeric", "lower": 0, "upper": 50},
+                          "job": {"type": "categorical", "categories": ["clerk", "sales"]}},
+              "label": SCHEMA["label"]}
+    path, schema_path = _files(tmp_path, _csv(60), schema)
+    model = tmp_path / "m.json"
+    assert main(["train", str(path), "--schema", str(schema_path), *TRAIN,
+                 "--out", str(model)]) == 0
+    err = capsys.readouterr().err
+    assert "of the values of column 'age' lie above its declared upper bound 50" in err
+    assert "of the values of column 'job' are none of its declared categories" in err
+    assert "eng" not in err  # fractions only, never a value of the data
+    assert main(["predict", str(path), "--model", str(model),
+                 "--out", str(tmp_path / "p.csv")]) == 0
+    err = capsys.readouterr().err
+    assert "column 'age' lie above" in err and "column 'job' are none" in err
+    path, schema_path = _files(tmp_path, _csv(60))  # the right schema: no warning
+    assert main(["train", str(path), "--schema", str(schema_path), *TRAIN,
+                 "--out", str(model)]) == 0
+    assert "warning" not in capsys.readouterr().err
