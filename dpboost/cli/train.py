@@ -322,6 +322,8 @@ def run(args) -> int:
     check_writable(args.out, what="--out",  # fail before reading data or spending budget
                    inputs=[("data", args.data), ("--schema", args.schema),
                            ("--ledger", args.ledger)])
+    if args.schema is not None and not Path(args.schema).is_file():
+        raise UserError(f"--schema {args.schema}: no such file.")
     schema = Schema.load(args.schema) if args.schema is not None else None  # public facts
     if schema is not None and schema.columns and schema.label is None and args.label \
             and args.classes is not None:

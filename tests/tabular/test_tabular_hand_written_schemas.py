@@ -182,3 +182,11 @@ def test_a_bound_too_tight_or_a_category_left_out_is_warned(tmp_path, capsys):
     assert main(["train", str(path), "--schema", str(schema_path), *TRAIN,
                  "--out", str(model)]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+def test_a_missing_schema_file_names_the_flag(tmp_path, capsys):
+    # before: "[Errno 2] No such file or directory: 'nope.json'"
+    path, _ = _files(tmp_path, _csv())
+    code = main(["train", str(path), "--schema", str(tmp_path / "nope.json"), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    _one_line_error(capsys, code, "--schema", "nope.json: no such file.")
