@@ -222,7 +222,7 @@ def _find_line(path: Path, text: str) -> int | None:
 
 
 def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(),
-               header: bool | str = True, text_columns=()):
+               header: bool | str = True, text_columns=(), decimal: str = "."):
     """Read a CSV or Parquet file into a pandas DataFrame with stripped column names.
 
     Parameters
@@ -240,6 +240,9 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
         Whether the first non-blank row holds column names (ignored when ``names`` is given).
     text_columns : sequence of str
         Columns to keep as text (no type inference), e.g. a label column.
+    decimal : {".", ","}, default="."
+        The decimal mark of the numbers (a schema's ``"decimal"``): ``","`` reads ``12,5`` as
+        12.5, as a spreadsheet writes it in many locales (usually with ``;`` separators).
 
     Returns
     -------
@@ -297,9 +300,14 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     names = _unread_repeats_renamed(names)
     na = [] if na_values is None else ["", *na_values]
     if delimiter is None:
-        frame = _read_whitespace(path, names, skip, columns, na, text_columns)
+        frame = _read_whitespace(path, names, skip, columns, na, text_columns, decimal)
     else:
-        frame = _read_arrow(path, names, skip, delimiter, columns, na, text_columns)
+        frame = _read_arrow(path, names, skip, delimiter, columns, na, text_columns, decimal)
+    if decimal == ",":  # a number in a text column (a category, a label): 1,5 is 1.5
+        for name in set(text_columns) & set(frame.columns):
+            if frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name]):
+                frame[name] = frame[name].str.replace(r"^\s*([+-]?\d*),(\d+)\s*$",
+                                                      r"\1.\2", regex=True)
     frame.attrs["dpboost_header"] = has_header
     return frame
 
@@ -351,16 +359,15 @@ def _check_columns(path: Path, wanted, available) -> None:
                          f"columns are {list(available)[:30]}.{hint}")
 
 
-def _read_arrow(path, names, skip, delimiter, columns, na, text_columns):
+def _read_arrow(path, names, skip, delimiter, columns, na, text_columns, decimal="."):
     import pyarrow as pa
-    import pyarrow.csv as pcsv
 
     try:
-        table = _arrow_table(path, names, skip, delimiter, columns, na, text_columns)
+        table = _arrow_table(path, names, skip, delimiter, columns, na, text_columns, decimal)
         temporal = [f.name for f in table.schema if pa.types.is_temporal(f.type)]
         if temporal:  # keep dates and times as the text they were written as
             table = _arrow_table(path, names, skip, delimiter, columns, na,
-                                 [*text_columns, *temporal])
+                                 [*text_columns, *temporal], decimal)
     except pa.ArrowInvalid as exc:
         raise _arrow_error(path, exc) from None
     except (OSError, EOFError) as exc:  # a truncated or damaged gzip stream
@@ -376,7 +383,7 @@ def _read_arrow(path, names, skip, delimiter, columns, na, text_columns):
     return frame
 
 
-def _arrow_table(path, names, skip, delimiter, columns, na, text_columns):
+def _arrow_table(path, names, skip, delimiter, columns, na, text_columns, decimal="."):
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
@@ -385,7 +392,7 @@ def _arrow_table(path, names, skip, delimiter, columns, na, text_columns):
     convert = pcsv.ConvertOptions(
         include_columns=None if columns is None else list(columns), null_values=na,
         strings_can_be_null=bool(na), quoted_strings_can_be_null=bool(na),
-        column_types={c: pa.string() for c in text_columns})
+        column_types={c: pa.string() for c in text_columns}, decimal_point=decimal)
     stream = pa.input_stream(str(path), compression="gzip" if _is_gzip(path) else None)
     return pcsv.read_csv(stream, read_options=read, parse_options=parse,
                          convert_options=convert)
@@ -405,13 +412,14 @@ def _arrow_error(path: Path, exc: Exception) -> ValueError:
     return ValueError(f"{path} could not be read as CSV: {message.splitlines()[0]}")
 
 
-def _read_whitespace(path, names, skip, columns, na, text_columns):
+def _read_whitespace(path, names, skip, columns, na, text_columns, decimal="."):
     import pandas as pd
 
     try:
         frame = pd.read_csv(path, sep=r"\s+", header=None, names=names, skiprows=skip,
                             usecols=None if columns is None else list(columns),
                             na_values=na, keep_default_na=False, index_col=False,
+                            decimal=decimal,
                             dtype={c: str for c in text_columns} or None,
                             compression="gzip" if _is_gzip(path) else None)
     except (pd.errors.ParserError, ValueError) as exc:

@@ -19,6 +19,7 @@ JSON layout (the same as the Python object, via :meth:`Schema.from_dict` / :meth
      "label": {"column": "y", "classes": ["no", "yes"]},
      "names": ["id", "age", ...],          # optional: column names of a headerless file
      "na_values": ["?"],                   # optional: strings that mean "missing"
+     "decimal": ",",                       # optional: the file writes 12,5 for 12.5
      "n_features": 123, "index_base": 1,   # LIBSVM files only: the public dimension
      "norm_bound": 3.7417}                 # LIBSVM/numeric files: a public bound on ||x||
 
@@ -406,6 +407,7 @@ class Schema:
     index_base: int | None = None
     note: str | None = None
     norm_bound: float | None = None
+    decimal: str = "."
 
     @classmethod
     def from_dict(cls, content: object) -> Schema:
@@ -416,7 +418,7 @@ class Schema:
             raise TypeError(_err("top level", 'an object {"columns": ..., "label": ...}',
                                  type(content).__name__))
         known = {"columns", "label", "names", "na_values", "n_features", "index_base",
-                 "norm_bound", "note", "_comment"}
+                 "norm_bound", "note", "_comment", "decimal"}
         unknown = set(content) - known
         if unknown:
             raise ValueError(_err("top-level keys", "among " + ", ".join(sorted(known)),
@@ -481,8 +483,11 @@ class Schema:
             if columns:
                 raise ValueError("A schema with 'columns' needs no 'norm_bound': its encoding "
                                  "has norm at most 1 by construction.")
+        decimal = content.get("decimal", ".")
+        if decimal not in (".", ","):
+            raise ValueError(_err("'decimal'", "'.' or ','", decimal))
         return cls(columns, label, names, tuple(na_values), n_features, index_base,
-                   content.get("note"), norm_bound)
+                   content.get("note"), norm_bound, decimal)
 
     def to_dict(self) -> dict:
         out: dict = {}
@@ -492,6 +497,8 @@ class Schema:
             out["names"] = list(self.names)
         if self.na_values:
             out["na_values"] = list(self.na_values)
+        if self.decimal != ".":
+            out["decimal"] = self.decimal
         if self.n_features is not None:
             out["n_features"] = self.n_features
         if self.index_base is not None:

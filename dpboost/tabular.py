@@ -123,8 +123,8 @@ def _number_hint(value: str) -> str:
     if "," in core and re.fullmatch(r"[+-]?[\d.,]*\d", core):
         if core.count(",") == 1 and "." not in core:
             return (f"; numbers are read with a decimal point and no thousands separators: "
-                    f"write {core.replace(',', '')} if the comma separates thousands, "
-                    f"{core.replace(',', '.')} if it is a decimal comma")
+                    f"write {core.replace(',', '')} if the comma separates thousands; if it is "
+                    "a decimal comma, declare \"decimal\": \",\" in the schema")
         return ("; numbers are read with a decimal point and no thousands separators: "
                 "re-save the file with a number format without separators")
     if unit and re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)", core):

@@ -96,6 +96,7 @@ def _encoded(model, args):
             raise UserError(f"{args.data} has no label column {args.label!r}.")
     read = frame_columns + ([label] if has_label else [])
     frame = read_table(args.data, names=names, columns=read, na_values=schema.na_values,
+                       decimal=schema.decimal,
                        text_columns=[c for c in dict.fromkeys([*schema.text_columns, label])
                                      if c in read])
     encoder = TabularEncoder(schema)
@@ -279,6 +280,9 @@ def _run_dask(model, args) -> int:
 
     if model.schema_ is None or not model.schema_.columns:
         raise UserError("--workers/--scheduler need a model trained with --schema.")
+    if model.schema_.decimal != ".":
+        raise UserError('--workers/--scheduler read numbers with a decimal point only; the '
+                        'model\'s schema declares "decimal": ",": predict in memory.')
     if args.out is None:
         raise UserError("--workers/--scheduler write to --out (a file, or 'folder/part-*.csv' "
                         "for one file per partition).")

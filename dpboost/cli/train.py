@@ -244,7 +244,7 @@ def _read_encoded(args, schema):
     encoder.fit()  # reads no data; warns if the schema is still a draft
     columns = list(dict.fromkeys([*schema.columns, label]))
     frame = read_table(args.data, names=schema.names, columns=columns,
-                       na_values=schema.na_values,
+                       na_values=schema.na_values, decimal=schema.decimal,
                        text_columns=list(dict.fromkeys([*schema.text_columns, label])))
     try:
         X = encoder.transform(frame)
@@ -421,6 +421,9 @@ def _run_dask(args, schema, ledger) -> int:
     if schema is None or not schema.columns or schema.label is None:
         raise UserError("--workers/--scheduler need --schema with columns and a label (the "
                         "table is encoded partition by partition by its TabularEncoder).")
+    if schema.decimal != ".":
+        raise UserError('--workers/--scheduler read numbers with a decimal point only; the '
+                        'schema declares "decimal": ",": train in memory (without --workers).')
     with cluster_client(args.workers, args.scheduler, args.memory_limit), \
             warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -145,7 +145,8 @@ def test_a_schema_without_label_takes_label_and_classes_from_the_flags(tmp_path,
 
 
 @pytest.mark.parametrize("cell, needles", [
-    ('"1,234"', ["'1,234'", "write 1234 if the comma separates thousands", "1.234 if"]),
+    ('"1,234"', ["'1,234'", "write 1234 if the comma separates thousands",
+                 '"decimal": ","']),
     ('"1,234,567"', ["no thousands separators"]),
     ("41.5%", ["without '%'", "'lower' and 'upper' in that unit"]),
     ("72 kg", ["without 'kg'"]),
@@ -190,3 +191,32 @@ def test_a_missing_schema_file_names_the_flag(tmp_path, capsys):
     code = main(["train", str(path), "--schema", str(tmp_path / "nope.json"), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
     _one_line_error(capsys, code, "--schema", "nope.json: no such file.")
+
+
+def test_a_declared_decimal_comma_reads_numbers_categories_and_labels(tmp_path, capsys):
+    # a semicolon file from a spreadsheet in a decimal-comma locale; before, '12,5' was only
+    # ever a non-numeric value, and a category 1 written '1,0' never matched
+    rng = np.random.default_rng(0)
+    rows = ["weight;grade;y"]
+    for _ in range(60):
+        w = rng.uniform(40, 120)
+        rows.append(f"{w:.1f}".replace(".", ",") + f";{rng.choice(['1,0', '2,0'])};"
+                    + ("1,0" if w > 80 else "0,0"))
+    schema = {"decimal": ",", "columns": {
+        "weight": {"type": "numeric", "lower": 30, "upper": 130},
+        "grade": {"type": "categorical", "categories": [1, 2]}},
+        "label": {"column": "y", "classes": [0, 1]}}
+    path, schema_path = _files(tmp_path, "\n".join(rows) + "\n", schema)
+    model = tmp_path / "m.json"
+    assert main(["train", str(path), "--schema", str(schema_path), *TRAIN,
+                 "--out", str(model)]) == 0
+    assert "warning" not in capsys.readouterr().err
+    assert main(["predict", str(path), "--model", str(model), "--label", "y",
+                 "--out", str(tmp_path / "p.csv")]) == 0
+    assert "accuracy" in capsys.readouterr().out
+    from dpboost.readers import read_table
+
+    frame = read_table(path, decimal=",", text_columns=["grade"])
+    assert frame["weight"].dtype == np.float64 and frame["grade"].iloc[0] in ("1.0", "2.0")
+    with pytest.raises(ValueError, match="'decimal'"):
+        Schema.from_dict({"decimal": ";"})
