@@ -118,7 +118,7 @@ def _number_hint(value: str) -> str:
     schema must say."""
     import re
 
-    core = re.sub(r"^[^\d+\-.,]+|[^\d.,]+$", "", value)  # without a unit, %, or currency
+    core = re.sub(r"^[$€£¥\s]+|[^\d.,]+$", "", value)  # without a unit, %, or currency
     unit = value.replace(core, "", 1).strip() if core else ""
     if "," in core and re.fullmatch(r"[+-]?[\d.,]*\d", core):
         if core.count(",") == 1 and "." not in core:

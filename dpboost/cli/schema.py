@@ -35,8 +35,34 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--no-header", action="store_true",
                         help="the file has no header row: columns are named 0, 1, ... and "
                              "the draft lists them in 'names' (default: off)")
+    parser.add_argument("--decimal", choices=(".", ","), default=".",
+                        help="the decimal mark of the file's numbers: ',' reads 12,5 as 12.5 "
+                             "and writes \"decimal\": \",\" in the draft (default: '.')")
     parser.set_defaults(func=run)
     return parser
+
+
+def _unread_numbers(frame, draft) -> dict[str, str]:
+    """Columns drafted as 'drop' or 'categorical' whose cells are numbers written for people
+    ('1,234', '12,5', '40%', '72 kg'), with the hint saying what to change; the draft would
+    lose them, or list them as categories, unsaid."""
+    from dpboost.schema import NumericColumn
+    from dpboost.tabular import _number_hint
+
+    found = {}
+    for name, spec in draft.columns.items():
+        lowered = name.lower()
+        if (isinstance(spec, NumericColumn) or name not in frame.columns or lowered == "id"
+                or lowered.endswith(("_id", " id"))):  # an identifier is dropped by design
+            continue
+        text = frame[name].dropna().astype(str).str.strip()
+        text = text[text != ""]
+        digits = text[text.str.contains(r"\d", regex=True)]
+        if len(text) and len(digits) >= 0.9 * len(text):
+            hint = next((_number_hint(v) for v in digits.head(50) if _number_hint(v)), "")
+            if hint:
+                found[name] = hint.lstrip("; ")
+    return found
 
 
 def run(args) -> int:
@@ -48,14 +74,17 @@ def run(args) -> int:
         raise ValueError(f"--max-categories must be an int >= 1. Got {args.max_categories} "
                          "instead.")
     check_writable(args.out, what="--out", inputs=[("data", args.data)])  # before reading
-    frame = read_table(args.data, header=not args.no_header)
+    frame = read_table(args.data, header=not args.no_header, decimal=args.decimal)
     if args.no_header and args.label is not None and args.label not in frame.columns:
         raise ValueError(f"--label {args.label!r}: a file without a header has columns named "
                          f"0 to {frame.shape[1] - 1}.")
     draft = draft_schema(frame, args.label, max_categories=args.max_categories)
-    if args.no_header:
+    if args.no_header or args.decimal != ".":
         content = draft.to_dict()
-        content["names"] = [str(c) for c in frame.columns]
+        if args.no_header:
+            content["names"] = [str(c) for c in frame.columns]
+        if args.decimal != ".":
+            content["decimal"] = args.decimal
         draft = Schema.from_dict(content)
     draft.save(args.out)
     marked = draft.draft_marks()
@@ -64,4 +93,13 @@ def run(args) -> int:
     print("It is NOT private: replace every value marked 'from_data' with a public fact "
           "(a data dictionary, a unit, a law) and delete the mark; 'dpboost train' warns "
           "while a mark is left.", file=sys.stderr)
+    unread = _unread_numbers(frame, draft)
+    for name, hint in list(unread.items())[:3]:
+        kind = draft.columns[name].to_dict()["type"]
+        print(f"column {name!r} was drafted as {kind!r}: its cells look like numbers but are not "
+              f"read as numbers; {hint.replace('declare', 'pass --decimal , or declare')}.",
+              file=sys.stderr)
+    if len(unread) > 3:
+        print(f"and {len(unread) - 3} more columns alike: "
+              f"{list(unread)[3:]}.", file=sys.stderr)
     return 0

@@ -220,3 +220,29 @@ def test_a_declared_decimal_comma_reads_numbers_categories_and_labels(tmp_path, 
     assert frame["weight"].dtype == np.float64 and frame["grade"].iloc[0] in ("1.0", "2.0")
     with pytest.raises(ValueError, match="'decimal'"):
         Schema.from_dict({"decimal": ";"})
+
+
+def test_schema_draft_says_why_numbers_written_for_people_are_dropped(tmp_path, capsys):
+    # before: 'income' ("1,234") and 'weight' ("72 kg") were drafted as categories (or, with
+    # more distinct values than --max-categories, as 'drop') without a word
+    rows = ["customer_id,income,weight,y"]
+    rows += [f'C{k:04d},"{1000 + 37 * k:,}",{40 + k} kg,{"yes" if k % 2 else "no"}'
+             for k in range(30)]
+    path, _ = _files(tmp_path, "\n".join(rows) + "\n")
+    assert main(["schema", str(path), "--label", "y", "--out", str(tmp_path / "s.json")]) == 0
+    err = capsys.readouterr().err
+    assert "column 'income' was drafted as 'categorical'" in err and "thousands" in err
+    assert "column 'weight' was drafted as 'categorical'" in err and "without 'kg'" in err
+    assert "customer_id" not in err  # an identifier is dropped by design
+
+
+def test_schema_draft_with_decimal_comma(tmp_path, capsys):
+    rows = ["weight;y"] + [f"{40 + k},5;{'yes' if k % 2 else 'no'}" for k in range(30)]
+    path, _ = _files(tmp_path, "\n".join(rows) + "\n")
+    out = tmp_path / "s.json"
+    assert main(["schema", str(path), "--label", "y", "--out", str(out)]) == 0
+    assert "pass --decimal ," in capsys.readouterr().err
+    assert main(["schema", str(path), "--label", "y", "--out", str(out),
+                 "--decimal", ","]) == 0
+    draft = json.loads(out.read_text())
+    assert draft["decimal"] == "," and draft["columns"]["weight"]["lower"] == 40.5
