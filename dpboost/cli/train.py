@@ -403,7 +403,14 @@ def _read_numeric(args, schema, fmt):
     if label is None and schema is not None and schema.label is not None:
         label = schema.label.column
     names: list[str] = []  # the header's names, so predict can match columns by name
-    X, y = _load_csv(args.data, label, header="infer", with_label=True, names_out=names)
+    try:
+        X, y = _load_csv(args.data, label, header="infer", with_label=True, names_out=names)
+    except ValueError as exc:
+        if schema is None or "declare a schema (--schema)" not in str(exc):
+            raise
+        raise UserError(str(exc).replace(  # the schema was given, but it lists no column
+            "declare a schema (--schema)", f"declare the file's columns under 'columns' in "
+            f"{args.schema} (it declares none, so every column is read as a number)")) from None
     n_features = args.n_features if args.n_features is not None else (
         schema.n_features if schema is not None else None)
     if n_features is not None and X.shape[1] != n_features:

@@ -246,3 +246,11 @@ def test_schema_draft_with_decimal_comma(tmp_path, capsys):
                  "--decimal", ","]) == 0
     draft = json.loads(out.read_text())
     assert draft["decimal"] == "," and draft["columns"]["weight"]["lower"] == 40.5
+
+
+def test_a_schema_without_columns_says_so_when_a_column_is_text(tmp_path, capsys):
+    # before: "... or declare a schema (--schema)", said to a user who had given one
+    path, schema = _files(tmp_path, _csv(), {"columns": {}, "label": SCHEMA["label"]})
+    code = main(["train", str(path), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    _one_line_error(capsys, code, "column 'job'", "under 'columns' in", "declares none")
