@@ -362,6 +362,7 @@ class Label:
         column = spec.get("column")
         if column is not None and not isinstance(column, str):
             raise TypeError(_err("'column' of the label", "a column name", column))
+        column = column.strip() if column is not None else None
         classes = spec.get("classes")
         if not isinstance(classes, (list, tuple)) or len(classes) < 2:
             raise ValueError(_err("'classes' of the label", "a list of at least 2 labels",
@@ -431,6 +432,10 @@ class Schema:
             raise TypeError(_err("'columns'", "an object mapping names to column specs", raw))
         columns: dict = {}
         for name, spec in raw.items():
+            name = name.strip()  # a reader strips the header's names; "age " would never match
+            if name in columns:
+                raise ValueError(f"The schema's 'columns' name {name!r} twice (once with "
+                                 "spaces around it); names are compared without them.")
             if not isinstance(spec, dict):
                 raise TypeError(_err(f"entry of column {name!r}", "an object", spec))
             kind = spec.get("type")
@@ -453,6 +458,7 @@ class Schema:
             if (not isinstance(names, (list, tuple)) or not names
                     or not all(isinstance(n, str) for n in names)):
                 raise TypeError(_err("'names'", "a list of column names", names))
+            names = [n.strip() for n in names]
             if len(set(names)) != len(names):
                 raise ValueError(_err("'names'", "a list without duplicates", list(names)))
             wanted = list(columns) + ([label.column] if label and label.column else [])

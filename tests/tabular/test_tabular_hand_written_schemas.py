@@ -248,6 +248,17 @@ def test_schema_draft_with_decimal_comma(tmp_path, capsys):
     assert draft["decimal"] == "," and draft["columns"]["weight"]["lower"] == 40.5
 
 
+def test_spaces_around_schema_names_are_ignored_as_in_the_header(tmp_path, capsys):
+    # before: "d.csv has no column 'age '" although the header's names are stripped
+    content = {"columns": {" age ": SCHEMA["columns"]["age"], "job": SCHEMA["columns"]["job"]},
+               "label": {"column": "y ", "classes": ["no", "yes"]}}
+    path, schema = _files(tmp_path, _csv(40), content)
+    assert main(["train", str(path), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")]) == 0
+    with pytest.raises(ValueError, match="'age' twice"):
+        Schema.from_dict({"columns": {"age": {"type": "drop"}, "age ": {"type": "drop"}}})
+
+
 def test_a_schema_without_columns_says_so_when_a_column_is_text(tmp_path, capsys):
     # before: "... or declare a schema (--schema)", said to a user who had given one
     path, schema = _files(tmp_path, _csv(), {"columns": {}, "label": SCHEMA["label"]})
