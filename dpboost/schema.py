@@ -195,6 +195,13 @@ def _unique_keys(pairs: list) -> dict:
     return out
 
 
+def _scalars(values, what: str) -> None:
+    """Categories and classes are texts, numbers or booleans (a nested list never matches)."""
+    for value in values:
+        if value is not None and not isinstance(value, (str, int, float, bool)):
+            raise TypeError(_err(what, "a list of texts, numbers or booleans", list(values)))
+
+
 def _from_data(spec: dict, where: str) -> tuple[str, ...]:
     marks = spec.get("from_data", ())
     if isinstance(marks, bool):
@@ -314,6 +321,7 @@ class CategoricalColumn:
         cats = spec.get("categories")
         if not isinstance(cats, (list, tuple)) or not cats:
             raise ValueError(_err(f"'categories' of {where}", "a non-empty list", cats))
+        _scalars(cats, f"'categories' of {where}")
         keys = [category_key(c) for c in cats]
         if None in keys:
             raise ValueError(_err(f"'categories' of {where}", "a list without empty values",
@@ -367,6 +375,7 @@ class Label:
         if not isinstance(classes, (list, tuple)) or len(classes) < 2:
             raise ValueError(_err("'classes' of the label", "a list of at least 2 labels",
                                   classes))
+        _scalars(classes, "'classes' of the label")
         keys = [category_key(c) for c in classes]
         if None in keys or len(set(keys)) != len(keys):
             raise ValueError(_err("'classes' of the label", "distinct non-empty labels",

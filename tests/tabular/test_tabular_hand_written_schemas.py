@@ -259,6 +259,19 @@ def test_spaces_around_schema_names_are_ignored_as_in_the_header(tmp_path, capsy
         Schema.from_dict({"columns": {"age": {"type": "drop"}, "age ": {"type": "drop"}}})
 
 
+@pytest.mark.parametrize("where", ["classes", "categories"])
+def test_a_nested_class_or_category_is_refused(where):
+    # before: ["no"] was accepted and matched no label ("The label 'no' ... is not one of")
+    content = {"columns": {"job": {"type": "categorical", "categories": ["a"]}},
+               "label": {"column": "y", "classes": ["no", "yes"]}}
+    if where == "classes":
+        content["label"]["classes"] = [["no"], "yes"]
+    else:
+        content["columns"]["job"]["categories"] = [["a"], "b"]
+    with pytest.raises(TypeError, match="texts, numbers or booleans"):
+        Schema.from_dict(content)
+
+
 def test_a_schema_without_columns_says_so_when_a_column_is_text(tmp_path, capsys):
     # before: "... or declare a schema (--schema)", said to a user who had given one
     path, schema = _files(tmp_path, _csv(), {"columns": {}, "label": SCHEMA["label"]})
