@@ -243,12 +243,12 @@ def run(args) -> int:
     columns = [("prediction", [_csv_cell(p) for p in _format(pred)])]
     proba = getattr(model, "predict_proba", None)
     if score.ndim == 2:  # multiclass: one score (and probability) column per class
-        names = [_csv_cell(c) for c in _format(model.classes_)]
-        columns += [(f"score_{c}", [repr(float(v)) for v in score[:, k]])
+        names = _format(model.classes_)  # the header cell is quoted whole, class and prefix
+        columns += [(_csv_cell(f"score_{c}"), [repr(float(v)) for v in score[:, k]])
                     for k, c in enumerate(names)]
         if proba is not None:
             P = np.asarray(proba(X))
-            columns += [(f"probability_{c}", [repr(float(v)) for v in P[:, k]])
+            columns += [(_csv_cell(f"probability_{c}"), [repr(float(v)) for v in P[:, k]])
                         for k, c in enumerate(names)]
     else:
         columns.append(("score", [repr(float(s)) for s in score]))

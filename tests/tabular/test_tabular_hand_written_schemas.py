@@ -278,3 +278,26 @@ def test_a_schema_without_columns_says_so_when_a_column_is_text(tmp_path, capsys
     code = main(["train", str(path), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
     _one_line_error(capsys, code, "column 'job'", "under 'columns' in", "declares none")
+
+
+def test_multiclass_output_header_is_well_formed_for_classes_with_commas(tmp_path, capsys):
+    # before: the header cell was score_"low, cheap" (a quote inside a field): 9 header
+    # fields over rows of 7
+    rng = np.random.default_rng(1)
+    x = rng.uniform(0, 10, 90)
+    names = np.array(["low, cheap", 'mid "std"', "high"])
+    rows = ["x,seg"] + [f'{v:.2f},"{names[int(v // 3.34)].replace(chr(34), 2 * chr(34))}"'
+                        for v in x]
+    content = {"columns": {"x": {"type": "numeric", "lower": 0, "upper": 10}},
+               "label": {"column": "seg", "classes": names.tolist()}}
+    path, schema = _files(tmp_path, "\n".join(rows) + "\n", content)
+    model, preds = tmp_path / "m.json", tmp_path / "p.csv"
+    assert main(["train", str(path), "--schema", str(schema), *TRAIN, "--out", str(model)]) == 0
+    assert main(["predict", str(path), "--model", str(model), "--out", str(preds)]) == 0
+    import pandas as pd
+
+    frame = pd.read_csv(preds)
+    assert frame.columns.tolist() == ["prediction", "score_low, cheap", 'score_mid "std"',
+                                      "score_high", "probability_low, cheap",
+                                      'probability_mid "std"', "probability_high"]
+    assert set(frame["prediction"]) <= set(names)
