@@ -112,6 +112,10 @@ def _as_table(X, schema: Schema):
 _BOOLEANS = {"true": "1", "false": "0"}
 
 
+#: Words that usually mean "missing" in a numeric column (the hint suggests 'na_values').
+_NA_WORDS = ("na", "n/a", "null", "none", "missing", "unknown", "nan", "nil", "?", "-", "--")
+
+
 def _number_hint(value: str) -> str:
     """What to change when a cell is a number written for people: ``1,234``, ``12,5``, ``40%``,
     ``12 kg``, ``$5``.  None is guessed (``1,234`` is a thousand or a decimal): the file or the
@@ -155,7 +159,11 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...]) -> np.ndarray
         row = int(np.flatnonzero(bad)[0])
         value = text.iloc[row]
         hint = (_number_hint(value) if any(c.isdigit() for c in value) else
-                f"; if it means a missing value, list {value!r} in the schema's 'na_values'")
+                f"; if it means a missing value, list {value!r} in the schema's 'na_values'"
+                if len(value) <= 3 and not value.isalpha() or value.lower() in _NA_WORDS else
+                f"; if the column holds words (like {value!r}), declare it \"categorical\" "
+                "with its list of categories; if it means a missing value, list it in "
+                "the schema's 'na_values'")
         raise BadValueError(f"Column {name!r} is declared numeric but holds the non-numeric "
                             f"value {value!r} at row {row}{hint}.", column=name, row=row)
     return values

@@ -301,3 +301,20 @@ def test_multiclass_output_header_is_well_formed_for_classes_with_commas(tmp_pat
                                       "score_high", "probability_low, cheap",
                                       'probability_mid "std"', "probability_high"]
     assert set(frame["prediction"]) <= set(names)
+
+
+@pytest.mark.parametrize("cell, needle", [
+    ("yes", "declare it \"categorical\""), ("premium", "declare it \"categorical\""),
+    ("NA", "list 'NA' in the schema's 'na_values'"), ("?", "list '?'"),
+    ("unknown", "list 'unknown'"),
+])
+def test_a_word_in_a_numeric_column_suggests_categorical_not_only_na(tmp_path, capsys, cell,
+                                                                     needle):
+    # before: "yes" in a numeric column only suggested listing 'yes' among the missing values
+    lines = _csv(20).splitlines()
+    parts = lines[2].split(",")
+    lines[2] = ",".join([parts[0], cell, *parts[2:]])
+    path, schema = _files(tmp_path, "\n".join(lines) + "\n")
+    code = main(["train", str(path), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    _one_line_error(capsys, code, "Column 'age'", needle)
