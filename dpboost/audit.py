@@ -29,6 +29,7 @@ the binomial", Biometrika 26.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -46,6 +47,7 @@ from dpboost.audit_statistics import (
     gaussian_log_likelihood_ratio,
 )
 from dpboost.boost import boost
+from dpboost.exceptions import ClippedRowsWarning
 from dpboost.float_attack import continuous_output_possible, grid_output_possible
 from dpboost.lazy_breg import LazyBregBoost
 from dpboost.sensitivity_search import SensitivityResult, neighbour_gap, search_sensitivity
@@ -482,7 +484,9 @@ def audit_estimator(
             clf = PrivateHalfspaceClassifier(
                 epsilon, delta, n_rounds=n_rounds, kappa=kappa, learning_rate=learning_rate,
                 norm_bound=norm_bound, classes=[-1.0, 1.0], random_state=rng)
-            coefs[r] = clf.fit(X, labels).hypothesis_coefs_
+            with warnings.catch_warnings():  # the pair's rows lie outside R on purpose
+                warnings.simplefilter("ignore", ClippedRowsWarning)
+                coefs[r] = clf.fit(X, labels).hypothesis_coefs_
         run_scores, run_sq = _transcript_scores(coefs, X_clipped, y, y_prime, kappa,
                                                 learning_rate, sigma, norm_bound)
         scores.append(run_scores)
