@@ -8,10 +8,11 @@ pytest.importorskip("distributed", reason="distributed is an optional extra: 'dp
 
 @pytest.fixture(scope="session")
 def client():
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                           dashboard_address=None, memory_limit="1GiB")
+    from dpboost.distributed import local_cluster
+
+    cluster = local_cluster(2, "1GiB")  # the package's own recipe (free scheduler port)
     c = Client(cluster)
     yield c
     c.close()

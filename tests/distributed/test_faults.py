@@ -25,8 +25,7 @@ def _fit(X, y, T, callback=None):
 
 @pytest.mark.slow
 def test_killed_worker_gives_the_same_model_and_one_draw_per_round(monkeypatch):
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, memory_limit="1GiB")
+    cluster = dist.local_cluster(2, "1GiB")
     client = distributed.Client(cluster)
     try:
         rng = np.random.default_rng(0)
@@ -75,8 +74,7 @@ def test_killed_worker_on_a_spool_gives_the_same_model(tmp_path):
 
     from dpboost.distributed_spool import spooled_array
 
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, memory_limit="1GiB")
+    cluster = dist.local_cluster(2, "1GiB")
     client = distributed.Client(cluster)
     try:
         rng = np.random.default_rng(1)
