@@ -75,14 +75,6 @@ def _stderr(text: str) -> list[str]:
     return [line for line in text.strip().splitlines() if " boosting rounds on " not in line]
 
 
-def _one_line_error(capsys, code, *needles):
-    captured = capsys.readouterr()
-    assert code == 2, captured
-    lines = _stderr(captured.err)
-    assert len(lines) == 1 and "Traceback" not in captured.err, captured.err
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
 
 
 def test_raw_csv_end_to_end_shuffled_columns_give_identical_predictions(files, capsys):
@@ -148,29 +140,29 @@ def test_parquet_trains_like_csv(files, capsys, tmp_path):
     assert json.loads(model.read_text())["coef"] == json.loads(csv_model.read_text())["coef"]
 
 
-def test_missing_or_bad_columns_are_one_line(files, capsys, tmp_path):
+def test_missing_or_bad_columns_are_one_line(files, capsys, tmp_path, one_line_error):
     folder, schema, train, _, _, frame = files
     model = folder / "model_err.json"
     narrow = _write_raw(frame.drop(columns=["income"]), tmp_path / "narrow.csv")
     code = main(["train", str(narrow), "--schema", str(schema), *TRAIN, "--out", str(model)])
-    _one_line_error(capsys, code, "dpboost train: error:", "no column 'income'")
+    one_line_error(code, "dpboost train: error:", "no column 'income'")
     bad = frame.copy()
     bad["age"] = bad["age"].astype(object)
     bad.loc[7, "age"] = "forty"
     bad_path = _write_raw(bad, tmp_path / "bad.csv")
     code = main(["train", str(bad_path), "--schema", str(schema), *TRAIN, "--out", str(model)])
-    _one_line_error(capsys, code, "Column 'age'", "'forty' at line 9")
+    one_line_error(code, "Column 'age'", "'forty' at line 9")
     labels = frame.copy()
     labels.loc[3, "bought"] = "perhaps"
     code = main(["train", str(_write_raw(labels, tmp_path / "l.csv")), "--schema", str(schema),
                  *TRAIN, "--out", str(model)])
-    _one_line_error(capsys, code, "'perhaps' at line 5 is not one of")
+    one_line_error(code, "'perhaps' at line 5 is not one of")
     assert not model.exists()
     assert main(["train", str(train), "--schema", str(schema), *TRAIN, "--out",
                  str(model)]) == 0
     capsys.readouterr()
     code = main(["predict", "--model", str(model), str(narrow)])
-    _one_line_error(capsys, code, "dpboost predict: error:", "no column 'income'")
+    one_line_error(code, "dpboost predict: error:", "no column 'income'")
 
 
 def test_schema_subcommand_drafts_and_train_warns(files, capsys, tmp_path):
@@ -201,7 +193,7 @@ SMALL = ["--target-epsilon", "1", "--target-delta", "1e-6", "--n-rounds", "2", "
          "0.5", "--classes", "-1,1", "--seed", "0"]
 
 
-def test_neighbouring_libsvm_files_cannot_change_the_model_shape(tmp_path, capsys):
+def test_neighbouring_libsvm_files_cannot_change_the_model_shape(tmp_path, capsys, one_line_error):
     paths = {}
     for name, text in NEIGHBOURS.items():
         paths[name] = tmp_path / name
@@ -209,7 +201,7 @@ def test_neighbouring_libsvm_files_cannot_change_the_model_shape(tmp_path, capsy
     model = tmp_path / "m.json"
     for name in NEIGHBOURS:  # undeclared: refused, in one line saying what to declare
         code = main(["train", str(paths[name]), *SMALL, "--out", str(model)])
-        _one_line_error(capsys, code, "--n-features", "--index-base")
+        one_line_error(code, "--n-features", "--index-base")
     assert not model.exists()
     shapes = []
     for name in ("a.svm", "b.svm"):
@@ -221,10 +213,10 @@ def test_neighbouring_libsvm_files_cannot_change_the_model_shape(tmp_path, capsy
     assert shapes == [10, 10]
     code = main(["train", str(paths["c.svm"]), *SMALL, "--n-features", "10", "--index-base",
                  "1", "--out", str(model)])
-    _one_line_error(capsys, code, "feature index 0")
+    one_line_error(code, "feature index 0")
     code = main(["train", str(paths["b.svm"]), *SMALL, "--n-features", "5", "--index-base",
                  "1", "--out", str(model)])
-    _one_line_error(capsys, code, "exceeds the declared n_features = 5")
+    one_line_error(code, "exceeds the declared n_features = 5")
     schema = tmp_path / "s.json"  # the schema declares the same facts
     schema.write_text(json.dumps({"n_features": 10, "index_base": 1,
                                   "label": {"classes": [-1, 1]}}))
@@ -236,7 +228,7 @@ def test_neighbouring_libsvm_files_cannot_change_the_model_shape(tmp_path, capsy
     assert content["coef"] == json.loads((tmp_path / "a.svm.json").read_text())["coef"]
 
 
-def test_numeric_csv_without_schema_reports_and_warns_clipping(tmp_path, capsys):
+def test_numeric_csv_without_schema_reports_and_warns_clipping(tmp_path, capsys, one_line_error):
     rng = np.random.default_rng(0)
     X = rng.uniform(-3, 3, (500, 3))  # most rows have norm > 1
     y = np.where(X[:, 0] > 0, 1, -1)
@@ -259,7 +251,7 @@ def test_numeric_csv_without_schema_reports_and_warns_clipping(tmp_path, capsys)
     assert "clipped rows 0.00%" in captured.out and _stderr(captured.err) == []
     code = main(["train", str(small), "--label", "y", *TRAIN[:4], "--classes", "-1,1",
                  "--n-features", "3", "--out", str(model)])
-    _one_line_error(capsys, code, "has 1 feature columns; --n-features declares 3")
+    one_line_error(code, "has 1 feature columns; --n-features declares 3")
 
 
 # ------------------------------------------------- the shipped example schemas, on real data

@@ -42,23 +42,25 @@ def _files(tmp_path: Path, data: str, schema: dict | str = SCHEMA):
     return path, schema_path
 
 
-def _one_line_error(capsys, code: int, *needles: str) -> str:
-    captured = capsys.readouterr()
-    assert code == 2, captured
-    lines = [ln for ln in captured.err.strip().splitlines() if " boosting rounds on " not in ln]
-    assert len(lines) == 1 and "Traceback" not in captured.err, captured.err
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
+def _train_with_age_on_line_3(tmp_path: Path, cell: str) -> int:
+    """``dpboost train`` on a file whose line 3 holds ``cell`` in the numeric column 'age'."""
+    lines = _csv(20).splitlines()
+    parts = lines[2].split(",")
+    lines[2] = ",".join([parts[0], cell, *parts[2:]])
+    path, schema = _files(tmp_path, "\n".join(lines) + "\n")
+    return main(["train", str(path), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
 
 
-def test_a_repeated_key_in_the_schema_json_is_refused(tmp_path, capsys):
+
+
+def test_a_repeated_key_in_the_schema_json_is_refused(tmp_path, capsys, one_line_error):
     # a second "columns" (or a column named twice) silently replaced the first before
     text = json.dumps(SCHEMA)[:-1] + ', "columns": {}}'
     path, schema = _files(tmp_path, _csv(), text)
     code = main(["train", str(path), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
-    _one_line_error(capsys, code, "schema.json", "'columns' appears twice")
+    one_line_error(code, "schema.json", "'columns' appears twice")
     schema.write_text('{"columns": {"age": {"type": "numeric", "lower": 0, "upper": 1}, '
                       '"age": {"type": "drop"}}}')
     with pytest.raises(ValueError, match="'age' appears twice"):
@@ -105,16 +107,16 @@ def _trained(tmp_path, capsys, data: str | None = None) -> tuple[Path, Path]:
     return path, model
 
 
-def test_predict_label_naming_a_feature_column_is_one_line(tmp_path, capsys):
+def test_predict_label_naming_a_feature_column_is_one_line(tmp_path, capsys, one_line_error):
     # before: "missing key 'Column age does not exist in schema'" (the column was read twice)
     path, model = _trained(tmp_path, capsys)
     code = main(["predict", str(path), "--model", str(model), "--label", "age",
                  "--out", str(tmp_path / "p.csv")])
-    _one_line_error(capsys, code, "--label 'age'", "'columns'", "('y')")
+    one_line_error(code, "--label 'age'", "'columns'", "('y')")
     assert not (tmp_path / "p.csv").exists()
 
 
-def test_predict_label_missing_on_a_row_names_its_line(tmp_path, capsys):
+def test_predict_label_missing_on_a_row_names_its_line(tmp_path, capsys, one_line_error):
     # before: "The label column holds [None] outside the model's classes"
     _, model = _trained(tmp_path, capsys)
     test = tmp_path / "t.csv"
@@ -123,10 +125,11 @@ def test_predict_label_missing_on_a_row_names_its_line(tmp_path, capsys):
     test.write_text("\n".join(lines) + "\n")
     code = main(["predict", str(test), "--model", str(model), "--label", "y",
                  "--out", str(tmp_path / "p.csv")])
-    _one_line_error(capsys, code, "t.csv", "label is missing at line 5", "1 row")
+    one_line_error(code, "t.csv", "label is missing at line 5", "1 row")
 
 
-def test_a_schema_without_label_takes_label_and_classes_from_the_flags(tmp_path, capsys):
+def test_a_schema_without_label_takes_label_and_classes_from_the_flags(tmp_path, capsys,
+                                                                       one_line_error):
     # before: "declares no label" although --label and --classes declared it
     content = {"columns": SCHEMA["columns"]}
     path, schema = _files(tmp_path, _csv(60), content)
@@ -141,7 +144,7 @@ def test_a_schema_without_label_takes_label_and_classes_from_the_flags(tmp_path,
     assert "accuracy" in capsys.readouterr().out
     code = main(["train", str(path), "--schema", str(schema), "--label", "y", *TRAIN,
                  "--out", str(model)])
-    _one_line_error(capsys, code, "declares no label", "--classes NEG,POS")
+    one_line_error(code, "declares no label", "--classes NEG,POS")
 
 
 @pytest.mark.parametrize("cell, needles", [
@@ -151,15 +154,11 @@ def test_a_schema_without_label_takes_label_and_classes_from_the_flags(tmp_path,
     ("41.5%", ["without '%'", "'lower' and 'upper' in that unit"]),
     ("72 kg", ["without 'kg'"]),
 ])
-def test_a_number_written_for_people_says_what_to_change(tmp_path, capsys, cell, needles):
+def test_a_number_written_for_people_says_what_to_change(tmp_path, capsys, cell, needles,
+                                                         one_line_error):
     # before: only "holds the non-numeric value '1,234' at line 3", nothing to change
-    lines = _csv(20).splitlines()
-    parts = lines[2].split(",")
-    lines[2] = ",".join([parts[0], cell, *parts[2:]])
-    path, schema = _files(tmp_path, "\n".join(lines) + "\n")
-    code = main(["train", str(path), "--schema", str(schema), *TRAIN,
-                 "--out", str(tmp_path / "m.json")])
-    _one_line_error(capsys, code, "Column 'age'", "at line 3", *needles)
+    code = _train_with_age_on_line_3(tmp_path, cell)
+    one_line_error(code, "Column 'age'", "at line 3", *needles)
 
 
 def test_a_bound_too_tight_or_a_category_left_out_is_warned(tmp_path, capsys):
@@ -185,12 +184,12 @@ def test_a_bound_too_tight_or_a_category_left_out_is_warned(tmp_path, capsys):
     assert "warning" not in capsys.readouterr().err
 
 
-def test_a_missing_schema_file_names_the_flag(tmp_path, capsys):
+def test_a_missing_schema_file_names_the_flag(tmp_path, capsys, one_line_error):
     # before: "[Errno 2] No such file or directory: 'nope.json'"
     path, _ = _files(tmp_path, _csv())
     code = main(["train", str(path), "--schema", str(tmp_path / "nope.json"), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
-    _one_line_error(capsys, code, "--schema", "nope.json: no such file.")
+    one_line_error(code, "--schema", "nope.json: no such file.")
 
 
 def test_a_declared_decimal_comma_reads_numbers_categories_and_labels(tmp_path, capsys):
@@ -272,12 +271,12 @@ def test_a_nested_class_or_category_is_refused(where):
         Schema.from_dict(content)
 
 
-def test_a_schema_without_columns_says_so_when_a_column_is_text(tmp_path, capsys):
+def test_a_schema_without_columns_says_so_when_a_column_is_text(tmp_path, capsys, one_line_error):
     # before: "... or declare a schema (--schema)", said to a user who had given one
     path, schema = _files(tmp_path, _csv(), {"columns": {}, "label": SCHEMA["label"]})
     code = main(["train", str(path), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
-    _one_line_error(capsys, code, "column 'job'", "under 'columns' in", "declares none")
+    one_line_error(code, "column 'job'", "under 'columns' in", "declares none")
 
 
 def test_multiclass_output_header_is_well_formed_for_classes_with_commas(tmp_path, capsys):
@@ -309,12 +308,7 @@ def test_multiclass_output_header_is_well_formed_for_classes_with_commas(tmp_pat
     ("unknown", "list 'unknown'"),
 ])
 def test_a_word_in_a_numeric_column_suggests_categorical_not_only_na(tmp_path, capsys, cell,
-                                                                     needle):
+                                                                     needle, one_line_error):
     # before: "yes" in a numeric column only suggested listing 'yes' among the missing values
-    lines = _csv(20).splitlines()
-    parts = lines[2].split(",")
-    lines[2] = ",".join([parts[0], cell, *parts[2:]])
-    path, schema = _files(tmp_path, "\n".join(lines) + "\n")
-    code = main(["train", str(path), "--schema", str(schema), *TRAIN,
-                 "--out", str(tmp_path / "m.json")])
-    _one_line_error(capsys, code, "Column 'age'", needle)
+    code = _train_with_age_on_line_3(tmp_path, cell)
+    one_line_error(code, "Column 'age'", needle)

@@ -48,14 +48,6 @@ def _files(tmp_path: Path, data: bytes | str, schema: dict = SCHEMA, name: str =
     return path, schema_path
 
 
-def _one_line_error(capsys, code: int, *needles: str) -> str:
-    captured = capsys.readouterr()
-    assert code == 2, captured
-    lines = [ln for ln in captured.err.strip().splitlines() if " boosting rounds on " not in ln]
-    assert len(lines) == 1 and "Traceback" not in captured.err, captured.err
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
 
 
 # -- readers ---------------------------------------------------------------------------------
@@ -155,7 +147,8 @@ def test_quirky_files_train_and_predict_identically(tmp_path, capsys, data):
 @pytest.mark.parametrize("out", ["{tmp}", "{tmp}/missing/m.json", "{tmp}/d.csv/m.json",
                                  "/proc/dpboost-model.json"],
                          ids=["a-folder", "no-folder", "under-a-file", "unwritable"])
-def test_train_refuses_an_unwritable_out_before_spending_the_budget(tmp_path, capsys, out):
+def test_train_refuses_an_unwritable_out_before_spending_the_budget(tmp_path, capsys, out,
+                                                                    one_line_error):
     data, schema = _files(tmp_path, _csv())
     ledger = tmp_path / "ledger.json"
     assert main(["budget", "init", str(ledger), "--target-epsilon", "10",
@@ -165,13 +158,13 @@ def test_train_refuses_an_unwritable_out_before_spending_the_budget(tmp_path, ca
     out = out.format(tmp=tmp_path)
     code = main(["train", str(data), "--schema", str(schema), *TRAIN, "--ledger", str(ledger),
                  "--out", out])
-    line = _one_line_error(capsys, code, f"--out {out}")
+    line = one_line_error(code, f"--out {out}")
     assert ".tmp" not in line  # the message names the user's path, not a temporary file
     assert ledger.read_bytes() == before  # nothing was spent
 
 
 @pytest.mark.parametrize("out", ["{tmp}", "{tmp}/missing/p.csv"], ids=["a-folder", "no-folder"])
-def test_predict_refuses_an_unwritable_out_in_one_line(tmp_path, capsys, out):
+def test_predict_refuses_an_unwritable_out_in_one_line(tmp_path, capsys, out, one_line_error):
     data, schema = _files(tmp_path, _csv())
     model = tmp_path / "m.json"
     assert main(["train", str(data), "--schema", str(schema), *TRAIN, "--out",
@@ -179,14 +172,14 @@ def test_predict_refuses_an_unwritable_out_in_one_line(tmp_path, capsys, out):
     capsys.readouterr()
     out = out.format(tmp=tmp_path)
     code = main(["predict", "--model", str(model), str(data), "--out", out])
-    assert ".tmp" not in _one_line_error(capsys, code, f"--out {out}")
+    assert ".tmp" not in one_line_error(code, f"--out {out}")
 
 
-def test_one_row_is_a_one_line_error_not_a_crash(tmp_path, capsys):
+def test_one_row_is_a_one_line_error_not_a_crash(tmp_path, capsys, one_line_error):
     data, schema = _files(tmp_path, _csv(n=1))
     code = main(["train", str(data), "--schema", str(schema), *TRAIN, "--out",
                  str(tmp_path / "m.json")])
-    _one_line_error(capsys, code, "has 1 data row; training needs at least 2")
+    one_line_error(code, "has 1 data row; training needs at least 2")
     assert not (tmp_path / "m.json").exists()
 
 
@@ -285,10 +278,10 @@ def test_schema_file_with_a_byte_order_mark_loads(tmp_path, capsys):
                  str(tmp_path / "m.json")]) == 0
 
 
-def test_predict_with_a_missing_model_names_the_flag(tmp_path, capsys):
+def test_predict_with_a_missing_model_names_the_flag(tmp_path, capsys, one_line_error):
     data, _ = _files(tmp_path, _csv())
     code = main(["predict", "--model", str(tmp_path / "none.json"), str(data)])
-    _one_line_error(capsys, code, "--model", "no such file")
+    one_line_error(code, "--model", "no such file")
 
 
 @pytest.mark.filterwarnings("ignore:Unexpected behavior can result from passing skiprows")
@@ -320,7 +313,7 @@ def test_the_dask_csv_reader_reads_the_same_spellings_as_the_in_memory_one(tmp_p
 @pytest.mark.parametrize("command, victim", [("train", "data"), ("train", "schema"),
                                              ("predict", "data"), ("predict", "model"),
                                              ("schema", "data")])
-def test_out_never_overwrites_an_input(tmp_path, capsys, command, victim):
+def test_out_never_overwrites_an_input(tmp_path, capsys, command, victim, one_line_error):
     data, schema = _files(tmp_path, _csv())
     model = tmp_path / "m.json"
     assert main(["train", str(data), "--schema", str(schema), *TRAIN, "--out", str(model)]) == 0
@@ -331,7 +324,7 @@ def test_out_never_overwrites_an_input(tmp_path, capsys, command, victim):
             "predict": ["predict", "--model", str(model), str(data)],
             "schema": ["schema", str(data), "--label", "y"]}[command]
     code = main([*argv, "--out", str(target)])
-    _one_line_error(capsys, code, f"--out {target} is the", "would replace it")
+    one_line_error(code, f"--out {target} is the", "would replace it")
     assert target.read_bytes() == before
 
 
@@ -418,7 +411,8 @@ def test_a_bad_value_error_pickles_whole():
 @pytest.mark.parametrize("command", ["train", "predict"])
 @pytest.mark.parametrize("bom", ["", "\ufeff"])
 def test_names_in_the_schema_of_a_file_with_a_header_is_one_clear_line(tmp_path, capsys,
-                                                                        command, bom):
+                                                                        command, bom,
+                                                                        one_line_error):
     # 'names' is for files WITHOUT a header; read as data, the header failed as
     # "Column 'age' ... holds the non-numeric value 'age' at line 1"
     named = {**SCHEMA, "names": ["age", "job", "y"]}
@@ -440,7 +434,7 @@ def test_names_in_the_schema_of_a_file_with_a_header_is_one_clear_line(tmp_path,
         model.write_text(json.dumps(model_json))
         code = main(["predict", str(data), "--model", str(model), "--out",
                      str(tmp_path / "p.csv")])
-    _one_line_error(capsys, code, "line 1 repeats the schema's 'names'", "delete 'names'")
+    one_line_error(code, "line 1 repeats the schema's 'names'", "delete 'names'")
 
 
 def test_a_headerless_file_with_names_still_reads(tmp_path):
