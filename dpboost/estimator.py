@@ -253,7 +253,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     --------
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(4000, 5)) / 3
+    >>> X = rng.normal(size=(4000, 5)) / 4  # rows mostly inside norm_bound = 1
     >>> y = np.where(X[:, 0] > 0, 1, -1)
     >>> clf = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[-1, 1], random_state=0).fit(X, y)
     >>> clf.score(X, y) > 0.9, clf.privacy_report_["epsilon"]["best"] <= 1.0
