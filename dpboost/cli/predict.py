@@ -299,6 +299,31 @@ def _run_dask(model, args) -> int:
     return 0
 
 
+def _to_csv_atomic(frame, out: str) -> None:
+    """dask's ``to_csv`` into a temporary file beside ``out``, renamed over it when complete.
+
+    A bad value surfaces only when its partition is encoded, midway through the write: before,
+    ``out`` was left truncated (an earlier file of predictions lost, a partial one in its
+    place).  A pattern with ``*`` (one file per partition) is written as dask writes it.
+    """
+    import os
+    import tempfile
+
+    if "*" in out:
+        frame.to_csv(out, index=False)
+        return
+    folder = os.path.dirname(os.path.abspath(out))
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(out)}.", suffix=".tmp", dir=folder)
+    os.close(fd)
+    try:
+        frame.to_csv(tmp, index=False, single_file=True)
+        os.replace(tmp, out)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
 def _predict_dask(model, args) -> None:
     """The predictions (and the accuracy with ``--label``) of :func:`_run_dask`, on its cluster."""
     import dask.dataframe as dd
@@ -318,7 +343,7 @@ def _predict_dask(model, args) -> None:
     if getattr(model, "predict_proba", None) is not None:
         columns["probability"] = score.map_blocks(expit, dtype=np.float64)
     frame = dd.concat([dd.from_dask_array(v, columns=k) for k, v in columns.items()], axis=1)
-    frame.to_csv(args.out, index=False, single_file="*" not in str(args.out))
+    _to_csv_atomic(frame, str(args.out))
     print(f"wrote {X.shape[0]} predictions to {args.out}", file=sys.stderr)
     if truth is not None:
         acc = float(((score > 0) == (truth == 1)).mean().compute())  # truth: class index

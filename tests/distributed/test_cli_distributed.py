@@ -157,7 +157,7 @@ _SMALL_BLOCKS = ("import sys; import dpboost.cli._distributed as d; d.CSV_BLOCKS
 
 @pytest.mark.slow
 @pytest.mark.parametrize("command, kind", [("train", "age"), ("train", "label"),
-                                           ("predict", "age")])
+                                           ("predict", "age"), ("predict-unlabelled", "age")])
 def test_workers_print_one_line_on_a_bad_file_the_in_memory_one(tmp_path, capsys, command,
                                                                 kind):
     """Before, distributed's worker log ("Compute Failed" and a traceback) came first."""
@@ -170,12 +170,14 @@ def test_workers_print_one_line_on_a_bad_file_the_in_memory_one(tmp_path, capsys
     schema.write_text(json.dumps(SCHEMA))
     model = tmp_path / "m.json"
     path = _bad_csv(tmp_path, kind)
-    if command == "predict":
+    if command.startswith("predict"):
         good = tmp_path / "good.csv"
         _frame(200).to_csv(good, index=False)
         assert main(["train", str(good), "--schema", str(schema), *TRAIN, "--out",
                      str(model)]) == 0
-        argv = ["predict", str(path), "--model", str(model), "--label", "y", "--out",
+        (tmp_path / "p.csv").write_text("earlier predictions\n")
+        label = [] if command == "predict-unlabelled" else ["--label", "y"]
+        argv = ["predict", str(path), "--model", str(model), *label, "--out",
                 str(tmp_path / "p.csv")]
     else:
         argv = ["train", str(path), "--schema", str(schema), *TRAIN, "--out", str(model)]
@@ -187,6 +189,9 @@ def test_workers_print_one_line_on_a_bad_file_the_in_memory_one(tmp_path, capsys
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.splitlines() == [in_memory], proc.stderr
     assert " at line 2405" in in_memory  # data row 2400 + header + 3 blank lines + 1
+    if command.startswith("predict"):  # a failed write leaves the earlier file, no temporary
+        assert (tmp_path / "p.csv").read_text() == "earlier predictions\n"
+        assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
 
 
 @pytest.mark.slow
