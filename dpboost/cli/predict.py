@@ -212,10 +212,16 @@ def _metrics(model, truth, score, pred) -> str:
         auc = (f"ROC AUC {float(np.mean(aucs)):.4f} (macro one-vs-rest)" if aucs else
                undefined)
         return f"accuracy {accuracy:.4f}, {auc} on {len(keys)} rows"
-    positive = keys == classes[1]
-    auc = (f"ROC AUC {float(roc_auc_score(positive, score)):.4f}"
-           if 0 < positive.sum() < len(positive) else undefined)
-    return f"accuracy {accuracy:.4f}, {auc} on {len(keys)} rows"
+    return f"accuracy {accuracy:.4f}, {_binary_auc(keys == classes[1], score)} on {len(keys)} rows"
+
+
+def _binary_auc(positive: np.ndarray, score: np.ndarray) -> str:
+    """``ROC AUC x`` of the scores, or the statement that it is undefined on one class."""
+    from sklearn.metrics import roc_auc_score
+
+    if 0 < positive.sum() < len(positive):
+        return f"ROC AUC {float(roc_auc_score(positive, score)):.4f}"
+    return "ROC AUC: undefined (the file holds one class)"
 
 
 def run(args) -> int:
@@ -345,6 +351,11 @@ def _predict_dask(model, args) -> None:
     frame = dd.concat([dd.from_dask_array(v, columns=k) for k, v in columns.items()], axis=1)
     _to_csv_atomic(frame, str(args.out))
     print(f"wrote {X.shape[0]} predictions to {args.out}", file=sys.stderr)
-    if truth is not None:
-        acc = float(((score > 0) == (truth == 1)).mean().compute())  # truth: class index
-        print(f"test: accuracy {acc:.4f}", file=sys.stdout)
+    if truth is not None:  # truth: class index; the scores are n floats, gathered once
+        import dask
+
+        s, t = dask.compute(score, truth)
+        positive = np.asarray(t) == 1
+        acc = float(np.mean((np.asarray(s) > 0) == positive))
+        print(f"test: accuracy {acc:.4f}, {_binary_auc(positive, np.asarray(s))} on "
+              f"{positive.size} rows", file=sys.stdout)

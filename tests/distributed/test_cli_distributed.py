@@ -209,13 +209,21 @@ def test_workers_print_nothing_but_the_result_on_a_good_file(tmp_path, capsys):
     schema.write_text(json.dumps(SCHEMA))
     _frame(3000, seed=6).to_csv(data, index=False)
     assert main(["train", str(data), "--schema", str(schema), *TRAIN, "--out", str(model)]) == 0
+    capsys.readouterr()
+    assert main(["predict", str(data), "--model", str(model), "--label", "y", "--out",
+                 str(tmp_path / "in_memory.csv")]) == 0
+    in_memory = capsys.readouterr().out.strip().splitlines()[-1]
+    assert in_memory.startswith("test: accuracy ") and "ROC AUC 0." in in_memory
     out = tmp_path / "p.csv"
     with socket.socket() as taken:
         with contextlib.suppress(OSError):  # if it is free; if not, it is taken already
             taken.bind(("127.0.0.1", 8787))
             taken.listen()
         proc = subprocess.run([sys.executable, "-c", _SMALL_BLOCKS, "predict", str(data),
-                               "--model", str(model), "--out", str(out), "--workers", "1"],
+                               "--model", str(model), "--label", "y", "--out", str(out),
+                               "--workers", "1"],
                               capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.splitlines() == [f"wrote 3000 predictions to {out}"], proc.stderr
+    # the accuracy and the ROC AUC, as in memory (before: the accuracy only)
+    assert proc.stdout.strip().splitlines()[-1] == in_memory
