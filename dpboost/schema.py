@@ -26,7 +26,7 @@ JSON layout (the same as the Python object, via :meth:`Schema.from_dict` / :meth
 Columns of the data that the schema does not name are not used.  A column named in the
 schema but absent from the data is an error.  The second label class is the positive one.
 
-A draft read from the data (:func:`draft_schema`, ``dpboost schema``) carries
+A draft read from the data (:mod:`dpboost.schema_draft`, ``dpboost schema``) carries
 ``"from_data"`` marks on every value it read; training with a schema that still carries one
 raises a :class:`~dpboost.exceptions.PrivacyLeakWarning` naming the columns.
 
@@ -48,21 +48,14 @@ from pathlib import Path
 import numpy as np
 
 __all__ = [
-    "DRAFT_NOTE",
     "CategoricalColumn",
     "DropColumn",
     "Label",
     "NumericColumn",
     "Schema",
     "category_key",
-    "draft_schema",
     "is_nan_text",
 ]
-
-#: Written at the top of every drafted schema file.
-DRAFT_NOTE = ("DRAFT READ FROM THE DATA, NOT PRIVATE: every value marked 'from_data' was read "
-              "from the file. Replace each with a public fact (a data dictionary, a unit, a "
-              "law) and delete the mark; training with a mark left warns PrivacyLeakWarning.")
 
 _TRANSFORMS = (None, "log", "signed-log")
 _MISSING = ("zero", "indicator")
@@ -396,7 +389,8 @@ ColumnSpec = NumericColumn | CategoricalColumn | DropColumn
 class Schema:
     """Public facts about a table (see the module docstring for the JSON layout).
 
-    Build one with :meth:`from_dict`, :meth:`load` (a JSON file) or :func:`draft_schema`;
+    Build one with :meth:`from_dict`, :meth:`load` (a JSON file) or
+    :func:`~dpboost.schema_draft.draft_schema`;
     ``to_dict`` / :meth:`save` give the JSON back.  Every number and category in it must be
     declared from public knowledge, never read from the private data.
 
@@ -579,102 +573,3 @@ class Schema:
         if self.label is not None and self.label.from_data:
             marked.append(f"label {self.label.column!r}")
         return marked
-
-
-# ------------------------------------------------------------------------------------------
-# drafting from the data (NOT private)
-# ------------------------------------------------------------------------------------------
-def _looks_numeric(values) -> bool:
-    import pandas as pd
-
-    if pd.api.types.is_bool_dtype(values):
-        return False
-    if pd.api.types.is_numeric_dtype(values):
-        return True
-    present = values.dropna().astype(str).str.strip()
-    present = present[present != ""]
-    return bool(len(present)) and bool(pd.to_numeric(present, errors="coerce").notna().all())
-
-
-def _draft_column(values, max_categories: int, name: str = "") -> dict:
-    import pandas as pd
-
-    lowered = name.lower()
-    if (lowered == "id" or lowered.endswith(("_id", " id"))) and values.is_unique:
-        return {"type": "drop"}  # an identifier: never a feature
-
-    nan_text = values.map(is_nan_text).astype(bool)
-    has_missing = bool(values.isna().any() or nan_text.any() or
-                       (values.astype(str).str.strip() == "").any())
-    values = values.where(~nan_text, None)  # NaN text is missing, as the encoder reads it
-    spec: dict
-    n_distinct = values.dropna().nunique()
-    if _looks_numeric(values) and n_distinct > 2:
-        x = pd.to_numeric(values.astype(str).str.strip() if values.dtype == object else values,
-                          errors="coerce")
-        x = x.where(np.isfinite(x))  # an infinity is clipped by any public range
-        lo, hi = float(np.nanmin(x)), float(np.nanmax(x))
-        if lo == hi:
-            hi = lo + 1.0
-        spec = {"type": "numeric", "lower": lo, "upper": hi,
-                "from_data": ["lower", "upper"]}
-        q90 = float(np.nanquantile(x, 0.9))
-        if lo >= 0 and hi > 10.0 * max(q90, 1.0):  # heavy right tail
-            spec["transform"] = "log"
-        elif lo < 0 and max(abs(lo), hi) > 10.0 * max(float(np.nanquantile(np.abs(x), 0.9)),
-                                                      1.0):
-            spec["transform"] = "signed-log"
-    elif 0 < n_distinct <= max_categories:
-        cats = sorted({category_key(v) for v in values} - {None})
-        spec = {"type": "categorical", "categories": cats, "from_data": ["categories"]}
-    else:  # free text or an identifier: nothing a halfspace can use
-        spec = {"type": "drop"}
-    if has_missing and spec["type"] != "drop":
-        spec["missing"] = "indicator"
-    return spec
-
-
-def draft_schema(frame, label: str | None = None, *, max_categories: int = 50) -> Schema:
-    """Draft a schema by READING THE DATA: the result is not private until reviewed.
-
-    Numeric columns get their observed min/max (and ``"log"`` when the maximum is far above
-    the 90th percentile), text columns with at most ``max_categories`` distinct values their
-    observed categories, other text columns ``"drop"``; the label column its observed classes.
-    Every value read is marked ``"from_data"`` and the schema carries :data:`DRAFT_NOTE`.
-    Replace each marked value with a public fact and delete the mark before training.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-    label : str or None
-        The label column (drafted as the label, never as a feature).
-    max_categories : int, default=50
-
-    Returns
-    -------
-    Schema
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> s = draft_schema(pd.DataFrame({"age": [30, 40, 50], "y": ["no", "yes", "no"]}), "y")
-    >>> s.columns["age"].lower, s.label.classes, s.draft_marks()
-    (30.0, ('no', 'yes'), ['age', "label 'y'"])
-    """
-    import pandas as pd
-
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"The 'frame' parameter of draft_schema must be a pandas DataFrame. "
-                        f"Got {type(frame).__name__} instead.")
-    if label is not None and label not in frame.columns:
-        raise ValueError(f"Label column {label!r} not found; columns are "
-                         f"{[str(c) for c in frame.columns]}.")
-    columns = {str(c): _draft_column(frame[c], max_categories, str(c))
-               for c in frame.columns if c != label}
-    content: dict = {"note": DRAFT_NOTE, "columns": columns}
-    if label is not None:
-        classes = sorted({category_key(v) for v in frame[label]} - {None})
-        content["label"] = {"column": label, "classes": classes, "from_data": ["classes"]}
-        if len(classes) < 2:
-            content["label"]["classes"] = classes + ["<declare the other class>"]
-    return Schema.from_dict(content)

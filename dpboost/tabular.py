@@ -41,8 +41,8 @@ from dpboost.schema import (
     Schema,
     category_key,
     is_nan_text,
-    draft_schema,
 )
+from dpboost.schema_draft import draft_schema
 
 __all__ = ["BadValueError", "TabularEncoder", "case_only_mismatches"]
 
@@ -238,7 +238,8 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
 
     @staticmethod
     def draft(frame, label: str | None = None, *, max_categories: int = 50) -> Schema:
-        """Draft a schema FROM THE DATA (not private; see :func:`dpboost.schema.draft_schema`)."""
+        """Draft a schema FROM THE DATA (not private; see
+        :func:`dpboost.schema_draft.draft_schema`)."""
         return draft_schema(frame, label, max_categories=max_categories)
 
     def fit(self, X=None, y=None):
@@ -296,10 +297,7 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
             codes, uniques = _factorize(values)
             lookup = np.array([index.get(category_key(u), -1) for u in uniques] + [-1])
             cat = lookup[codes]  # code -1 (missing) picks the trailing -1
-            keys_missing = np.array([category_key(u) is None or str(u).strip() in na_values
-                                     or (is_nan_text(u) and category_key(u) not in index)
-                                     for u in uniques] + [True])
-            missing = keys_missing[codes]
+            missing = _missing_categories(uniques, index, na_values)[codes]
             block = np.zeros((n, len(spec.categories)))
             hit = cat >= 0
             block[np.flatnonzero(hit), cat[hit]] = 1.0
@@ -417,6 +415,15 @@ def case_only_mismatches(frame, schema) -> dict[str, str]:
     return found
 
 
+def _missing_categories(uniques, declared, na_values) -> np.ndarray:
+    """Which distinct values of a categorical column mean *missing* (an empty cell, one of
+    ``na_values``, or NaN text unless ``declared``, the category keys, holds it), plus a
+    trailing True for the code -1 of :func:`_factorize`: index it with the codes."""
+    return np.array([category_key(u) is None or str(u).strip() in na_values
+                     or (is_nan_text(u) and category_key(u) not in declared)
+                     for u in uniques] + [True])
+
+
 def outside_declarations(frame, schema) -> dict[str, dict[str, float]]:
     """Per column, the fractions of present values outside what the schema declares.
 
@@ -451,13 +458,9 @@ def outside_declarations(frame, schema) -> dict[str, dict[str, float]]:
         elif isinstance(spec, CategoricalColumn):
             declared = {category_key(c) for c in spec.categories}
             codes, uniques = _factorize(frame[name])
-            out = np.array([category_key(u) not in declared and not (
-                category_key(u) is None or str(u).strip() in schema.na_values
-                or is_nan_text(u)) for u in uniques] + [False])
-            present = np.array([not (category_key(u) is None or str(u).strip()
-                                     in schema.na_values or (is_nan_text(u) and
-                                                             category_key(u) not in declared))
-                                for u in uniques] + [False])
-            if present[codes].any():
-                found[name] = {"undeclared": float(out[codes].sum() / present[codes].sum())}
+            present = ~_missing_categories(uniques, declared, schema.na_values)[codes]
+            undeclared = np.array([category_key(u) not in declared for u in uniques]
+                                  + [False])[codes] & present
+            if present.any():
+                found[name] = {"undeclared": float(undeclared.sum() / present.sum())}
     return found

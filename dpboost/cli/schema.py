@@ -1,6 +1,6 @@
 """``dpboost schema``: draft a schema FROM THE DATA, for the user to replace with public facts.
 
-The draft (:func:`dpboost.schema.draft_schema`) holds the observed types, min/max, categories
+The draft (:func:`dpboost.schema_draft.draft_schema`) holds the observed types, min/max, categories
 and label classes, each marked ``"from_data"``, under a note saying it is not private.  It is a
 starting point for writing the public schema by hand (from a data dictionary, units, laws);
 ``dpboost train`` warns with ``PrivacyLeakWarning`` while any mark is left.
@@ -68,7 +68,8 @@ def _unread_numbers(frame, draft) -> dict[str, str]:
 def run(args) -> int:
     from dpboost._io import check_writable
     from dpboost.readers import read_table
-    from dpboost.schema import Schema, draft_schema
+    from dpboost.schema import Schema
+    from dpboost.schema_draft import draft_schema
 
     if args.max_categories < 1:
         raise ValueError(f"--max-categories must be an int >= 1. Got {args.max_categories} "

@@ -341,7 +341,7 @@ def test_nan_text_is_missing_in_numeric_and_categorical_columns_alike(nan):
 
 
 def test_a_draft_does_not_offer_nan_text_as_a_category():
-    from dpboost.schema import draft_schema
+    from dpboost.schema_draft import draft_schema
 
     spec = draft_schema(pd.DataFrame({"job": ["a", "NaN", "b", "nan"]})).columns["job"]
     assert spec.categories == ("a", "b") and spec.missing == "indicator"

@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 from dpboost.readers import line_of, read_table, sniff_delimiter
-from dpboost.schema import DRAFT_NOTE, Schema, category_key, draft_schema
+from dpboost.schema import Schema, category_key
+from dpboost.schema_draft import DRAFT_NOTE, draft_schema
 
 GOOD = {
     "names": ["id", "age", "job", "y"],

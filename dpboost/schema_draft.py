@@ -1,0 +1,116 @@
+"""Drafting a schema FROM THE DATA (not private): the starting point a person then reviews.
+
+:func:`draft_schema` reads observed types, min/max, categories and classes, marks every value it
+read ``"from_data"`` and puts :data:`DRAFT_NOTE` on top; :class:`dpboost.schema.Schema` itself
+holds only public facts, and training with a mark left warns ``PrivacyLeakWarning``.
+``dpboost schema`` is its command line.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dpboost.schema import Schema, category_key, is_nan_text
+
+__all__ = ["DRAFT_NOTE", "draft_schema"]
+
+#: Written at the top of every drafted schema file.
+DRAFT_NOTE = ("DRAFT READ FROM THE DATA, NOT PRIVATE: every value marked 'from_data' was read "
+              "from the file. Replace each with a public fact (a data dictionary, a unit, a "
+              "law) and delete the mark; training with a mark left warns PrivacyLeakWarning.")
+
+
+def _looks_numeric(values) -> bool:
+    import pandas as pd
+
+    if pd.api.types.is_bool_dtype(values):
+        return False
+    if pd.api.types.is_numeric_dtype(values):
+        return True
+    present = values.dropna().astype(str).str.strip()
+    present = present[present != ""]
+    return bool(len(present)) and bool(pd.to_numeric(present, errors="coerce").notna().all())
+
+
+def _draft_column(values, max_categories: int, name: str = "") -> dict:
+    import pandas as pd
+
+    lowered = name.lower()
+    if (lowered == "id" or lowered.endswith(("_id", " id"))) and values.is_unique:
+        return {"type": "drop"}  # an identifier: never a feature
+
+    nan_text = values.map(is_nan_text).astype(bool)
+    has_missing = bool(values.isna().any() or nan_text.any() or
+                       (values.astype(str).str.strip() == "").any())
+    values = values.where(~nan_text, None)  # NaN text is missing, as the encoder reads it
+    spec: dict
+    n_distinct = values.dropna().nunique()
+    if _looks_numeric(values) and n_distinct > 2:
+        x = pd.to_numeric(values.astype(str).str.strip() if values.dtype == object else values,
+                          errors="coerce")
+        x = x.where(np.isfinite(x))  # an infinity is clipped by any public range
+        lo, hi = float(np.nanmin(x)), float(np.nanmax(x))
+        if lo == hi:
+            hi = lo + 1.0
+        spec = {"type": "numeric", "lower": lo, "upper": hi,
+                "from_data": ["lower", "upper"]}
+        q90 = float(np.nanquantile(x, 0.9))
+        if lo >= 0 and hi > 10.0 * max(q90, 1.0):  # heavy right tail
+            spec["transform"] = "log"
+        elif lo < 0 and max(abs(lo), hi) > 10.0 * max(float(np.nanquantile(np.abs(x), 0.9)),
+                                                      1.0):
+            spec["transform"] = "signed-log"
+    elif 0 < n_distinct <= max_categories:
+        cats = sorted({category_key(v) for v in values} - {None})
+        spec = {"type": "categorical", "categories": cats, "from_data": ["categories"]}
+    else:  # free text or an identifier: nothing a halfspace can use
+        spec = {"type": "drop"}
+    if has_missing and spec["type"] != "drop":
+        spec["missing"] = "indicator"
+    return spec
+
+
+def draft_schema(frame, label: str | None = None, *, max_categories: int = 50) -> Schema:
+    """Draft a schema by READING THE DATA: the result is not private until reviewed.
+
+    Numeric columns get their observed min/max (and ``"log"`` when the maximum is far above
+    the 90th percentile), text columns with at most ``max_categories`` distinct values their
+    observed categories, other text columns ``"drop"``; the label column its observed classes.
+    Every value read is marked ``"from_data"`` and the schema carries :data:`DRAFT_NOTE`.
+    Replace each marked value with a public fact and delete the mark before training.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+    label : str or None
+        The label column (drafted as the label, never as a feature).
+    max_categories : int, default=50
+
+    Returns
+    -------
+    Schema
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> s = draft_schema(pd.DataFrame({"age": [30, 40, 50], "y": ["no", "yes", "no"]}), "y")
+    >>> s.columns["age"].lower, s.label.classes, s.draft_marks()
+    (30.0, ('no', 'yes'), ['age', "label 'y'"])
+    """
+    import pandas as pd
+
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"The 'frame' parameter of draft_schema must be a pandas DataFrame. "
+                        f"Got {type(frame).__name__} instead.")
+    if label is not None and label not in frame.columns:
+        raise ValueError(f"Label column {label!r} not found; columns are "
+                         f"{[str(c) for c in frame.columns]}.")
+    columns = {str(c): _draft_column(frame[c], max_categories, str(c))
+               for c in frame.columns if c != label}
+    content: dict = {"note": DRAFT_NOTE, "columns": columns}
+    if label is not None:
+        classes = sorted({category_key(v) for v in frame[label]} - {None})
+        content["label"] = {"column": label, "classes": classes, "from_data": ["classes"]}
+        if len(classes) < 2:
+            content["label"]["classes"] = classes + ["<declare the other class>"]
+    return Schema.from_dict(content)
