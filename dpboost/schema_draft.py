@@ -12,12 +12,25 @@ import numpy as np
 
 from dpboost.schema import Schema, category_key, is_nan_text
 
-__all__ = ["DRAFT_NOTE", "draft_schema"]
+__all__ = ["DRAFT_NOTE", "draft_schema", "looks_like_identifier"]
 
 #: Written at the top of every drafted schema file.
 DRAFT_NOTE = ("DRAFT READ FROM THE DATA, NOT PRIVATE: every value marked 'from_data' was read "
               "from the file. Replace each with a public fact (a data dictionary, a unit, a "
               "law) and delete the mark; training with a mark left warns PrivacyLeakWarning.")
+
+
+def looks_like_identifier(name: str) -> bool:
+    """``id``, ``..._id`` or ``... id`` (any case): a draft drops such a column when its values
+    are unique.
+
+    Examples
+    --------
+    >>> [looks_like_identifier(n) for n in ("ID", "customer_id", "idea")]
+    [True, True, False]
+    """
+    lowered = name.lower()
+    return lowered == "id" or lowered.endswith(("_id", " id"))
 
 
 def _looks_numeric(values) -> bool:
@@ -35,8 +48,7 @@ def _looks_numeric(values) -> bool:
 def _draft_column(values, max_categories: int, name: str = "") -> dict:
     import pandas as pd
 
-    lowered = name.lower()
-    if (lowered == "id" or lowered.endswith(("_id", " id"))) and values.is_unique:
+    if looks_like_identifier(name) and values.is_unique:
         return {"type": "drop"}  # an identifier: never a feature
 
     nan_text = values.map(is_nan_text).astype(bool)

@@ -293,8 +293,10 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
     if spool and _spool_fits(os.path.getsize(path) * 8 * max(1, itemsize), parent):
         return (*_spool_csv(parts, encoder, dtype, label.column if want_y else None, parent),
                 encoder)
+    from dpboost.distributed import row_offsets
+
     lengths = frame.map_partitions(len).compute().tolist()
-    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(int).tolist()
+    starts = row_offsets(tuple(lengths))  # each partition's first row of the file
     X = da.concatenate([
         da.from_delayed(dask.delayed(_encode)(p, encoder, dtype, s), shape=(m, width),
                         dtype=dtype)

@@ -187,6 +187,9 @@ def _positional(model, args):
     return X, truth
 
 
+_AUC_UNDEFINED = "ROC AUC: undefined (the file holds one class)"
+
+
 def _metrics(model, truth, score, pred) -> str:
     """The accuracy and ROC AUC line; the AUC is stated undefined on a file of one class.
 
@@ -204,13 +207,12 @@ def _metrics(model, truth, score, pred) -> str:
         raise UserError(f"The label column holds {unknown[:5]} outside the model's classes "
                         f"{model.classes_.tolist()}.")
     accuracy = float(np.mean(keys == np.array([category_key(p) for p in pred], dtype=object)))
-    undefined = "ROC AUC: undefined (the file holds one class)"
     if np.ndim(score) == 2:  # multiclass: macro-averaged one-vs-rest ROC AUC of the scores
         index = np.array([classes.index(k) for k in keys])
         aucs = [roc_auc_score(index == k, score[:, k]) for k in np.unique(index)
                 if 0 < np.sum(index == k) < len(index)]
         auc = (f"ROC AUC {float(np.mean(aucs)):.4f} (macro one-vs-rest)" if aucs else
-               undefined)
+               _AUC_UNDEFINED)
         return f"accuracy {accuracy:.4f}, {auc} on {len(keys)} rows"
     return f"accuracy {accuracy:.4f}, {_binary_auc(keys == classes[1], score)} on {len(keys)} rows"
 
@@ -221,7 +223,7 @@ def _binary_auc(positive: np.ndarray, score: np.ndarray) -> str:
 
     if 0 < positive.sum() < len(positive):
         return f"ROC AUC {float(roc_auc_score(positive, score)):.4f}"
-    return "ROC AUC: undefined (the file holds one class)"
+    return _AUC_UNDEFINED
 
 
 def run(args) -> int:

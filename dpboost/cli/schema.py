@@ -47,19 +47,19 @@ def _unread_numbers(frame, draft) -> dict[str, str]:
     ('1,234', '12,5', '40%', '72 kg'), with the hint saying what to change; the draft would
     lose them, or list them as categories, unsaid."""
     from dpboost.schema import NumericColumn
+    from dpboost.schema_draft import looks_like_identifier
     from dpboost.tabular import _number_hint
 
     found = {}
     for name, spec in draft.columns.items():
-        lowered = name.lower()
-        if (isinstance(spec, NumericColumn) or name not in frame.columns or lowered == "id"
-                or lowered.endswith(("_id", " id"))):  # an identifier is dropped by design
+        if (isinstance(spec, NumericColumn) or name not in frame.columns
+                or looks_like_identifier(name)):  # an identifier is dropped by design
             continue
         text = frame[name].dropna().astype(str).str.strip()
         text = text[text != ""]
         digits = text[text.str.contains(r"\d", regex=True)]
         if len(text) and len(digits) >= 0.9 * len(text):
-            hint = next((_number_hint(v) for v in digits.head(50) if _number_hint(v)), "")
+            hint = next(filter(None, map(_number_hint, digits.head(50))), "")
             if hint:
                 found[name] = hint.lstrip("; ")
     return found
