@@ -140,6 +140,18 @@ class RunPlan:
         return replace(self, rho_rounds=self.rho_rounds + moved,
                        rho_whitening=0.0)
 
+    def with_mean_rho(self, rho_mean: float) -> RunPlan:
+        """The same total, the mean's budget raised to ``rho_mean`` by taking it from the rounds.
+
+        The rule (:func:`dpboost.input_map.mean_rho`) reads public quantities only.  The rounds
+        lose the mean event's exact extra cost (plus a relative 1e-12), so the run's total
+        ``rho`` never grows past the plan that was checked against the target.
+        """
+        if rho_mean <= self.rho_mean:
+            return self
+        extra = (_rho(mean_event(rho_mean)) - _rho(self.mean_event())) * (1.0 + 1e-12)
+        return replace(self, rho_mean=rho_mean, rho_rounds=self.rho_rounds - extra)
+
     def with_threshold_only(self) -> RunPlan:
         """The same budgets, the histogram replaced by the private cut and slope (small n)."""
         return replace(self, threshold_only=True)

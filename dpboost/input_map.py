@@ -54,7 +54,10 @@ from accounting import DiscreteGaussianEvent
 from dpboost.mechanisms import LatticeGaussian, centre_error_bound
 from dpboost.round_ops import centre, is_dask_array, zero_gain
 
-__all__ = ["InputMap", "mean_event", "private_input_map", "private_mean"]
+__all__ = ["InputMap", "mean_event", "mean_rho", "private_input_map", "private_mean"]
+
+MEAN_NOISE_TARGET = 0.2  # the mean's expected noise norm, as a fraction of R
+MAX_MEAN_SHARE = 0.10
 
 
 def _noise_multiplier(rho: float) -> float:
@@ -64,6 +67,42 @@ def _noise_multiplier(rho: float) -> float:
 def mean_event(rho: float) -> DiscreteGaussianEvent:
     """The private mean's event: one discrete Gaussian release costing ``rho`` (public)."""
     return DiscreteGaussianEvent(noise_multiplier=_noise_multiplier(rho))
+
+
+def mean_rho(n: int, d: int, rho_total: float, declared: float) -> float:
+    r"""The mean's budget: enough for an expected noise norm ``<= 0.2 R``, within [declared, 10%].
+
+    The release adds ``N(0, s^2 I_d)`` with ``s = (2R/n) / sqrt(2 rho_m)`` (up to the grid's
+    rounding), so ``sqrt(E ||m_hat - m||^2) = 2 R sqrt(d) / (n sqrt(2 rho_m))``, which is
+    ``0.2 R`` at ``rho_m = 2 d / (0.2 n)^2``.  The rule reads only public quantities
+    (``n``, ``d``, the total ``rho`` and the declared share), so moving budget from the rounds
+    to the mean is fixed before the data is read, and the total is unchanged.
+
+    **Why (measured).**  With 3% of ``rho`` the mean of a small sample is mostly noise: on
+    digits "8" (1,348 rows, ``d = 64``) at epsilon = 0.5 its noise norm is about 0.64 R,
+    larger than the spread of the rows.  That noise ``e`` reaches the halfspace twice: the
+    centre of a measure that is not class-balanced carries ``(sum_i mu_i y_i) e / 2`` (on
+    digits "8" the final ``w`` had cosine -0.85 to -0.90 with ``e``), and the shifted rows'
+    norms are dominated by ``|e| / 2``, so the private input scale stays near 1.  Measured
+    against the fixed 3% (paired seeds, held-out ROC AUC change +- its standard error; 30
+    seeds, a9a, covtype and letter subsamples 20): digits "8" at epsilon 0.5 / 1 +0.085 +- 0.013
+    / +0.030 +- 0.009; german credit at 0.5 / 1 / 2 +0.022 +- 0.007 / +0.009 +- 0.008 /
+    -0.003 +- 0.007; breast cancer at 0.5 / 1 / 2 -0.016 +- 0.017 / +0.001 +- 0.003 /
+    +0.003 +- 0.001; covtype with 3,000 rows at 0.5 +0.044 +- 0.014; a9a with 2,000 rows and
+    letter "A" with 3,000 within 0.002; every case with an expected noise norm under 0.2 R
+    unchanged by construction.  A target of 0.15 R, a cap of 15%, and James-Stein shrinkage
+    of ``m_hat`` towards 0 (post-processing; digits "8" at 0.5: -0.035) measured no better.
+
+    Examples
+    --------
+    >>> rho = 0.0066                        # epsilon = 0.5, delta = 1e-6
+    >>> round(mean_rho(1348, 64, rho, 0.03 * rho) / rho, 3)      # digits: capped at 10%
+    0.1
+    >>> round(mean_rho(32561, 123, rho, 0.03 * rho) / rho, 3)    # a9a: the declared 3%
+    0.03
+    """
+    need = 2.0 * d / (MEAN_NOISE_TARGET * n) ** 2
+    return float(max(declared, min(MAX_MEAN_SHARE * rho_total, need)))
 
 
 def mean_mechanism(n: int, d: int, norm_bound: float, rho: float) -> LatticeGaussian:
@@ -164,17 +203,20 @@ def private_input_map(X, norm_bound: float, plan, *, rng_mean: np.random.Generat
                       rng_whitening: np.random.Generator):
     """The input map of one fit: the private mean, then the whitening if ``n`` allows it.
 
-    ``plan`` is the fit's :class:`~dpboost.budget_plan.RunPlan`.  When it has a whitening
+    ``plan`` is the fit's :class:`~dpboost.budget_plan.RunPlan`.  The mean first takes the
+    budget :func:`mean_rho` asks for, from the rounds (``plan.with_mean_rho``).  When it has a
+    whitening
     share but :func:`dpboost.whitening.worthwhile` says no (a public rule on ``n``, ``d``,
     ``R`` and the share), the share goes to the rounds (``plan.without_whitening()``).
     Returns ``(InputMap, plan, Whitening or None)``.
     """
     from dpboost.whitening import private_whitening, worthwhile
 
+    n, d = X.shape
+    plan = plan.with_mean_rho(mean_rho(n, d, plan.rho, plan.rho_mean))
     mean = private_mean(X, norm_bound, plan.rho_mean, rng=rng_mean)
     white = None
     if plan.rho_whitening:
-        n, d = X.shape
         if worthwhile(n, d, norm_bound, plan.rho_whitening):
             white = private_whitening(X, mean, norm_bound, plan.rho_whitening, rng=rng_whitening)
         else:

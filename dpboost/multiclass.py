@@ -355,7 +355,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     from dpboost.defaults import private_norm_scale
     from dpboost.estimator import clip_rows
     from dpboost.halfspace_base import one_blas_thread
-    from dpboost.input_map import InputMap, private_mean
+    from dpboost.input_map import InputMap, mean_rho, private_mean
     from dpboost.weak_learners import CenteringHalfspace
 
     private = settings is not None
@@ -389,6 +389,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
             rng = check_random_state(estimator.random_state, owner=owner)
             rng_norms, rng_boost, rng_mean = rng.spawn(3)
             if plan.rho_mean:  # the private centre and constant of dpboost.input_map
+                plan = plan.with_mean_rho(mean_rho(n, d, plan.rho, plan.rho_mean))
                 imap = InputMap.for_mean(private_mean(X, R, plan.rho_mean, rng=rng_mean), R)
                 X = clip_rows(imap.transform(X), R)
                 d = X.shape[1]
