@@ -10,7 +10,9 @@ it; every mechanism below is a discrete Gaussian, ``rho`` adds up under adaptive
 (Bun & Steinke 2016, Lemma 2.3), so the run meets the target exactly when the shares sum to 1:
 
 * ``SHARE_MEAN = 0.03``: the mean of the rows (sensitivity ``2R/n``), the centre of the
-  input map (:mod:`dpboost.input_map`: rows ``[(x - m_hat)/2, c_0]``);
+  input map (:mod:`dpboost.input_map`: rows ``[(x - m_hat)/2, c_0]``); on small data it takes
+  more, from the rounds, up to 0.10 (:func:`dpboost.input_map.mean_rho`: the share whose
+  expected noise norm is ``0.2 R``, a public rule on ``n``, ``d`` and ``rho``);
 * ``SHARE_COUNT = 0.02``: the count of positive labels (replace-one sensitivity 1);
 * ``SHARE_NORMS = 0.02``: the histogram of row norms on a public grid (sensitivity sqrt 2),
   which sets the input scale (see below);
@@ -18,7 +20,8 @@ it; every mechanism below is a discrete Gaussian, ``rho`` adds up under adaptive
 * ``SHARE_WHITENING = 0.05``: the second-moment matrix of the rows (sensitivity sqrt 2 R^2),
   for the shrinkage whitening of the input map (:mod:`dpboost.whitening`), only where ``n`` is
   large enough for it (:func:`dpboost.whitening.worthwhile`); otherwise the rounds keep it;
-* the rest (0.83, or more when a step is skipped): the ``T`` boosting rounds.
+* the rest (0.83, or more when a step is skipped, or less when the mean takes more): the
+  ``T`` boosting rounds.
 
 **A private input scale.**  The noise is calibrated to the bound ``R``, but public-constant
 preprocessing (dividing by ``sqrt(d)``) leaves most rows well inside the ball, wasting signal:

@@ -63,8 +63,9 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
         "input_centre": (None if getattr(est, "input_centre_", None) is None
                          else est.input_centre_.tolist()),
         "input_centre_rule": ("rows x -> [(x - m_hat) / 2, R / (2 sqrt(d + 1))], m_hat the "
-                              "private mean (discrete Gaussian, sensitivity 2R/n); folded "
-                              "into coef_ and intercept_" if plan.rho_mean else None),
+                              "private mean (discrete Gaussian, sensitivity 2R/n, rho for an "
+                              "expected noise norm of 0.2 R within 3-10% of the total); "
+                              "folded into coef_ and intercept_" if plan.rho_mean else None),
         "input_whitening": _whitening(est, plan),
         "input_scale": est.input_scale_,
         "input_scale_rule": ("R / (private 75th percentile of the row norms, on the grid "
