@@ -3,10 +3,11 @@
 A fit touches the data with up to five mechanisms, all discrete Gaussians accounted in zCDP
 (:mod:`dpboost.defaults` gives the shares and the reasons):
 
-0. the mean of the rows, their second-moment matrix (only where ``n`` is large enough:
-   :mod:`dpboost.whitening`; otherwise its share goes to the rounds) and the histogram of row
-   norms (practical mode with something learned: the input map of :mod:`dpboost.input_map`
-   and the input scale);
+0. the mean of the rows (its declared 3% raised, up to 10%, on small data by the public rule
+   :func:`dpboost.input_map.mean_rho`, taken from the rounds: :meth:`RunPlan.with_mean_rho`),
+   their second-moment matrix (only where ``n`` is large enough: :mod:`dpboost.whitening`;
+   otherwise its share goes to the rounds) and the histogram of row norms (practical mode
+   with something learned: the input map of :mod:`dpboost.input_map` and the input scale);
 1. the count of positive labels (only when ``kappa`` is learned: practical mode without
    ``kappa``);
 2. the ``T`` boosting rounds;
