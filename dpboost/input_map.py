@@ -204,10 +204,10 @@ def private_input_map(X, norm_bound: float, plan, *, rng_mean: np.random.Generat
     """The input map of one fit: the private mean, then the whitening if ``n`` allows it.
 
     ``plan`` is the fit's :class:`~dpboost.budget_plan.RunPlan`.  The mean first takes the
-    budget :func:`mean_rho` asks for, from the rounds (``plan.with_mean_rho``).  When it has a
-    whitening
-    share but :func:`dpboost.whitening.worthwhile` says no (a public rule on ``n``, ``d``,
-    ``R`` and the share), the share goes to the rounds (``plan.without_whitening()``).
+    budget :func:`mean_rho` asks for, from the rounds (``plan.with_mean_rho``).  When the plan
+    has a whitening share but :func:`dpboost.whitening.worthwhile` says no (a public rule on
+    ``n``, ``d``, ``R`` and the share), the share goes to the rounds
+    (``plan.without_whitening()``).
     Returns ``(InputMap, plan, Whitening or None)``.
     """
     from dpboost.whitening import private_whitening, worthwhile
