@@ -42,6 +42,7 @@ import itertools
 import json
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -98,6 +99,8 @@ def _did_you_mean(got, allowed, spellings: dict | None = None) -> str:
 
 
 def _number(value, what: str) -> float:
+    """``value`` as a finite float; a one-line error for text, a bool, NaN, inf or an int too
+    large for a float (JSON allows ``1e400`` written out in 401 digits)."""
     if isinstance(value, str) and category_key(value) is not None:
         try:
             float(value)
@@ -108,25 +111,44 @@ def _number(value, what: str) -> float:
                             + f" Write it without quotes: {value.strip()}.")
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(_err(what, "a number", value))
-    value = float(value)
-    if not math.isfinite(value):
-        raise ValueError(_err(what, "a finite number", value))
-    return value
+    try:
+        number = float(value)
+    except OverflowError:
+        digits = len(str(abs(int(value))))
+        raise ValueError(f"The {what} in the schema must be a finite number. Got an integer "
+                         f"of {digits} digits instead, too large for a float.") from None
+    if not math.isfinite(number):
+        raise ValueError(_err(what, "a finite number", number))
+    return number
 
 
-def category_key(value) -> str | None:
+#: What the readers do to a cell of a text column under ``"decimal": ","``: ``1,5`` -> ``1.5``.
+_DECIMAL_COMMA = re.compile(r"^\s*([+-]?\d*),(\d+)\s*$")
+
+#: Text that is an integer, possibly written with a zero fraction (``12``, ``-3``, ``7.00``).
+_INTEGER_TEXT = re.compile(r"[+-]?\d+(?:\.0*)?")
+
+
+def category_key(value, decimal: str = ".") -> str | None:
     """The canonical text of a category or label value, or None for a missing value.
 
     Strings are stripped (``""`` is missing); ``true``/``false`` in any case and Python bools
-    become ``"true"``/``"false"``; numbers that are integers become their integer text
-    (``2``, ``2.0`` and ``"2"`` all match), other numbers their shortest ``repr``.  The same
-    rule is applied to the schema's declared values and to the data, so a CSV read as text,
-    as ints, or as bools matches the same declaration.
+    become ``"true"``/``"false"``; numbers that are integers become their exact integer text
+    (``2``, ``2.0`` and ``"2"`` all match, and so do ``2**60`` and ``"1152921504606846976"``:
+    integer text is read exactly, never through a float), other numbers their shortest
+    ``repr``.  The same rule is applied to the schema's declared values and to the data, so a
+    CSV read as text, as ints, or as bools matches the same declaration.
+
+    With ``decimal=","`` (a schema's ``"decimal": ","``) a text ``1,5`` first becomes ``1.5``,
+    the rule the readers apply to the cells of such a file, so ``"1,5"``, ``"1.5"`` and
+    ``1.5`` match.
 
     Examples
     --------
     >>> [category_key(v) for v in ("A11 ", 2.0, "2", True, "TRUE", float("nan"), "")]
     ['A11', '2', '2', 'true', 'true', None, None]
+    >>> category_key("1,5"), category_key("1,5", decimal=","), category_key(" 7.00 ")
+    ('1,5', '1.5', '7')
     """
     if value is None:
         return None
@@ -138,12 +160,19 @@ def category_key(value) -> str | None:
         value = float(value)
         if math.isnan(value):
             return None
-        return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
+        return str(int(value)) if value.is_integer() else repr(value)
     text = str(value).strip()
     if not text:
         return None
     if text.lower() in ("true", "false"):
         return text.lower()
+    if decimal == ",":
+        text = _DECIMAL_COMMA.sub(r"\1.\2", text)
+    if _INTEGER_TEXT.fullmatch(text):
+        try:
+            return str(int(text.split(".")[0]))
+        except ValueError:  # more digits than Python converts (4300): keep the text
+            return text
     try:
         number = float(text)
     except ValueError:
@@ -188,6 +217,16 @@ def _unique_keys(pairs: list) -> dict:
     return out
 
 
+def _json_int(text: str) -> int:
+    """An integer literal of the JSON; Python refuses to convert over 4300 digits."""
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"it holds an integer of {len(text.lstrip('-'))} digits, too large "
+                         "to read; a public bound or category is a much shorter number."
+                         ) from None
+
+
 def _scalars(values, what: str) -> None:
     """Categories and classes are texts, numbers or booleans (a nested list never matches)."""
     for value in values:
@@ -218,9 +257,11 @@ class NumericColumn:
     """A number with a public range ``[lower, upper]`` (values outside are clipped to it).
 
     ``transform``: None, ``"log"`` (``log(1 + x - lower)``, for non-negative heavy tails) or
-    ``"signed-log"`` (``sign(x) log(1 + |x|)``).  ``bins`` (k equal-width bins between the
-    transformed bounds) or ``edges`` (increasing bin boundaries in the raw unit, the first and
-    last being the bounds) one-hot encode the value instead of scaling it.  A cell reading
+    ``"signed-log"`` (``sign(x) log(1 + |x|)``).  The transformed range must have a finite,
+    positive width (``[-1e308, 1e308]`` overflows a float: use ``"signed-log"``).  ``bins``
+    (k equal-width bins between the transformed bounds) or ``edges`` (increasing bin
+    boundaries in the raw unit, within ``[lower, upper]``; usually the first and last are the
+    bounds) one-hot encode the value instead of scaling it.  A cell reading
     ``true``/``false`` (any case) counts as 1/0; an empty cell, one of the schema's
     ``na_values`` or the text ``NaN`` (any case, :func:`is_nan_text`) is missing; any other
     text is an error naming its line.
@@ -269,8 +310,45 @@ class NumericColumn:
             edges = tuple(_number(e, f"'edges' of {where}") for e in edges)
             if any(b <= a for a, b in itertools.pairwise(edges)):
                 raise ValueError(_err(f"'edges' of {where}", "strictly increasing", edges))
-        return cls(lower, upper, transform, bins, edges, _missing(spec, where),
-                   _from_data(spec, where))
+            if not (lower <= edges[0] and edges[-1] <= upper):
+                raise ValueError(_err(f"'edges' of {where}",
+                                      f"within [lower, upper] = [{lower:g}, {upper:g}]",
+                                      list(edges))
+                                 + " Values are clipped to that range before binning.")
+        column = cls(lower, upper, transform, bins, edges, _missing(spec, where),
+                     _from_data(spec, where))
+        column._check_scale(where)
+        return column
+
+    def transformed(self, x) -> np.ndarray:
+        """Values in ``[lower, upper]`` on the scale the encoding is linear in (float64)."""
+        x = np.asarray(x, dtype=np.float64)
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked at load
+            if self.transform == "log":
+                return np.log1p(x - self.lower)
+            if self.transform == "signed-log":
+                return np.sign(x) * np.log1p(np.abs(x))
+        return x
+
+    def _check_scale(self, where: str) -> None:
+        """Refuse a range the encoder cannot scale: its transformed width must be finite and
+        positive, or every value would encode as NaN (``[-1e308, 1e308]``: 2e308 overflows)."""
+        lo, hi = self.transformed([self.lower, self.upper])
+        with np.errstate(over="ignore", invalid="ignore"):
+            width = float(hi - lo)
+        bounds = f"[{self.lower:g}, {self.upper:g}]"
+        if not math.isfinite(width):
+            hint = ('; declare a narrower public range, or "transform": "signed-log"'
+                    if self.transform != "signed-log" else "")
+            raise ValueError(f"The range {bounds} of {where} in the schema is too wide to "
+                             f"compute with: upper - lower overflows a float{hint}.")
+        if not width > 0:
+            raise ValueError(f"The range {bounds} of {where} in the schema is too narrow for "
+                             f"its {self.transform!r} transform: both bounds transform to the "
+                             "same number; drop the transform.")
+        if self.edges is not None and not np.isfinite(self.transformed(self.edges)).all():
+            raise ValueError(_err(f"'edges' of {where}", "finite after the "
+                                  f"{self.transform!r} transform", list(self.edges)))
 
     def to_dict(self) -> dict:
         out: dict = {"type": "numeric", "lower": self.lower, "upper": self.upper}
@@ -304,7 +382,8 @@ class CategoricalColumn:
     from_data: tuple[str, ...] = ()
 
     @classmethod
-    def from_dict(cls, spec: dict, name: str) -> CategoricalColumn:
+    def from_dict(cls, spec: dict, name: str, decimal: str = ".") -> CategoricalColumn:
+        """Validate a column spec; ``decimal`` is the schema's (``","``: ``"1,5"`` is ``1.5``)."""
         where = f"categorical column {name!r}"
         unknown = set(spec) - {"type", "categories", "missing", "from_data", "note"}
         if unknown:
@@ -315,7 +394,7 @@ class CategoricalColumn:
         if not isinstance(cats, (list, tuple)) or not cats:
             raise ValueError(_err(f"'categories' of {where}", "a non-empty list", cats))
         _scalars(cats, f"'categories' of {where}")
-        keys = [category_key(c) for c in cats]
+        keys = [category_key(c, decimal) for c in cats]
         if None in keys:
             raise ValueError(_err(f"'categories' of {where}", "a list without empty values",
                                   list(cats)))
@@ -350,7 +429,8 @@ class Label:
     from_data: tuple[str, ...] = ()
 
     @classmethod
-    def from_dict(cls, spec: dict) -> Label:
+    def from_dict(cls, spec: dict, decimal: str = ".") -> Label:
+        """Validate a label spec; ``decimal`` is the schema's (``","``: ``"1,5"`` is ``1.5``)."""
         if not isinstance(spec, dict):
             raise TypeError(_err("'label'", 'an object {"column": ..., "classes": [...]}',
                                  spec))
@@ -369,7 +449,7 @@ class Label:
             raise ValueError(_err("'classes' of the label", "a list of at least 2 labels",
                                   classes))
         _scalars(classes, "'classes' of the label")
-        keys = [category_key(c) for c in classes]
+        keys = [category_key(c, decimal) for c in classes]
         if None in keys or len(set(keys)) != len(keys):
             raise ValueError(_err("'classes' of the label", "distinct non-empty labels",
                                   list(classes)))
@@ -430,6 +510,9 @@ class Schema:
                              + _did_you_mean(sorted(unknown), ("label", "columns"),
                                              {"target": "label", "y": "label",
                                               "labels": "label", "features": "columns"}))
+        decimal = content.get("decimal", ".")
+        if decimal not in (".", ","):
+            raise ValueError(_err("'decimal'", "'.' or ','", decimal))
         raw = content.get("columns", {})
         if not isinstance(raw, dict):
             raise TypeError(_err("'columns'", "an object mapping names to column specs", raw))
@@ -445,14 +528,15 @@ class Schema:
             if kind == "numeric":
                 columns[name] = NumericColumn.from_dict(spec, name)
             elif kind == "categorical":
-                columns[name] = CategoricalColumn.from_dict(spec, name)
+                columns[name] = CategoricalColumn.from_dict(spec, name, decimal)
             elif kind == "drop":
                 columns[name] = DropColumn()
             else:
                 raise ValueError(_err(f"'type' of column {name!r}",
                                       "'numeric', 'categorical' or 'drop'", kind)
                                  + _did_you_mean(kind, ("numeric", "categorical", "drop")))
-        label = Label.from_dict(content["label"]) if content.get("label") is not None else None
+        label = (Label.from_dict(content["label"], decimal)
+                 if content.get("label") is not None else None)
         if label is not None and label.column in columns:
             raise ValueError(f"The label column {label.column!r} is also listed in the "
                              "schema's 'columns'; a label is never a feature.")
@@ -492,9 +576,6 @@ class Schema:
             if columns:
                 raise ValueError("A schema with 'columns' needs no 'norm_bound': its encoding "
                                  "has norm at most 1 by construction.")
-        decimal = content.get("decimal", ".")
-        if decimal not in (".", ","):
-            raise ValueError(_err("'decimal'", "'.' or ','", decimal))
         return cls(columns, label, names, tuple(na_values), n_features, index_base,
                    content.get("note"), norm_bound, decimal)
 
@@ -523,20 +604,37 @@ class Schema:
     @classmethod
     def load(cls, path: str | os.PathLike) -> Schema:
         """Read and validate a schema JSON file (UTF-8, a byte-order mark allowed; errors name
-        the file)."""
+        the file).
+
+        Every problem is a one-line ``ValueError`` or ``TypeError`` naming the file: text
+        that is not UTF-8 (Latin-1, UTF-16), invalid JSON, a repeated key, JSON nested too
+        deeply to parse, a number too large for a float, or a bad declaration.
+        """
         path = Path(path)
+        data = path.read_bytes()
         try:
-            content = json.loads(path.read_text(encoding="utf-8-sig"),  # Notepad's BOM
-                                 object_pairs_hook=_unique_keys)
+            text = data.decode("utf-8-sig")  # Notepad's byte-order mark is dropped
+        except UnicodeDecodeError as exc:
+            utf16 = " (it looks like UTF-16)" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
+            raise ValueError(f"{path} is not UTF-8 text (byte 0x{data[exc.start]:02x} at "
+                             f"offset {exc.start}){utf16}; re-save it as UTF-8.") from None
+        try:
+            content = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_json_int)
         except json.JSONDecodeError as exc:
             raise ValueError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}."
                              ) from None
-        except _DuplicateKeyError as exc:
+        except RecursionError:
+            raise ValueError(f"{path} nests JSON lists or objects too deeply to read; a schema "
+                             "is an object of column objects, a few levels deep.") from None
+        except ValueError as exc:  # a repeated key, or an int of over 4300 digits
             raise ValueError(f"{path}: {exc}") from None
         try:
             return cls.from_dict(content)
         except (TypeError, ValueError) as exc:
             raise type(exc)(f"{path}: {exc}") from None
+        except RecursionError:  # a deeply nested category list, shown in a message
+            raise ValueError(f"{path} nests JSON lists or objects too deeply; a category or "
+                             "class is a text, a number or a boolean.") from None
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the schema as indented JSON, atomically."""

@@ -61,17 +61,15 @@ def _draft_column(values, max_categories: int, name: str = "") -> dict:
         x = pd.to_numeric(values.astype(str).str.strip() if values.dtype == object else values,
                           errors="coerce")
         x = x.where(np.isfinite(x))  # an infinity is clipped by any public range
-        lo, hi = float(np.nanmin(x)), float(np.nanmax(x))
-        if lo == hi:
-            hi = lo + 1.0
+        lo, hi = _draft_range(float(np.nanmin(x)), float(np.nanmax(x)))
         spec = {"type": "numeric", "lower": lo, "upper": hi,
                 "from_data": ["lower", "upper"]}
         q90 = float(np.nanquantile(x, 0.9))
         if lo >= 0 and hi > 10.0 * max(q90, 1.0):  # heavy right tail
             spec["transform"] = "log"
-        elif lo < 0 and max(abs(lo), hi) > 10.0 * max(float(np.nanquantile(np.abs(x), 0.9)),
-                                                      1.0):
-            spec["transform"] = "signed-log"
+        elif lo < 0 and (max(abs(lo), hi) > 10.0 * max(float(np.nanquantile(np.abs(x), 0.9)),
+                                                       1.0) or not np.isfinite(hi - lo)):
+            spec["transform"] = "signed-log"  # also when hi - lo overflows a float
     elif 0 < n_distinct <= max_categories:
         cats = sorted({category_key(v) for v in values} - {None})
         spec = {"type": "categorical", "categories": cats, "from_data": ["categories"]}
@@ -80,6 +78,18 @@ def _draft_column(values, max_categories: int, name: str = "") -> dict:
     if has_missing and spec["type"] != "drop":
         spec["missing"] = "indicator"
     return spec
+
+
+def _draft_range(lo: float, hi: float) -> tuple[float, float]:
+    """``[lo, hi]`` widened to a positive width when ``lo == hi`` (as a schema requires); by 1,
+    or by one float step where 1 is lost to rounding (``1e17 + 1 == 1e17``)."""
+    if lo < hi:
+        return lo, hi
+    if lo + 1.0 > lo:
+        return lo, lo + 1.0
+    if np.isfinite(np.nextafter(lo, np.inf)):
+        return lo, float(np.nextafter(lo, np.inf))
+    return float(np.nextafter(lo, -np.inf)), lo
 
 
 def draft_schema(frame, label: str | None = None, *, max_categories: int = 50) -> Schema:

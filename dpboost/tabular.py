@@ -78,14 +78,6 @@ class BadValueError(ValueError):
         return type(self)(prefix + text, column=self.column, row=row)
 
 
-def _transform(kind: str | None, x: np.ndarray, lower: float) -> np.ndarray:
-    if kind == "log":
-        return np.log1p(x - lower)
-    if kind == "signed-log":
-        return np.sign(x) * np.log1p(np.abs(x))
-    return x
-
-
 def _as_table(X, schema: Schema):
     """A DataFrame from a DataFrame, a dict of columns, records or a 2-d array."""
     import pandas as pd
@@ -260,10 +252,9 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
     @staticmethod
     def _edges(spec: NumericColumn) -> np.ndarray | None:
         if spec.edges is not None:
-            return _transform(spec.transform, np.asarray(spec.edges, dtype=np.float64),
-                              spec.lower)
+            return spec.transformed(spec.edges)
         if spec.bins is not None:
-            lo, hi = _transform(spec.transform, np.array([spec.lower, spec.upper]), spec.lower)
+            lo, hi = spec.transformed([spec.lower, spec.upper])
             return np.linspace(lo, hi, spec.bins + 1)
         return None
 
@@ -290,26 +281,26 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         """Names of the encoded features (from the schema alone)."""
         return np.asarray(self._names(self._schema()), dtype=object)
 
-    def _block(self, spec, values, name: str, na_values) -> np.ndarray:
+    def _block(self, spec, values, name: str, schema: Schema) -> np.ndarray:
         n = len(values)
         if isinstance(spec, CategoricalColumn):
-            index = {category_key(c): j for j, c in enumerate(spec.categories)}
-            codes, uniques = _factorize(values)
-            lookup = np.array([index.get(category_key(u), -1) for u in uniques] + [-1])
+            index = {category_key(c, schema.decimal): j for j, c in enumerate(spec.categories)}
+            codes, uniques = _factorize(values, f"Column {name!r}")
+            lookup = np.array([index.get(category_key(u, schema.decimal), -1) for u in uniques]
+                              + [-1])
             cat = lookup[codes]  # code -1 (missing) picks the trailing -1
-            missing = _missing_categories(uniques, index, na_values)[codes]
+            missing = _missing_categories(uniques, index, schema)[codes]
             block = np.zeros((n, len(spec.categories)))
             hit = cat >= 0
             block[np.flatnonzero(hit), cat[hit]] = 1.0
         else:
-            x = _numeric_values(values, name, na_values)
+            x = _numeric_values(values, name, schema.na_values)
             missing = np.isnan(x)
-            t = _transform(spec.transform, np.clip(np.where(missing, spec.lower, x),
-                                                   spec.lower, spec.upper), spec.lower)
+            t = spec.transformed(np.clip(np.where(missing, spec.lower, x), spec.lower,
+                                         spec.upper))
             edges = self._edges(spec)
             if edges is None:
-                lo, hi = _transform(spec.transform, np.array([spec.lower, spec.upper]),
-                                    spec.lower)
+                lo, hi = spec.transformed([spec.lower, spec.upper])
                 z = np.clip(2.0 * (t - lo) / (hi - lo) - 1.0, -1.0, 1.0)
                 block = np.where(missing, 0.0, z)[:, None]
             else:
@@ -336,7 +327,13 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         if absent:
             raise ValueError(f"The data has no column {absent[0]!r} (named in the schema); "
                              f"its columns are {list(columns)[:20]}.")
-        blocks = [self._block(spec, table[columns[name]], name, schema.na_values)
+        named = [str(c) for c in table.columns]
+        repeated = [c for c in schema.used_columns if named.count(c) > 1]
+        if repeated:
+            raise ValueError(f"The data has {named.count(repeated[0])} columns named "
+                             f"{repeated[0]!r} (named in the schema), so which one to encode "
+                             "is ambiguous; rename or drop the others.")
+        blocks = [self._block(spec, table[columns[name]], name, schema)
                   for name, spec in schema.columns.items() if not isinstance(spec, DropColumn)]
         blocks.append(np.ones((len(table), 1)))
         scale = _SHRINK / math.sqrt(len(blocks))
@@ -354,17 +351,19 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         if schema.label is None:
             raise ValueError("The schema declares no label: add "
                              '{"label": {"column": ..., "classes": [...]}}.')
-        index = {category_key(c): j for j, c in enumerate(schema.label.classes)}
-        codes, uniques = _factorize(y)
-        lookup = np.array([index.get(category_key(u), -1) for u in uniques] + [-1])
+        index = {category_key(c, schema.decimal): j for j, c in enumerate(schema.label.classes)}
+        column = schema.label.column or "label"
+        codes, uniques = _factorize(y, f"The label column {column!r}")
+        lookup = np.array([index.get(category_key(u, schema.decimal), -1) for u in uniques]
+                          + [-1])
         out = lookup[codes]
         if (out < 0).any():
             row = int(np.flatnonzero(out < 0)[0])
             value = np.asarray(y, dtype=object)[row]
-            column = schema.label.column or "label"
-            key = None if is_nan_text(value) else category_key(value)  # NaN text: missing
-            folded = [c for c in schema.label.classes
-                      if key is not None and category_key(c).casefold() == key.casefold()]
+            key = (None if is_nan_text(value)  # NaN text: missing
+                   else category_key(value, schema.decimal))
+            folded = [c for c in schema.label.classes if key is not None
+                      and category_key(c, schema.decimal).casefold() == key.casefold()]
             hint = (f" (labels are case-sensitive: the schema declares {folded[0]!r})"
                     if folded else "")
             raise BadValueError(
@@ -374,13 +373,33 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         return out
 
 
-def _factorize(values):
-    """(codes with -1 for missing, uniques) of a 1-d sequence, in O(n) via pandas."""
+def _factorize(values, what: str = "A categorical column"):
+    """(codes with -1 for missing, uniques) of a 1-d sequence, in O(n) via pandas.
+
+    A cell holding a list, a dict or another unhashable value is a ``TypeError`` naming
+    ``what`` (``"Column 'job'"``) and the row, never pandas' bare "unhashable type".
+    """
     import pandas as pd
 
-    codes, uniques = pd.factorize(pd.Series(values, dtype=object) if not hasattr(
-        values, "dtype") else values, use_na_sentinel=True)
+    try:
+        codes, uniques = pd.factorize(pd.Series(values, dtype=object) if not hasattr(
+            values, "dtype") else values, use_na_sentinel=True)
+    except TypeError:
+        cells = list(values)
+        row = next((k for k, v in enumerate(cells) if not _hashable(v)), None)
+        if row is None:
+            raise
+        raise TypeError(f"{what} holds a {type(cells[row]).__name__} at row {row}; a "
+                        "category or label must be a text, a number or a boolean.") from None
     return np.asarray(codes), list(uniques)
+
+
+def _hashable(value) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def case_only_mismatches(frame, schema) -> dict[str, str]:
@@ -404,22 +423,22 @@ def case_only_mismatches(frame, schema) -> dict[str, str]:
     for name, spec in schema.columns.items():
         if not isinstance(spec, CategoricalColumn) or name not in frame.columns:
             continue
-        declared = {category_key(c): c for c in spec.categories}
+        declared = {category_key(c, schema.decimal): c for c in spec.categories}
         folded = {k.casefold(): c for k, c in declared.items()}
-        _, uniques = _factorize(frame[name])
+        _, uniques = _factorize(frame[name], f"Column {name!r}")
         for value in uniques:
-            key = category_key(value)
+            key = category_key(value, schema.decimal)
             if key is not None and key not in declared and key.casefold() in folded:
                 found[name] = folded[key.casefold()]
                 break
     return found
 
 
-def _missing_categories(uniques, declared, na_values) -> np.ndarray:
+def _missing_categories(uniques, declared, schema: Schema) -> np.ndarray:
     """Which distinct values of a categorical column mean *missing* (an empty cell, one of
-    ``na_values``, or NaN text unless ``declared``, the category keys, holds it), plus a
-    trailing True for the code -1 of :func:`_factorize`: index it with the codes."""
-    return np.array([category_key(u) is None or str(u).strip() in na_values
+    the schema's ``na_values``, or NaN text unless ``declared``, the category keys, holds it),
+    plus a trailing True for the code -1 of :func:`_factorize`: index it with the codes."""
+    return np.array([category_key(u) is None or str(u).strip() in schema.na_values
                      or (is_nan_text(u) and category_key(u) not in declared)
                      for u in uniques] + [True])
 
@@ -456,11 +475,11 @@ def outside_declarations(frame, schema) -> dict[str, dict[str, float]]:
                 found[name] = {"below": float(np.mean(x < spec.lower)),
                                "above": float(np.mean(x > spec.upper))}
         elif isinstance(spec, CategoricalColumn):
-            declared = {category_key(c) for c in spec.categories}
-            codes, uniques = _factorize(frame[name])
-            present = ~_missing_categories(uniques, declared, schema.na_values)[codes]
-            undeclared = np.array([category_key(u) not in declared for u in uniques]
-                                  + [False])[codes] & present
+            declared = {category_key(c, schema.decimal) for c in spec.categories}
+            codes, uniques = _factorize(frame[name], f"Column {name!r}")
+            present = ~_missing_categories(uniques, declared, schema)[codes]
+            undeclared = np.array([category_key(u, schema.decimal) not in declared
+                                   for u in uniques] + [False])[codes] & present
             if present.any():
                 found[name] = {"undeclared": float(undeclared.sum() / present.sum())}
     return found
