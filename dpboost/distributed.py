@@ -289,15 +289,31 @@ def clip_rows_dask(X, norm_bound: float):
     return X.map_blocks(_clip_chunk, float(norm_bound), dtype=X.dtype)
 
 
-def decision_scores(X, coef: np.ndarray, intercept: float = 0.0):
-    """``X @ coef + intercept`` in X's precision, lazily (a dask array of shape (n,))."""
-    return X @ np.asarray(coef).astype(X.dtype) + intercept
+def decision_scores(X, coef: np.ndarray, intercept=0.0):
+    """``X @ coef + intercept`` in X's precision, lazily (a dask array of shape (n,)).
+
+    A multiclass ``coef`` of shape (K, d) (``intercept`` of shape (K,)) gives the (n, K)
+    scores ``X @ coef.T + intercept``, one column per class.
+    """
+    w = np.asarray(coef).astype(X.dtype)
+    return X @ (w.T if w.ndim == 2 else w) + intercept
+
+
+def _labels_of(scores: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    if scores.ndim == 2:  # multiclass: the class of the largest score
+        return classes[np.argmax(scores, axis=1)]
+    return classes[(scores > 0).astype(int)]
 
 
 def predict_labels(scores, classes: np.ndarray):
-    """``classes[1]`` where ``scores > 0`` else ``classes[0]``, lazily."""
+    """``classes[1]`` where ``scores > 0`` else ``classes[0]``, lazily.
+
+    For (n, K) multiclass scores: the class of the largest score in each row.
+    """
     classes = np.asarray(classes)
-    return scores.map_blocks(lambda s: classes[(s > 0).astype(int)], dtype=classes.dtype)
+    if scores.ndim == 2:
+        return scores.map_blocks(_labels_of, classes, drop_axis=1, dtype=classes.dtype)
+    return scores.map_blocks(_labels_of, classes, dtype=classes.dtype)
 
 
 def fit_chunk_rows(n: int, d: int, itemsize: int, target_bytes: int = 64 << 20) -> int:
@@ -417,10 +433,19 @@ def staged_decision_function(estimator, X):
         yield running / t * estimator.score_scale_ + base
 
 
+def softmax_rows(scores: np.ndarray) -> np.ndarray:
+    """The softmax of each row of (n, K) scores (a multiclass model's probabilities)."""
+    z = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return z / z.sum(axis=1, keepdims=True)
+
+
 def predict_proba(estimator, X):
-    """``[1 - p, p]`` with ``p = sigmoid(decision_function)``, lazily."""
+    """``[1 - p, p]`` with ``p = sigmoid(decision_function)``, lazily (multiclass: softmax)."""
     import dask.array as da
     from scipy.special import expit
 
-    p = decision_function(estimator, X).map_blocks(expit, dtype=np.float64)
+    scores = decision_function(estimator, X)
+    if scores.ndim == 2:
+        return scores.astype(np.float64).map_blocks(softmax_rows, dtype=np.float64)
+    p = scores.map_blocks(expit, dtype=np.float64)
     return da.stack([1.0 - p, p], axis=1)

@@ -174,6 +174,8 @@ def csv_layout(path: str | os.PathLike, names=None) -> tuple[str | None, list[st
     first = _split(lines[0][1], delimiter)
     if names is None:
         _check_unique(path, first, None)
+        if len(lines) < 2:  # as read_table says it
+            raise ValueError(f"{path} has a header row but no data rows.")
         return delimiter, first, lines[0][0]
     names = [str(n) for n in names]
     if len(names) != len(first):
@@ -187,7 +189,7 @@ def line_of(path: str | os.PathLike, row: int, *, header: bool) -> int | None:
     """The 1-based line number where data row ``row`` starts (0-based, blank lines skipped).
 
     Records are counted as the CSV reader sees them, so a quoted value spanning several lines
-    does not shift the numbers of the rows after it.
+    does not shift the numbers of the rows after it; a line of empty cells (``,,``) is a row.
     """
     path = Path(path)
     lines = _first_lines(path, 1)
@@ -203,8 +205,8 @@ def line_of(path: str | os.PathLike, row: int, *, header: bool) -> int | None:
             return None
         reader = csv.reader(handle, delimiter=delimiter)
         start = 1
-        for record in reader:
-            if any(cell.strip() for cell in record):
+        for record in reader:  # blank: an empty line or one of spaces, never ",,"
+            if len(record) > 1 or (record and record[0].strip()):
                 if seen == row:
                     return start
                 seen += 1
@@ -232,7 +234,8 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
         Column names of a file WITHOUT a header row (a schema's ``"names"``).  Its length
         must equal the number of fields per row.
     columns : list of str or None
-        Read only these columns (each must exist: the message names a missing one).
+        Read only these columns, at least one and each once (each must exist: the message
+        names a missing one).
     na_values : sequence of str or None
         Strings that mean "missing" besides the empty cell (None: nothing is missing, an
         empty cell is read as the text ``""``).
@@ -254,10 +257,12 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     ------
     ValueError
         Empty file; a row with the wrong number of fields (names the line); a requested
-        column absent (names it and lists the columns).
+        column absent (names it and lists the columns); ``columns`` empty or repeating a name.
     """
     import pandas as pd
 
+    if columns is not None:
+        columns = _check_selection(columns)
     path = Path(path)
     fmt = table_format(path)
     if fmt == "libsvm":
@@ -310,6 +315,19 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
                                                       r"\1.\2", regex=True)
     frame.attrs["dpboost_header"] = has_header
     return frame
+
+
+def _check_selection(columns) -> list[str]:
+    """``columns`` of :func:`read_table` as a list: non-empty (pyarrow reads every column for
+    an empty list) and without a repeated name (pyarrow's raw ``KeyError`` otherwise)."""
+    if isinstance(columns, str):
+        raise TypeError("The 'columns' parameter of read_table must be a list of column names. "
+                        f"Got {columns!r} instead.")
+    columns = list(columns)
+    if not columns or len(set(columns)) != len(columns):
+        raise ValueError("The 'columns' parameter of read_table must list at least one column, "
+                         f"each once. Got {columns!r} instead.")
+    return columns
 
 
 def _check_not_a_header(path: Path, first: list[str], names: list[str], line: int) -> None:
@@ -388,7 +406,8 @@ def _arrow_table(path, names, skip, delimiter, columns, na, text_columns, decima
     import pyarrow.csv as pcsv
 
     read = pcsv.ReadOptions(column_names=names, skip_rows=skip, encoding="utf8")
-    parse = pcsv.ParseOptions(delimiter=delimiter, newlines_in_values=True)
+    parse = pcsv.ParseOptions(delimiter=delimiter, newlines_in_values=True,
+                              invalid_row_handler=_skip_blank_row)
     convert = pcsv.ConvertOptions(
         include_columns=None if columns is None else list(columns), null_values=na,
         strings_can_be_null=bool(na), quoted_strings_can_be_null=bool(na),
@@ -396,6 +415,15 @@ def _arrow_table(path, names, skip, delimiter, columns, na, text_columns, decima
     stream = pa.input_stream(str(path), compression="gzip" if _is_gzip(path) else None)
     return pcsv.read_csv(stream, read_options=read, parse_options=parse,
                          convert_options=convert)
+
+
+def _skip_blank_row(row) -> str:
+    """pyarrow's verdict on a row with the wrong number of fields: skip it if it is blank.
+
+    A line of spaces is skipped like an empty line, as :func:`line_of`, the header search
+    and the dask reader (pandas) skip it; any other row is an error naming its line.
+    """
+    return "skip" if not row.text.strip() else "error"
 
 
 def _arrow_error(path: Path, exc: Exception) -> ValueError:

@@ -252,6 +252,8 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
     if paths and all(p.endswith(".parquet") for p in paths):
         chunks = _parquet_chunks(paths, width * itemsize, chunk_bytes)
         lengths = [m for _, m in chunks]
+        if not lengths:  # no rows at all (dask cannot concatenate no chunks)
+            return (*_no_rows(width, dtype, want_y), encoder)
         spool = spool and _spool_fits(sum(lengths) * (width * itemsize + 1), parent)
         columns = list(encoder.schema_.used_columns)
         x_src = [partial(_encode_pieces, p, columns, encoder, dtype) for p, _ in chunks]
@@ -296,6 +298,8 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
     from dpboost.distributed import row_offsets
 
     lengths = frame.map_partitions(len).compute().tolist()
+    if not any(lengths):
+        return (*_no_rows(width, dtype, want_y), encoder)
     starts = row_offsets(tuple(lengths))  # each partition's first row of the file
     X = da.concatenate([
         da.from_delayed(dask.delayed(_encode)(p, encoder, dtype, s), shape=(m, width),
@@ -308,6 +312,14 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
                             dtype=np.int8)
             for p, m, s in zip(parts, lengths, starts) if m > 0])
     return X, y, encoder
+
+
+def _no_rows(width: int, dtype, want_y: bool):
+    """``(X, y)`` of a table without data rows: dask arrays of length 0 (``y`` None if unwanted)."""
+    import dask.array as da
+
+    X = da.zeros((0, width), dtype=dtype, chunks=((0,), (width,)))
+    return X, (da.zeros((0,), dtype=np.int8, chunks=((0,),)) if want_y else None)
 
 
 def _write_csv_chunk(frame, encoder, dtype, label: str | None, folder: str, index: int) -> int:
@@ -348,6 +360,8 @@ def _spool_csv(parts, encoder, dtype, label: str | None, parent: str | None):
         before = sum(gather([dask.delayed(len)(p) for p in parts[:index]])) if index else 0
         raise exc.moved(before + exc.row) from None
     keep = [i for i, m in enumerate(lengths) if m > 0]  # empty partitions are left out
+    if not keep:
+        return _no_rows(encoder.n_features_out_, dtype, label is not None)
     X = spooled_array([None] * len(keep), [lengths[i] for i in keep],
                       (encoder.n_features_out_,), dtype, os.path.join(folder, "X"), files=keep)
     y = (spooled_array([None] * len(keep), [lengths[i] for i in keep], (), np.int8,

@@ -144,7 +144,8 @@ def _by_name(model, args):
     if missing:
         raise UserError(f"{args.data} has no column {missing[0]!r}, which the model was "
                         f"trained on; its columns are {names[:30]}.")
-    wanted = list(model.feature_names_) + ([args.label] if args.label in names else [])
+    wanted = list(dict.fromkeys([*model.feature_names_,
+                                 *([args.label] if args.label in names else [])]))
     frame = read_table(args.data, columns=wanted, na_values=None,
                        text_columns=[args.label] if args.label in names else [])
     X = np.empty((len(frame), len(model.feature_names_)))
@@ -200,13 +201,16 @@ def _metrics(model, truth, score, pred) -> str:
 
     from dpboost.schema import category_key
 
-    keys = np.array([category_key(v) for v in truth], dtype=object)
-    classes = [category_key(c) for c in model.classes_.tolist()]
+    schema = getattr(model, "schema_", None)
+    decimal = schema.decimal if schema is not None else "."  # "1,5" is 1.5 under a comma
+    keys = np.array([category_key(v, decimal) for v in truth], dtype=object)
+    classes = [category_key(c, decimal) for c in model.classes_.tolist()]
     unknown = sorted({k for k in keys if k not in classes}, key=str)
     if unknown:
         raise UserError(f"The label column holds {unknown[:5]} outside the model's classes "
                         f"{model.classes_.tolist()}.")
-    accuracy = float(np.mean(keys == np.array([category_key(p) for p in pred], dtype=object)))
+    accuracy = float(np.mean(keys == np.array([category_key(p, decimal) for p in pred],
+                                             dtype=object)))
     if np.ndim(score) == 2:  # multiclass: macro-averaged one-vs-rest ROC AUC of the scores
         index = np.array([classes.index(k) for k in keys])
         aucs = [roc_auc_score(index == k, score[:, k]) for k in np.unique(index)
@@ -333,12 +337,16 @@ def _to_csv_atomic(frame, out: str) -> None:
 
 
 def _predict_dask(model, args) -> None:
-    """The predictions (and the accuracy with ``--label``) of :func:`_run_dask`, on its cluster."""
+    """The predictions (and the accuracy with ``--label``) of :func:`_run_dask`, on its cluster.
+
+    The columns are those of the in-memory path: a multiclass model writes the class of the
+    largest score, then ``score_<class>`` and ``probability_<class>`` for every class.
+    """
     import dask.dataframe as dd
     from scipy.special import expit
 
     from dpboost.cli._distributed import read_encoded
-    from dpboost.distributed import decision_scores
+    from dpboost.distributed import decision_scores, predict_labels, softmax_rows
 
     # a spool pays only when X is read again (the accuracy pass after the predictions)
     X, truth, _ = read_encoded(args.data, model.schema_, dtype=np.float64,
@@ -346,18 +354,31 @@ def _predict_dask(model, args) -> None:
                                spool=args.label is not None)
     score = decision_scores(X, model.coef_, model.intercept_).astype(np.float64)
     classes = np.asarray(model.classes_)
-    pred = score.map_blocks(lambda s: classes[(s > 0).astype(int)], dtype=classes.dtype)
-    columns = {"prediction": pred, "score": score}
-    if getattr(model, "predict_proba", None) is not None:
-        columns["probability"] = score.map_blocks(expit, dtype=np.float64)
+    has_proba = getattr(model, "predict_proba", None) is not None
+    columns = {"prediction": predict_labels(score, classes)}
+    if score.ndim == 2:  # multiclass: one score (and probability) column per class
+        proba = score.map_blocks(softmax_rows, dtype=np.float64) if has_proba else None
+        for k, c in enumerate(_format(classes)):
+            columns[f"score_{c}"] = score[:, k]
+        for k, c in enumerate(_format(classes) if has_proba else []):
+            columns[f"probability_{c}"] = proba[:, k]
+    else:
+        columns["score"] = score
+        if has_proba:
+            columns["probability"] = score.map_blocks(expit, dtype=np.float64)
     frame = dd.concat([dd.from_dask_array(v, columns=k) for k, v in columns.items()], axis=1)
     _to_csv_atomic(frame, str(args.out))
     print(f"wrote {X.shape[0]} predictions to {args.out}", file=sys.stderr)
-    if truth is not None:  # truth: class index; the scores are n floats, gathered once
+    if truth is not None:  # truth: class index; the scores are gathered once
         import dask
 
         s, t = dask.compute(score, truth)
-        positive = np.asarray(t) == 1
-        acc = float(np.mean((np.asarray(s) > 0) == positive))
-        print(f"test: accuracy {acc:.4f}, {_binary_auc(positive, np.asarray(s))} on "
+        s, t = np.asarray(s), np.asarray(t)
+        if s.ndim == 2:
+            summary = _metrics(model, classes[t], s, classes[np.argmax(s, axis=1)])
+            print(f"test: {summary}", file=sys.stdout)
+            return
+        positive = t == 1
+        acc = float(np.mean((s > 0) == positive))
+        print(f"test: accuracy {acc:.4f}, {_binary_auc(positive, s)} on "
               f"{positive.size} rows", file=sys.stdout)

@@ -331,6 +331,9 @@ def run(args) -> int:
     if args.norm_bound is None:
         args.norm_bound = (schema.norm_bound if schema is not None
                            and schema.norm_bound is not None else 1.0)
+    on_dask = args.workers is not None or args.scheduler is not None
+    if on_dask:  # refuse what dask cannot do before the ledger is opened or data read
+        _check_dask_args(schema)
     # Parameters are checked, and the noise calibrated, before any data is read.
     declared = (list(range(len(schema.label.classes)))
                 if schema is not None and schema.label is not None and schema.label.classes
@@ -343,7 +346,7 @@ def run(args) -> int:
         ledger = BudgetLedger.open(args.ledger)
         ledger.preflight()
         ledger.check(planned)
-    if args.workers is not None or args.scheduler is not None:
+    if on_dask:
         return _run_dask(args, schema, ledger)
     fmt = table_format(args.data)
     feature_names = public_classes = None
@@ -362,9 +365,10 @@ def run(args) -> int:
             X, y, feature_names = _read_numeric(args, schema, fmt)
             classes = (list(schema.label.classes) if schema is not None and schema.label
                        else parse_classes(args.classes, y))
-        if X.shape[0] < 2:  # n enters the sensitivity 2R/(kappa n); one row is no sample
-            raise UserError(f"{args.data} has {X.shape[0]} data row"
-                            f"{'' if X.shape[0] == 1 else 's'}; training needs at least 2.")
+        _check_two_rows(args.data, X.shape[0])
+        if public_classes is None and classes is not None:  # keep the declared order
+            public_classes, y = list(classes), _label_positions(args.data, y, classes)
+            classes = list(range(len(public_classes)))
         clipped = clipped_fraction(X, args.norm_bound)
         estimator = _estimator(args, classes)
         estimator.fit(X, y)
@@ -419,23 +423,71 @@ def _read_numeric(args, schema, fmt):
     return X, y, names or None
 
 
-def _run_dask(args, schema, ledger) -> int:
-    """--workers / --scheduler: a Parquet folder or large CSV, encoded and fitted on dask."""
-    from dpboost.cli._distributed import cluster_client, file_error, read_encoded
-    from dpboost.tabular import BadValueError
-    from dpboost.model_io import model_to_dict, save_model
+def _check_two_rows(path, n: int) -> None:
+    """Refuse fewer than two data rows (before the fit, so before the ledger is charged).
 
+    ``n`` enters the sensitivity ``2R/(kappa n)``; one row is no sample.
+    """
+    if n < 2:
+        raise UserError(f"{path} has {n} data row{'' if n == 1 else 's'}; training needs at "
+                        "least 2.")
+
+
+def _label_positions(path, y: np.ndarray, classes) -> np.ndarray:
+    """Each label's position in the declared ``classes``, as the schema path codes labels.
+
+    Labels match by :func:`~dpboost.schema.category_key`, as a schema's label classes do.
+    The estimator would sort the declared classes; coded as positions, the first declared
+    class stays the negative one, as ``--classes NEG,POS`` promises.
+    """
+    from dpboost.schema import Label, category_key
+
+    try:  # the schema's check of the classes: distinct, non-empty
+        label = Label.from_dict({"column": None, "classes": list(classes)})
+    except (TypeError, ValueError) as exc:
+        raise UserError(f"--classes: {exc}") from None
+    index = {category_key(c): j for j, c in enumerate(label.classes)}
+    uniques, codes = np.unique(np.asarray(y), return_inverse=True)
+    lookup = np.array([index.get(category_key(u), -1) for u in uniques.tolist()], dtype=int)
+    unknown = uniques[lookup < 0].tolist()
+    if unknown:
+        raise UserError(f"{path} holds labels {unknown[:5]} outside the declared classes "
+                        f"{list(label.classes)}.")
+    return lookup[codes.reshape(-1)]
+
+
+def _check_dask_args(schema) -> None:
+    """What ``--workers``/``--scheduler`` cannot do, refused from the schema alone.
+
+    Called before the ledger is opened and before any data is read.
+    """
     if schema is None or not schema.columns or schema.label is None:
         raise UserError("--workers/--scheduler need --schema with columns and a label (the "
                         "table is encoded partition by partition by its TabularEncoder).")
     if schema.decimal != ".":
         raise UserError('--workers/--scheduler read numbers with a decimal point only; the '
                         'schema declares "decimal": ",": train in memory (without --workers).')
+    k = len(schema.label.classes)
+    if k != 2:
+        raise UserError(f"--workers/--scheduler support two classes; the schema declares {k}: "
+                        "train without --workers/--scheduler.")
+
+
+def _run_dask(args, schema, ledger) -> int:
+    """--workers / --scheduler: a Parquet folder or large CSV, encoded and fitted on dask.
+
+    The arguments were checked by :func:`_check_dask_args`.
+    """
+    from dpboost.cli._distributed import cluster_client, file_error, read_encoded
+    from dpboost.model_io import model_to_dict, save_model
+    from dpboost.tabular import BadValueError
+
     with cluster_client(args.workers, args.scheduler, args.memory_limit), \
             warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:  # a bad value surfaces when a partition is first encoded: in the fit, or here
             X, y, encoder = read_encoded(args.data, schema)
+            _check_two_rows(args.data, X.shape[0])  # n is known, nothing is fitted yet
             estimator = _estimator(args, [0, 1])
             estimator.fit(X, y)
             accuracy = float((estimator.predict(X) == y).mean().compute())

@@ -1,0 +1,87 @@
+"""Readers and ``train`` on awkward input: blank-looking lines, column selections, class order."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpboost.cli import main
+from dpboost.readers import line_of, read_table
+
+TRAIN = ["--target-epsilon", "5", "--target-delta", "1e-6", "--seed", "0"]
+SCHEMA = {"columns": {"age": {"type": "numeric", "lower": 0, "upper": 100}},
+          "label": {"column": "y", "classes": ["no", "yes"]}}
+
+
+def _separable(path, n=400, seed=0):
+    """Two features; ``pos`` exactly when x1 + x2 > 0 (rows in the unit ball)."""
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-0.7, 0.7, size=(n, 2)).round(3)
+    y = np.where(X.sum(axis=1) > 0, "pos", "neg")
+    pd.DataFrame({"x1": X[:, 0], "x2": X[:, 1], "y": y}).to_csv(path, index=False)
+    return str(path)
+
+
+@pytest.mark.parametrize("order", [["pos", "neg"], ["neg", "pos"]])
+def test_classes_keep_the_declared_order_without_a_schema(tmp_path, capsys, order):
+    data = _separable(tmp_path / "num.csv")
+    model = tmp_path / "m.json"
+    assert main(["train", data, "--label", "y", "--classes", ",".join(order), *TRAIN,
+                 "--out", str(model)]) == 0
+    assert f"classes {order}" in capsys.readouterr().out
+    assert json.loads(model.read_text())["classes"] == order  # negative first, as given
+    assert main(["predict", "--model", str(model), data, "--label", "y",
+                 "--out", str(tmp_path / "p.csv")]) == 0
+    accuracy = float(capsys.readouterr().out.split("accuracy ")[1].split(",")[0])
+    assert accuracy > 0.8  # the labels were not swapped behind the declared order
+    predictions = pd.read_csv(tmp_path / "p.csv")
+    assert set(predictions["prediction"][predictions["score"] > 0]) <= {order[1]}
+
+
+def test_classes_outside_the_data_labels_are_one_line(tmp_path, capsys):
+    data = _separable(tmp_path / "num.csv")
+    code = main(["train", data, "--label", "y", "--classes", "neg,other", *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "['pos']" in err[0] and "Traceback" not in err[0]
+
+
+def _with_tail(tmp_path, tail: str):
+    path = tmp_path / "t.csv"
+    body = "".join(f"{a},{'yes' if a > 50 else 'no'}\n" for a in range(10, 90, 4))
+    path.write_text("age,y\n" + body + tail)
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps(SCHEMA))
+    return str(path), str(schema)
+
+
+def test_a_line_of_spaces_is_skipped_like_an_empty_line(tmp_path, capsys):
+    data, schema = _with_tail(tmp_path, "\n\n\n   \n")
+    assert len(read_table(data)) == 20
+    assert main(["train", data, "--schema", schema, *TRAIN, "--json",
+                 "--out", str(tmp_path / "m.json")]) == 0
+    assert json.loads(capsys.readouterr().out)["privacy_report"]["n_samples"] == 20
+
+
+def test_a_bad_line_after_blank_lines_is_named_by_its_own_number(tmp_path):
+    data, _ = _with_tail(tmp_path, "\n\n\n   \n1,2,3\n")  # line 26: three fields
+    with pytest.raises(ValueError, match=r"line 26: expected 2 fields .*found 3"):
+        read_table(data)
+
+
+def test_a_line_of_empty_cells_is_a_row_for_line_numbers(tmp_path):
+    path = tmp_path / "c.csv"
+    path.write_text("a,b\n1,2\n,\n\n   \n3,4\n")
+    assert len(read_table(path)) == 3  # the ",", row is read (as missing values)
+    assert [line_of(path, row, header=True) for row in range(3)] == [2, 3, 6]
+
+
+@pytest.mark.parametrize("columns", [[], ["age", "age"]])
+def test_read_table_refuses_an_empty_or_repeated_selection(tmp_path, columns):
+    data, _ = _with_tail(tmp_path, "")
+    frame = read_table(data)
+    frame.to_parquet(tmp_path / "t.parquet")
+    for path in (data, tmp_path / "t.parquet"):
+        with pytest.raises(ValueError, match="'columns' parameter of read_table"):
+            read_table(path, columns=columns)
