@@ -115,12 +115,22 @@ def _split(line: str, delimiter: str | None) -> list[str]:
     return [cell.strip() for cell in next(csv.reader([line], delimiter=delimiter))]
 
 
+#: A number as the schema's encoder reads one (``pandas.to_numeric``): decimal digits with an
+#: optional sign, point and exponent, or inf / infinity / nan.  Python's ``float`` also takes
+#: ``1_000`` (a digit separator) and would let it through.
+_NUMBER_TEXT = re.compile(r"\s*[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|inf|infinity|nan)\s*",
+                          re.IGNORECASE)
+
+
 def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+    """Whether ``text`` is a decimal number (``1_000`` and ``0x10`` are not).
+
+    Examples
+    --------
+    >>> [_is_number(t) for t in ("1.5e-3", " -2 ", "inf", "1_000", "0x10", "", "1,5")]
+    [True, True, True, False, False, False, False]
+    """
+    return _NUMBER_TEXT.fullmatch(text) is not None
 
 
 def header_names(path: str | os.PathLike, header: bool | str = True) -> list[str] | None:
@@ -383,9 +393,14 @@ def _read_arrow(path, names, skip, delimiter, columns, na, text_columns, decimal
     try:
         table = _arrow_table(path, names, skip, delimiter, columns, na, text_columns, decimal)
         temporal = [f.name for f in table.schema if pa.types.is_temporal(f.type)]
-        if temporal:  # keep dates and times as the text they were written as
+        # pyarrow reads the text 0x10 as 16 in a column it infers as integers (and as text
+        # where one cell is a decimal): read such columns as text, which the numeric checks
+        # refuse with the cell's line, whenever the file holds "0x" at all
+        hexed = [f.name for f in table.schema if pa.types.is_integer(f.type)]
+        hexed = hexed if hexed and _mentions_hex(path) else []
+        if temporal or hexed:  # keep dates and times as the text they were written as
             table = _arrow_table(path, names, skip, delimiter, columns, na,
-                                 [*text_columns, *temporal], decimal)
+                                 [*text_columns, *temporal, *hexed], decimal)
     except pa.ArrowInvalid as exc:
         raise _arrow_error(path, exc) from None
     except (OSError, EOFError) as exc:  # a truncated or damaged gzip stream
@@ -399,6 +414,20 @@ def _read_arrow(path, names, skip, delimiter, columns, na, text_columns, decimal
         if pa.types.is_string(table.schema.field(name).type):
             frame[name] = frame[name].str.strip()
     return frame
+
+
+def _mentions_hex(path) -> bool:
+    """Whether the (decompressed) file holds ``0x`` or ``0X`` anywhere: one byte scan."""
+    import pyarrow as pa
+
+    tail = b""
+    with pa.input_stream(str(path), compression="gzip" if _is_gzip(path) else None) as stream:
+        while chunk := stream.read(1 << 24):
+            block = tail + chunk
+            if b"0x" in block or b"0X" in block:
+                return True
+            tail = chunk[-1:]
+    return False
 
 
 def _arrow_table(path, names, skip, delimiter, columns, na, text_columns, decimal="."):

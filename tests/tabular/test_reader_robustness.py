@@ -85,3 +85,41 @@ def test_read_table_refuses_an_empty_or_repeated_selection(tmp_path, columns):
     for path in (data, tmp_path / "t.parquet"):
         with pytest.raises(ValueError, match="'columns' parameter of read_table"):
             read_table(path, columns=columns)
+
+
+# -- numbers are decimal text: pyarrow's hex integers and Python's digit separators are not ---
+@pytest.mark.parametrize("cell", ["0x10", "0X1f"])
+def test_a_hex_cell_in_an_integer_column_is_refused_with_its_line(tmp_path, capsys, cell):
+    # pyarrow reads 0x10 as 16 when every other cell of the column is an integer: the file
+    # trained on a number nobody wrote (before the fix); with one decimal cell it was refused
+    rows = ["age,y"] + [f"{20 + k},{'yes' if k % 2 else 'no'}" for k in range(30)]
+    rows[5] = f"{cell},no"
+    data = tmp_path / "hex.csv"
+    data.write_text("\n".join(rows) + "\n")
+    (tmp_path / "s.json").write_text(json.dumps(SCHEMA))
+    assert main(["train", str(data), "--schema", str(tmp_path / "s.json"), *TRAIN,
+                 "--out", str(tmp_path / "m.json")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and repr(cell) in err and "line 6" in err
+    assert not (tmp_path / "m.json").exists()
+
+
+@pytest.mark.parametrize("cell", ["0x10", "1_000"])
+def test_numeric_files_refuse_hex_and_digit_separators(tmp_path, capsys, cell):
+    # without a schema, Python's float("1_000") let the separator through (before the fix)
+    data = tmp_path / "num.csv"
+    data.write_text("a,b,y\n1,2,0\n" + f"{cell},3,1\n" + "4,5,0\n6,7,1\n")
+    assert main(["train", str(data), "--label", "y", "--classes", "0,1", "--norm-bound",
+                 "2000", *TRAIN, "--out", str(tmp_path / "m.json")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and repr(cell) in err and "line 3" in err
+
+
+def test_hex_text_elsewhere_leaves_integer_columns_as_numbers(tmp_path):
+    # a categorical cell "0xff" makes the reader take integer columns as text: same values
+    data = tmp_path / "mixed.csv"
+    data.write_text("n,code\n" + "".join(f"{k},{'0xff' if k == 3 else 'a'}\n"
+                                         for k in range(8)))
+    frame = read_table(data, text_columns=["code"])
+    assert pd.to_numeric(frame["n"]).tolist() == list(range(8))
+    assert frame["code"].tolist()[3] == "0xff"
