@@ -122,6 +122,11 @@ def _number(value, what: str) -> float:
     return number
 
 
+#: The most bins one numeric column may declare: each is a one-hot feature (the noise on the
+#: halfspace grows with the square root of the dimension), and 10,000 already makes a
+#: million-row table 80 GB dense.
+MAX_BINS = 10_000
+
 #: What the readers do to a cell of a text column under ``"decimal": ","``: ``1,5`` -> ``1.5``.
 _DECIMAL_COMMA = re.compile(r"^\s*([+-]?\d*),(\d+)\s*$")
 
@@ -301,8 +306,10 @@ class NumericColumn:
             raise ValueError(f"The {where} in the schema gives both 'bins' and 'edges'; "
                              "give one.")
         if bins is not None and (isinstance(bins, bool) or not isinstance(bins, int)
-                                 or bins < 2):
-            raise ValueError(_err(f"'bins' of {where}", "an int >= 2", bins))
+                                 or not 2 <= bins <= MAX_BINS):
+            raise ValueError(_err(f"'bins' of {where}", f"an int from 2 to {MAX_BINS:,}",
+                                  bins if not isinstance(bins, int) or bins < 10**12
+                                  else f"an int of {len(str(bins))} digits"))
         if edges is not None:
             if not isinstance(edges, (list, tuple)) or len(edges) < 3:
                 raise ValueError(_err(f"'edges' of {where}", "a list of at least 3 numbers",

@@ -234,3 +234,11 @@ def test_every_accepted_numeric_schema_encodes_finite_values():
             pd.DataFrame({"c": [lower, upper, -math.inf, math.inf, 0.0]}))
         assert np.isfinite(Z).all(), (lower, upper, transform)
 
+
+
+@pytest.mark.parametrize("bins", [10_001, 10**7, 10**400])
+def test_bins_beyond_the_limit_are_refused_at_load(bins):
+    # "bins": 10000000 was accepted and the encoder would allocate n x 10^7 floats (before)
+    with pytest.raises(ValueError, match="from 2 to 10,000"):
+        Schema.from_dict(_numeric(lower=0, upper=1, bins=bins))
+    assert Schema.from_dict(_numeric(lower=0, upper=1, bins=10_000)).columns["c"].bins == 10_000

@@ -43,7 +43,7 @@ def test_schema_round_trip_and_derived_facts(tmp_path):
     (lambda c: c["columns"]["age"].update(upper=float("inf")), ValueError, "finite"),
     (lambda c: c["columns"]["age"].update(transform="sqrt"), ValueError, "'log' or"),
     (lambda c: c["columns"]["age"].update(edges=[0, 1, 2]), ValueError, "both 'bins'"),
-    (lambda c: c["columns"]["age"].update(bins=1), ValueError, "int >= 2"),
+    (lambda c: c["columns"]["age"].update(bins=1), ValueError, "int from 2 to 10,000"),
     (lambda c: c["columns"]["age"].update(missing="mean"), ValueError, "'zero' or"),
     (lambda c: c["columns"]["age"].update(lowr=1), ValueError, "keys of numeric column"),
     (lambda c: c["columns"]["job"].update(categories=[]), ValueError, "non-empty list"),
