@@ -21,8 +21,16 @@ import numpy as np
 from accounting._validation import house_message as _message
 from accounting._validation import interval
 
-__all__ = ["check_choice", "check_finite_rows", "check_random_state", "check_scalar", "interval",
-           "warn_if_clipped"]
+__all__ = ["NORM_BOUND_RANGE", "check_choice", "check_finite_rows", "check_norm_bound",
+           "check_random_state", "check_scalar", "interval", "warn_if_clipped"]
+
+#: Admissible ``norm_bound`` (closed interval).  The mechanisms compute ``R**2`` (the
+#: whitening's sensitivity ``sqrt(2) R^2``, its error bound ``n R^2``) and divide the released
+#: centres by ``R**2``: beyond about 1e154 ``R**2`` overflows, below about 1e-154 it underflows
+#: (measured: fits fail from 1e154 and below 1e-200, and lose accuracy near 1e-150).
+#: [1e-100, 1e100] leaves 50 orders of magnitude of headroom for ``n`` and ``d``; rescale the
+#: features by a public constant to bring rows outside it into range.
+NORM_BOUND_RANGE = (1e-100, 1e100)
 
 
 def check_scalar(
@@ -84,6 +92,20 @@ def check_scalar(
     if not (lo_ok and hi_ok):
         raise ValueError(_message(name, owner, expected, value))
     return out
+
+
+def check_norm_bound(value: object, owner: str) -> float:
+    """Check ``norm_bound`` against :data:`NORM_BOUND_RANGE` and return it as a float.
+
+    Examples
+    --------
+    >>> check_norm_bound(1e200, "PrivateHalfspaceClassifier")
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'norm_bound' parameter of PrivateHalfspaceClassifier must be a float in [1e-100, 1e+100]. Got 1e+200 instead.
+    """
+    low, high = NORM_BOUND_RANGE
+    return check_scalar(value, "norm_bound", owner, low=low, high=high, closed="both")
 
 
 def check_choice(value: object, name: str, owner: str, choices: tuple[str, ...]) -> str:

@@ -21,7 +21,13 @@ from scipy.special import expit
 from sklearn.utils.metaestimators import available_if
 
 from accounting import NonPrivateEvent, calibrate_noise
-from dpboost._validation import check_choice, check_random_state, check_scalar, warn_if_clipped
+from dpboost._validation import (
+    check_choice,
+    check_norm_bound,
+    check_random_state,
+    check_scalar,
+    warn_if_clipped,
+)
 from dpboost.budget_plan import plan_run
 from dpboost.defaults import (
     adaptive_kappa,
@@ -125,9 +131,12 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         large enough, whitened: :mod:`dpboost.whitening`) and given a constant coordinate
         before boosting (:mod:`dpboost.input_map`), folded back into ``coef_`` and
         ``intercept_``.
-    norm_bound : float > 0, default 1.0
+    norm_bound : float in [1e-100, 1e100], default 1.0
         ``R``.  Rows with ``||x|| > R`` are clipped row by row to norm ``R``; the noise is
-        calibrated to ``R``, never to the data.
+        calibrated to ``R``, never to the data.  The range keeps ``R**2`` (used by the
+        mechanisms) far from float64 overflow and underflow
+        (:data:`dpboost._validation.NORM_BOUND_RANGE`); rescale the features by a public
+        constant for rows outside it.
     classes : array-like of two labels, optional
         The two labels.  If omitted they are inferred from ``y`` with a
         :class:`~dpboost.exceptions.PrivacyLeakWarning` (the label set leaks).
@@ -158,8 +167,14 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         Print the planned rounds and an estimated time to stderr before boosting, and a tqdm
         progress bar for runs estimated over 3 s (:mod:`dpboost.progress`).
     random_state : None, int or numpy.random.Generator
-        ``None`` draws fresh OS entropy (what privacy needs); a seed makes the noise predictable
-        to whoever knows it (reproducibility only).
+        ``None`` draws fresh OS entropy at every fit (what privacy needs); a seed makes the noise
+        predictable to whoever knows it (reproducibility only).  ``sklearn.clone`` (and so
+        ``cross_validate``, ``GridSearchCV``) gives a clone of an estimator holding a Generator
+        an independent child stream (``random_state.spawn(1)[0]``), so clones fitted on
+        overlapping data draw independent noise and the whole search stays reproducible from
+        the Generator's seed.  Clones of an int ``random_state`` necessarily repeat the noise:
+        their fits are not independent releases, and cloning warns once per process
+        (:class:`~dpboost.exceptions.SeededCloneWarning`).
 
     Attributes
     ----------
@@ -321,7 +336,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             "alpha": check_scalar(self.accuracy, "accuracy", owner, low=0, high=1),
             "beta": check_scalar(self.failure_probability, "failure_probability", owner,
                                  low=0, high=1),
-            "R": check_scalar(self.norm_bound, "norm_bound", owner, low=0, high=math.inf),
+            "R": check_norm_bound(self.norm_bound, owner),
             "accounting": check_choice(self.accounting, "accounting", owner,
                                        ("best", "exact", "cks", "paper")),
             "sensitivity": check_choice(self.sensitivity, "sensitivity", owner,
@@ -546,7 +561,7 @@ class BoostedHalfspaceClassifier(_BoostedHalfspaceBase):
     n_rounds : int, default 300
     kappa : float in (0, 1), default 0.25
     learning_rate : float > 0, default 5.0
-    norm_bound : float > 0, default 1.0
+    norm_bound : float in [1e-100, 1e100], default 1.0
         Rows are clipped to this norm, as in the private estimator.
     classes : array-like of two labels, optional
 
@@ -576,7 +591,7 @@ class BoostedHalfspaceClassifier(_BoostedHalfspaceBase):
         T = check_scalar(self.n_rounds, "n_rounds", owner, kind="int", low=1, closed="left")
         kappa = check_scalar(self.kappa, "kappa", owner, low=0, high=1)
         lr = check_scalar(self.learning_rate, "learning_rate", owner, low=0, high=math.inf)
-        R = check_scalar(self.norm_bound, "norm_bound", owner, low=0, high=math.inf)
+        R = check_norm_bound(self.norm_bound, owner)
         if is_dask_array(X):
             from dpboost import distributed
 

@@ -14,6 +14,7 @@ __all__ = [
     "ConvergenceError",
     "ModelFileError",
     "PrivacyLeakWarning",
+    "SeededCloneWarning",
     "UnsupportedEventError",
 ]
 
@@ -37,6 +38,18 @@ class ClippedRowsWarning(UserWarning):
     message says how many rows; divide the features by a public bound (or use ``dpboost
     schema``) so that rows fit in the ball.  The count is shown to the data owner only; it is
     not released.
+    """
+
+
+class SeededCloneWarning(UserWarning):
+    """A private estimator with an int ``random_state`` was cloned (``sklearn.clone``).
+
+    Every clone re-seeds from the same int, so clones draw identical noise: fits of two clones
+    on overlapping or neighbouring data (``cross_validate`` folds, ``GridSearchCV`` candidates)
+    are not independent private releases, and their difference can cancel the noise.  A seed is
+    for reproducibility only; pass a ``numpy.random.Generator`` (each clone then gets an
+    independent child stream, ``Generator.spawn``) or ``None`` (fresh OS entropy per fit).
+    Raised once per process.
     """
 
 

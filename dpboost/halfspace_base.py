@@ -15,6 +15,7 @@ Boosting." COLT 2020. Algorithms 1, 2 and 4, Theorem 24.
 from __future__ import annotations
 
 import functools
+import numbers
 import warnings
 from collections.abc import Iterator
 
@@ -26,11 +27,11 @@ from threadpoolctl import ThreadpoolController
 
 from dpboost._validation import check_finite_rows
 from dpboost.boost import boost
-from dpboost.exceptions import PrivacyLeakWarning
+from dpboost.exceptions import PrivacyLeakWarning, SeededCloneWarning
 from dpboost.lazy_breg import LazyBregBoost
 from dpboost.round_ops import is_dask_array
 
-__all__ = ["_BoostedHalfspaceBase", "one_blas_thread"]
+__all__ = ["IndependentNoiseCloneMixin", "_BoostedHalfspaceBase", "one_blas_thread"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -43,7 +44,44 @@ def one_blas_thread():
     return _controller().limit(limits=1, user_api="blas")
 
 
-class _BoostedHalfspaceBase(ClassifierMixin, BaseEstimator):
+#: Whether the int-seed clone warning was shown in this process (tests reset it).
+_seeded_clone_warned = [False]
+
+
+class IndependentNoiseCloneMixin:
+    """``sklearn.clone`` hook: a clone draws noise independent of its original's.
+
+    ``clone`` deep-copies parameters, so a clone of an estimator holding a
+    ``numpy.random.Generator`` would hold an identical copy of its state: two clones fitted on
+    neighbouring data (``cross_validate`` folds, ``GridSearchCV`` candidates) would draw the same
+    noise, which cancels in the difference of their releases.  Here a clone instead gets a child
+    stream ``random_state.spawn(1)[0]``: independent of the parent and of every other clone,
+    and still reproducible from the parent's seed (the parent's spawn counter advances, so
+    successive clones differ).  An int ``random_state`` is reproducibility by request: clones
+    repeat the noise, and a :class:`~dpboost.exceptions.SeededCloneWarning` says so once per
+    process.  ``None`` stays ``None`` (fresh OS entropy at every fit).
+    """
+
+    def __sklearn_clone__(self):
+        new = super().__sklearn_clone__()
+        random_state = getattr(self, "random_state", None)
+        if isinstance(random_state, np.random.Generator):
+            new.random_state = random_state.spawn(1)[0]
+        elif (isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool)
+              and not _seeded_clone_warned[0]):
+            _seeded_clone_warned[0] = True
+            warnings.warn(
+                f"{type(self).__name__} with an int random_state={int(random_state)} was cloned: "
+                "clones with an int random_state draw identical noise, so fits on overlapping "
+                "or neighbouring data (cross-validation folds, grid-search candidates) are not "
+                "independent private releases. A seed is for reproducibility only; pass "
+                "random_state=numpy.random.default_rng(seed) (each clone gets an independent "
+                "child stream) or None.",
+                SeededCloneWarning, stacklevel=3)
+        return new
+
+
+class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimator):
     """Shared label handling, prediction and staging for the boosted halfspace classifiers."""
 
     _owner = "BoostedHalfspace"

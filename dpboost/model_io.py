@@ -223,9 +223,45 @@ def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -
     }
 
 
+def _is_number(value) -> bool:
+    """A JSON number (``bool`` excluded; strings such as ``"1e5"`` are not numbers)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _numbers(value, ndim: int) -> np.ndarray | None:
+    """``value`` as a float64 array of ``ndim`` dimensions if it is a (nested) list of JSON
+    numbers, rectangular and all finite; else None."""
+    def numeric(v, depth):
+        if depth == 0:
+            return _is_number(v)
+        return isinstance(v, list) and all(numeric(u, depth - 1) for u in v)
+
+    if not numeric(value, ndim):
+        return None
+    try:
+        array = np.array(value, dtype=np.float64)
+    except (ValueError, OverflowError):  # ragged rows; an integer beyond float64
+        return None
+    if array.ndim != ndim or not np.all(np.isfinite(array)):
+        return None
+    return array
+
+
+def _is_label(value) -> bool:
+    """A class label: a string, a bool or a finite JSON number (not null, a list or an object)."""
+    return isinstance(value, (str, bool)) or (_is_number(value) and math.isfinite(value))
+
+
 def model_from_dict(content: object, source: str = "model") -> HalfspaceModel:
     """Rebuild a :class:`HalfspaceModel` from :func:`model_to_dict` output; ModelFileError if
-    anything is missing, of another format version, or inconsistent."""
+    anything is missing, of another format version, or inconsistent.
+
+    Every field is checked, so a tampered or hand-edited file fails here with one line rather
+    than predicting silently: ``coef`` and ``intercept`` must be finite JSON numbers (not
+    strings such as ``"nan"`` or ``"1e5"``), ``classes`` distinct labels, ``feature_names``
+    distinct strings, and ``probability`` match the kind of model (``"sigmoid"`` for a binary
+    model, ``"softmax"`` for a multiclass one, or null).
+    """
     if not isinstance(content, dict):
         raise ModelFileError(f"{source} is not a dpboost model file (top level is not an "
                              "object).")
@@ -241,23 +277,35 @@ def model_from_dict(content: object, source: str = "model") -> HalfspaceModel:
     missing = [k for k in _KEYS + (_KEYS_V2 if version >= 2 else ()) if k not in content]
     if missing:
         raise ModelFileError(f"{source} is missing the key(s) {', '.join(missing)}.")
-    try:
-        coef = np.asarray(content["coef"], dtype=np.float64)
-        intercept = (np.asarray(content["intercept"], dtype=np.float64) if coef.ndim == 2
-                     else float(content["intercept"]))
-    except (TypeError, ValueError):
-        raise ModelFileError(f"{source}: 'coef' and 'intercept' must be numbers.") from None
-    if (coef.ndim not in (1, 2) or coef.shape[-1] != content["n_features"]
-            or not np.all(np.isfinite(coef))):
-        raise ModelFileError(f"{source}: 'coef' must hold n_features = "
-                             f"{content['n_features']!r} finite numbers (per class).")
+    if not isinstance(content["dpboost_version"], str):
+        raise ModelFileError(f"{source}: 'dpboost_version' must be a string. Got "
+                             f"{content['dpboost_version']!r} instead.")
+    d = content["n_features"]
+    if not isinstance(d, int) or isinstance(d, bool) or d < 1:
+        raise ModelFileError(f"{source}: 'n_features' must be a positive integer. Got {d!r} "
+                             "instead.")
+    raw_coef = content["coef"]
+    multiclass = isinstance(raw_coef, list) and bool(raw_coef) and isinstance(raw_coef[0], list)
+    coef = _numbers(raw_coef, 2 if multiclass else 1)
+    intercept = _numbers(content["intercept"], 1) if multiclass else (
+        float(content["intercept"]) if _is_number(content["intercept"]) else None)
+    if coef is None or intercept is None or not np.all(np.isfinite(intercept)):
+        raise ModelFileError(f"{source}: 'coef' and 'intercept' must be numbers (finite JSON "
+                             "numbers, not strings; 'intercept' one number, or one per class "
+                             "for a multiclass model).")
+    if coef.shape[-1] != d:
+        raise ModelFileError(f"{source}: 'coef' must hold n_features = {d!r} finite numbers "
+                             "(per class).")
     classes = content["classes"]
-    n_classes = coef.shape[0] if coef.ndim == 2 else 2
+    n_classes = coef.shape[0] if multiclass else 2
     if not isinstance(classes, list) or len(classes) != n_classes or (
-            coef.ndim == 2 and (n_classes < 3 or np.shape(intercept) != (n_classes,))):
+            multiclass and (n_classes < 3 or np.shape(intercept) != (n_classes,))):
         raise ModelFileError(f"{source}: 'classes' must be a list of {n_classes} labels "
                              "(one row of 'coef' and one 'intercept' per class when there are "
                              "three or more).")
+    if not all(_is_label(c) for c in classes) or len(set(classes)) != n_classes:
+        raise ModelFileError(f"{source}: 'classes' must be {n_classes} distinct labels "
+                             f"(strings or numbers). Got {classes!r} instead.")
     report = content["privacy_report"]
     if report is not None and not isinstance(report, dict):
         raise ModelFileError(f"{source}: 'privacy_report' must be an object or null.")
@@ -269,15 +317,22 @@ def model_from_dict(content: object, source: str = "model") -> HalfspaceModel:
             schema = Schema.from_dict(schema)
         except (TypeError, ValueError) as exc:
             raise ModelFileError(f"{source}: its schema is invalid: {exc}") from None
-    if names is not None and (not isinstance(names, list) or len(names) != coef.shape[-1]):
+    if names is not None and (not isinstance(names, list) or len(names) != coef.shape[-1]
+                              or not all(isinstance(n, str) for n in names)):
         raise ModelFileError(f"{source}: 'feature_names' must list n_features = "
-                             f"{coef.shape[-1]} names.")
+                             f"{coef.shape[-1]} names (strings).")
+    if names is not None and len(set(names)) != len(names):
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        raise ModelFileError(f"{source}: 'feature_names' must be distinct (each names one "
+                             f"column); {repeated!r} repeated.")
     probability = content.get("probability")
-    if probability not in (None, "sigmoid", "softmax"):
-        raise ModelFileError(f"{source}: 'probability' must be \"sigmoid\", \"softmax\" or "
-                             "null.")
+    allowed = "softmax" if multiclass else "sigmoid"
+    if probability not in (None, allowed):
+        raise ModelFileError(f"{source}: 'probability' must be \"{allowed}\" or null for a "
+                             f"{'multiclass' if multiclass else 'binary'} model. Got "
+                             f"{probability!r} instead.")
     return HalfspaceModel(coef, intercept, classes, None if report is None else _unjson(report),
-                          dpboost_version=str(content["dpboost_version"]), schema=schema,
+                          dpboost_version=content["dpboost_version"], schema=schema,
                           feature_names=names, probability=probability)
 
 

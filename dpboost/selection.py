@@ -37,12 +37,15 @@ import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, check_X_y
 
 from accounting import TNBSelectionEvent, ZCDPAccountant, cks_epsilon
 from accounting.selection import rdp_epsilon, selection_rdp
-from dpboost._validation import check_random_state, check_scalar
+from dpboost._validation import check_finite_rows, check_random_state, check_scalar
 from dpboost.estimator import PrivateHalfspaceClassifier
+from dpboost.exceptions import PrivacyLeakWarning
+from dpboost.halfspace_base import IndependentNoiseCloneMixin
 from dpboost.mechanisms import lattice_variance, sample_discrete_gaussian
 
 __all__ = ["DEFAULT_CANDIDATES", "BudgetPerFitWarning", "PrivateSelection", "warn_if_in_search"]
@@ -131,7 +134,7 @@ def _sample_tnb(eta: float, gamma: float, rng: np.random.Generator) -> int:
     return max(k, 1)
 
 
-class PrivateSelection(ClassifierMixin, BaseEstimator):
+class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimator):
     """Tune PrivateHalfspaceClassifier privately: best of ``K`` random private runs (PS22).
 
     Parameters
@@ -147,8 +150,15 @@ class PrivateSelection(ClassifierMixin, BaseEstimator):
         Shape of the truncated negative binomial (0: logarithmic, 1: geometric).
     validation_fraction : float in (0, 1), default 0.25
         Part of the rows (a data-independent random split) used only for the noisy score.
-    classes : two labels, optional
+    classes : list of labels, optional
+        The public labels.  If omitted they are inferred from the whole ``y`` once, with a
+        :class:`~dpboost.exceptions.PrivacyLeakWarning` (the label set leaks), and every run
+        is given that same list.
     random_state : None, int or Generator
+        ``None`` draws fresh OS entropy at every fit; an int is for reproducibility only.
+        ``sklearn.clone`` gives a clone of an estimator holding a Generator an independent
+        child stream (``spawn``); clones of an int seed repeat the noise and warn once
+        (:class:`~dpboost.exceptions.SeededCloneWarning`).
 
     Attributes
     ----------
@@ -201,8 +211,7 @@ class PrivateSelection(ClassifierMixin, BaseEstimator):
         _, delta, eta, gamma, rho, cands = self._plan()
         vf = check_scalar(self.validation_fraction, "validation_fraction",
                           type(self).__name__, low=0, high=1)
-        X = np.asarray(X)
-        y = np.asarray(y)
+        X, y, classes = self._validate_X_y(X, y)
         rng = check_random_state(self.random_state, owner=type(self).__name__)
         split_rng, k_rng, run_rng = rng.spawn(3)
         idx = split_rng.permutation(len(y))
@@ -213,14 +222,22 @@ class PrivateSelection(ClassifierMixin, BaseEstimator):
         t, m = lattice_variance(math.sqrt(0.5 / rho_score))
         K = _sample_tnb(eta, gamma, k_rng)
         best = (-math.inf, None, None)
+        seen = set()
         for _ in range(K):
             r = run_rng.spawn(1)[0]
             params = cands[int(r.integers(len(cands)))]
-            est = PrivateHalfspaceClassifier(eps_train, delta, classes=self.classes,
+            est = PrivateHalfspaceClassifier(eps_train, delta, classes=classes,
                                              accounting="cks", random_state=r, **params)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                # each run is a step of this one search, not a fit by sklearn's model selection
+                warnings.simplefilter("ignore", BudgetPerFitWarning)
                 est.fit(X[tr], y[tr])
+            for w in caught:  # the runs' other warnings (e.g. clipped rows), each once
+                key = (w.category, str(w.message))
+                if key not in seen:
+                    seen.add(key)
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
             correct = int(np.count_nonzero(est.predict(X[val]) == y[val]))
             score = correct + int(sample_discrete_gaussian(t * m, 1, rng=r)[0])
             if score > best[0]:
@@ -241,6 +258,32 @@ class PrivateSelection(ClassifierMixin, BaseEstimator):
             "best_params": best[1],
         }
         return self
+
+    def _validate_X_y(self, X, y):
+        """Check ``X``/``y`` at the public boundary; return them and the classes for every run.
+
+        ``X`` 2-D with finite rows, ``y`` 1-D of the same length, at least two rows (a training
+        and a validation part).  With ``classes=None`` the labels are inferred once from the
+        whole ``y`` (a :class:`~dpboost.exceptions.PrivacyLeakWarning`) and declared to every
+        run, so all runs share one label set whatever the split.
+        """
+        owner = type(self).__name__
+        X, y = check_X_y(X, y, dtype=[np.float64, np.float32], ensure_all_finite=False,
+                         ensure_min_samples=2, estimator=self)
+        check_finite_rows(X)
+        check_classification_targets(y)
+        if self.classes is not None:
+            return X, y, self.classes
+        classes = np.unique(y)
+        if classes.size < 2:
+            raise ValueError(f"{owner} can't train when only one class is present in y; "
+                             "declare the labels with classes=[negative, positive].")
+        warnings.warn(
+            f"{owner}: classes were inferred from y, which releases without privacy the set of "
+            f"labels present in the training data ({classes.tolist()}). Pass "
+            "classes=[negative, positive] to avoid this leak.",
+            PrivacyLeakWarning, stacklevel=3)
+        return X, y, classes.tolist()
 
     def decision_function(self, X):
         check_is_fitted(self)

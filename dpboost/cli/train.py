@@ -81,8 +81,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="margin tau: theory mode (default: none, practical mode)")
     parser.add_argument("--norm-bound", type=float, default=None,
                         help="public bound R on the rows' L2 norm: longer rows are clipped to "
-                             "it and the clipped fraction is reported (default: the schema's "
-                             "'norm_bound', else 1)")
+                             "it and the clipped fraction is reported; a number in [1e-100, "
+                             "1e100] (default: the schema's 'norm_bound', else 1)")
     parser.add_argument("--classes", default=None, metavar="NEG,POS[,...]",
                         help="the labels: two, negative first (e.g. --classes -1,1 or "
                              "--classes=no,yes), or three or more for a multiclass model "
