@@ -135,8 +135,12 @@ def _calibrate_one(eps: float, delta: float, count: int, method: str) -> Calibra
     z = math.exp(root + 2 * _RTOL * max(1.0, abs(root)))
     achieved = gaussian_epsilon(z, count, delta, method)
     calls += 1
+    step = 1e-9
     while achieved > eps:  # conservative nudge: never return a noise that misses the target
-        z *= 1.0 + 1e-9
+        z *= 1.0 + step
+        step *= 2.0  # geometric: bounded, and exp(hi) (checked to meet the target) caps it
+        if z >= math.exp(hi):
+            z = math.exp(hi)
         achieved = gaussian_epsilon(z, count, delta, method)
         calls += 1
     # not converged (never seen): the noise still meets the target but may not be the smallest

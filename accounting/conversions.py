@@ -102,7 +102,9 @@ def zcdp_to_epsilon_paper(rho: float, delta: float) -> float:
     delta = _check_delta(delta, "zcdp_to_epsilon_paper")
     if rho == 0.0:
         return 0.0
-    return rho + 2.0 * math.sqrt(rho * -math.log(delta))
+    # sqrt(rho) sqrt(L) rather than sqrt(rho L): the product neither overflows (huge rho) nor
+    # loses digits as a denormal (tiny rho); inf for rho = inf
+    return rho + 2.0 * math.sqrt(rho) * math.sqrt(-math.log(delta))
 
 
 def zcdp_to_delta_paper(rho: float, epsilon: float) -> float:
@@ -125,10 +127,27 @@ def zcdp_to_delta_paper(rho: float, epsilon: float) -> float:
 # --------------------------------------------------------------------------- CKS20
 
 
+def _expm1(x: float) -> float:
+    """``expm1`` that returns ``inf`` instead of raising OverflowError."""
+    return math.expm1(x) if x < 709.0 else math.inf
+
+
 def _cks_eps_at(rho: float, log_delta: float, u: float) -> float:
-    """CKS20 Cor. 13 at ``alpha = 1 + u``: ``a rho + log(1 - 1/a) - (log delta + log a)/(a-1)``."""
+    """CKS20 Cor. 13 at ``alpha = 1 + u``: ``a rho + log(1 - 1/a) - (log delta + log a)/(a-1)``.
+
+    Every ``alpha > 1`` gives a valid bound, so only the floating-point evaluation has to be made
+    conservative: ``log(1 - 1/a)`` is formed as ``-log1p(1/u)`` (no cancellation at large ``u``)
+    and the result is raised by ``1e-15`` (about 9 unit roundoffs) times the sum of the
+    magnitudes that enter it, ``|t1| + |t2| + (|log delta| + log a) / u``, which bounds the
+    rounding error of the evaluation and the sum (``log delta + log a`` may cancel, so its
+    error is bounded by its parts, not by its value).
+    """
     log_alpha = math.log1p(u)
-    return (1.0 + u) * rho + (math.log(u) - log_alpha) - (log_delta + log_alpha) / u
+    t1 = (1.0 + u) * rho
+    t2 = -math.log1p(1.0 / u) if u >= 1.0 else math.log(u) - log_alpha
+    t3 = -(log_delta + log_alpha) / u
+    scale = abs(t1) + abs(t2) + (abs(log_delta) + log_alpha) / u
+    return (t1 + t2 + t3) + 1e-15 * scale
 
 
 def cks_epsilon(rho: float, delta: float) -> float:
@@ -139,10 +158,23 @@ def cks_epsilon(rho: float, delta: float) -> float:
     a unique root found by Brent's method on ``u = alpha - 1``; every ``alpha`` gives a valid
     bound, and the result is clipped at 0.
 
+    The root is bracketed in closed form, with no search loop, for every ``rho`` in
+    ``[0, inf]`` (denormal and huge included): with ``L = log(1/delta)``, the root lies in
+    ``[min(sqrt(L/4)/sqrt(rho), expm1(L/2)), min(sqrt(L)/sqrt(rho), expm1(L))]``, where the
+    stationarity function is ``<= -L/4`` at the lower end and ``>= 0`` at the upper one (and
+    ``sqrt(L)/sqrt(rho)`` never overflows, unlike ``sqrt(L/rho)``).  The objective is evaluated
+    at the root found and at ``alpha - 1 = sqrt(L/rho)`` (which alone gives the Lemma 15 value),
+    conservatively rounded, and the result is capped by :func:`zcdp_to_epsilon_paper`
+    (Lemma 15 of [BCS20], Prop. 1.3 of [BS16]): the CKS bound is never larger in exact
+    arithmetic, and the cap is a valid upper bound whenever the float evaluation is not.
+    For ``rho <~ delta^2`` the bound is 0 (the composition's privacy loss is below ``delta``).
+
     Examples
     --------
     >>> round(cks_epsilon(100 / (2 * 42.25**2), 1e-6), 6)
     1.077769
+    >>> cks_epsilon(1e-310, 1e-6)  # a noise multiplier of 1e155: returns at once
+    0.0
     """
     rho = _check_rho(rho, "cks_epsilon")
     delta = _check_delta(delta, "cks_epsilon")
@@ -152,20 +184,23 @@ def cks_epsilon(rho: float, delta: float) -> float:
         return math.inf
     log_delta = math.log(delta)
     L = -log_delta
-    u_hi = math.sqrt(L / rho)  # the Lemma 15 order: g(u_hi) = log(1+u_hi) > 0
+    sqrt_rho = math.sqrt(rho)  # >= 2.2e-162 for rho >= 5e-324: no overflow below
 
-    def g(u: float) -> float:
-        return u * u * rho + math.log1p(u) - L
+    def g(u: float) -> float:  # u (u rho) rather than u u rho: no intermediate overflow
+        return u * (u * rho) + math.log1p(u) - L
 
-    u_lo = u_hi
-    while g(u_lo) > 0.0 and u_lo > 1e-300:
-        u_lo *= 0.5
-    if g(u_lo) >= 0.0:  # pragma: no cover - only for absurd rho
-        u = u_lo
+    u_opt = math.sqrt(L) / sqrt_rho  # the Lemma 15 order: g(u_opt) >= log1p(u_opt) > 0
+    u_hi = min(u_opt, _expm1(L))  # g(expm1(L)) = expm1(L)^2 rho >= 0
+    u_lo = min(0.5 * u_opt, _expm1(0.5 * L))  # g(u_lo) <= L/4 + L/2 - L < 0
+    g_lo, g_hi = g(u_lo), g(u_hi)
+    if not (g_lo < 0.0 < g_hi) or u_lo <= 0.0:
+        u = u_hi if g_hi == 0.0 else u_opt  # root at the end, or a degenerate bracket
     else:
-        u = _brentq()(g, u_lo, u_hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
-    best = min(_cks_eps_at(rho, log_delta, u), _cks_eps_at(rho, log_delta, u_hi))
-    return max(best, 0.0)
+        u = _brentq()(g, u_lo, u_hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=200)
+    best = min(_cks_eps_at(rho, log_delta, u), _cks_eps_at(rho, log_delta, u_opt))
+    if math.isnan(best):  # pragma: no cover - no finite input reaches it; never report NaN
+        best = math.inf
+    return max(min(best, zcdp_to_epsilon_paper(rho, delta)), 0.0)
 
 
 def cks_delta(rho: float, epsilon: float) -> float:
@@ -210,12 +245,14 @@ def cks_delta(rho: float, epsilon: float) -> float:
 def _erfcx_slope(t: np.ndarray) -> np.ndarray:
     """``-d/dt erfcx(t) = 2/sqrt(pi) - 2 t erfcx(t)`` (positive), without cancellation for large t."""
     t = np.asarray(t, dtype=float)
-    out = _TWO_OVER_SQRTPI - 2.0 * t * special.erfcx(t)
+    with np.errstate(over="ignore", invalid="ignore"):  # huge t: replaced by the series below
+        out = _TWO_OVER_SQRTPI - 2.0 * t * special.erfcx(t)
     big = t >= 8.0
     if np.any(big):
         # asymptotic series: 2/sqrt(pi) * sum_{k>=1} (-1)^(k+1) (2k-1)!! / (2 t^2)^k
         tb = t[big]
-        x = 1.0 / (2.0 * tb * tb)
+        with np.errstate(over="ignore"):  # t > 1e154: x = 0 and the slope underflows to 0
+            x = 1.0 / (2.0 * tb * tb)
         term = np.ones_like(tb)
         total = np.zeros_like(tb)
         for k in range(1, 25):
@@ -255,7 +292,10 @@ def _log_ndtr_diff(a: float, mu: float) -> float:
         t2 = 0.5 * math.exp(-0.5 * a * a) * float(special.erfcx(x + h))
         if t2 <= 0.5 * t1:
             return math.log(t1 - t2)
-    return math.log(0.5) - 0.5 * a * a + math.log(_erfcx_gap(x, h))
+    gap = _erfcx_gap(x, h)
+    if gap <= 0.0:  # the (positive) gap underflowed: delta < gap / 2 is below every float
+        return -math.inf
+    return math.log(0.5) - 0.5 * a * a + math.log(gap)
 
 
 def gdp_log_delta(mu: float, epsilon: float) -> float:
@@ -316,7 +356,11 @@ def gdp_epsilon(mu: float, delta: float) -> float:
         return 0.0
     if mu == math.inf:
         return math.inf
+    # log(delta) is itself rounded (half an ulp either way) and log delta(eps) is accurate to a
+    # few ulps: aim 4 ulps below, so the true delta(eps) never exceeds delta (without it a
+    # 1e-300-GDP mechanism at delta = 5e-324 came out 6e-14 relative over the target)
     target = math.log(delta)
+    target -= 4.0 * math.ulp(target)
     if gdp_log_delta(mu, 0.0) <= target:
         return 0.0
 
@@ -338,10 +382,16 @@ def gdp_epsilon(mu: float, delta: float) -> float:
         lo *= 0.5
         if lo < 1e-300:
             return lo * 2.0
-    root = _brentq()(f, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+    # xtol relative to the bracket: an absolute 1e-300 is 10% of a root near 1e-299 (mu ~ 1e-300)
+    root = _brentq()(f, lo, hi, xtol=4 * np.finfo(float).eps * lo,
+                     rtol=4 * np.finfo(float).eps, maxiter=500)
+    step = 1e-15
     while f(root) > 0.0:  # conservative: never report an epsilon whose delta exceeds the target
-        root = math.nextafter(root, math.inf) if root > 0 else 5e-324
-        root *= 1.0 + 1e-15
+        # geometric steps (at most ~50 before reaching hi, where f(hi) <= 0 was checked)
+        root = max(math.nextafter(root, math.inf), root * (1.0 + step))
+        step *= 2.0
+        if root >= hi:
+            return hi
     # f itself is evaluated in floating point: near the root its rounding can make f(root) <= 0
     # while the true delta(root) still exceeds the target (seen for mu >= 3e4, where epsilon is
     # ~mu^2/2).  Two more ulps up keep the conversion from ever being optimistic.

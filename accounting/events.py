@@ -246,18 +246,29 @@ _FIELDS = {
 }
 
 
-def event_from_dict(data: dict) -> DPEvent:
+#: Deepest nesting of ``SelfComposedEvent`` / ``ComposedEvent`` dicts that
+#: :func:`event_from_dict` rebuilds (real ledgers use two or three levels); deeper input is
+#: refused with ValueError instead of exhausting the interpreter's recursion limit.
+MAX_EVENT_DEPTH = 100
+
+
+def event_from_dict(data: dict, *, _depth: int = 0) -> DPEvent:
     """Rebuild an event from :meth:`DPEvent.to_dict` output.
 
     Raises
     ------
     ValueError
-        If the dict has an unknown ``"type"`` or lacks a key (the message names it).
+        If the dict has an unknown ``"type"`` or lacks a key (the message names it), or nests
+        events more than :data:`MAX_EVENT_DEPTH` deep.
     """
+    if _depth > MAX_EVENT_DEPTH:
+        raise ValueError(
+            f"The event dict nests events more than {MAX_EVENT_DEPTH} levels deep."
+        )
     if not isinstance(data, dict):
         raise TypeError(f"An event dict must be a dict. Got {data!r} instead.")
     kind = data.get("type")
-    if kind not in _FIELDS:
+    if not isinstance(kind, str) or kind not in _FIELDS:
         raise ValueError(
             f"Unknown event type {kind!r}; expected one of "
             + ", ".join(repr(k) for k in _FIELDS)
@@ -272,14 +283,14 @@ def event_from_dict(data: dict) -> DPEvent:
             raise ValueError(f"The event dict of type {kind!r} is missing the key {name!r}.")
         value = data[name]
         if name == "event":
-            value = event_from_dict(value)
+            value = event_from_dict(value, _depth=_depth + 1)
         elif name == "events":
             if not isinstance(value, list):
                 raise ValueError(
                     f"The key 'events' of a ComposedEvent dict must be a list. "
                     f"Got {value!r} instead."
                 )
-            value = tuple(event_from_dict(v) for v in value)
+            value = tuple(event_from_dict(v, _depth=_depth + 1) for v in value)
         else:
             value = _decode(value)
         kwargs[name] = value

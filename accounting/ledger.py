@@ -35,6 +35,7 @@ import datetime
 import fcntl
 import json
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,6 +84,21 @@ def _fsync_dir(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def _stale_temp_files(path: Path) -> list[Path]:
+    """This ledger's own temporary files: ``.<name>.<random>.tmp`` exactly.
+
+    The random part of :func:`tempfile.mkstemp` has no dot, so the temporary files of another
+    ledger whose name merely starts with ``<name>.`` (``l.json.b`` next to ``l.json``) never
+    match; a glob ``.<name>.*.tmp`` would delete them while their writer is in flight.
+    """
+    pattern = re.compile(r"\." + re.escape(path.name) + r"\.[A-Za-z0-9_]+\.tmp")
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return []
+    return [path.parent / n for n in names if pattern.fullmatch(n)]
 
 
 def _atomic_write(path: Path, text: str) -> None:
@@ -141,7 +157,13 @@ class BudgetLedger:
 
     @classmethod
     def open(cls, path: str | os.PathLike) -> BudgetLedger:
-        """Load an existing ledger (``FileNotFoundError`` if there is none)."""
+        """Load an existing ledger (``FileNotFoundError`` if there is none).
+
+        The file is validated as a whole: the targets must be finite with ``target_epsilon > 0``
+        and ``target_delta`` in (0, 1), every spend needs a string ``timestamp`` and ``label``
+        and a valid event (nested at most :data:`~accounting.events.MAX_EVENT_DEPTH` deep).
+        Any defect is one ``ValueError`` naming the file; nothing is written.
+        """
         self = cls.__new__(cls)
         self._path = Path(path)
         if not self._path.exists():
@@ -166,7 +188,11 @@ class BudgetLedger:
         finally:
             os.close(fd)  # closing releases the lock; so does the death of the process
 
+    def _malformed(self, what: str) -> ValueError:
+        return ValueError(f"The budget ledger {str(self._path)!r} is malformed: {what}")
+
     def _read(self) -> dict:
+        """Read and validate the whole file; any defect is one ``ValueError`` naming the file."""
         try:
             data = json.loads(self._path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
@@ -174,25 +200,58 @@ class BudgetLedger:
                 f"{str(self._path)!r} is not a budget ledger (invalid JSON: "
                 f"{exc.msg} at line {exc.lineno})."
             ) from None
+        except UnicodeDecodeError:
+            raise ValueError(
+                f"{str(self._path)!r} is not a budget ledger (not UTF-8 text)."
+            ) from None
+        except RecursionError:
+            raise self._malformed("its JSON is nested too deeply.") from None
         if not isinstance(data, dict) or data.get("format") != _FORMAT:
             raise ValueError(
                 f"{str(self._path)!r} is not a budget ledger (no 'format': {_FORMAT!r} entry)."
             )
-        if data.get("version") != _VERSION:
+        version = data.get("version")
+        if isinstance(version, bool) or version != _VERSION:
             raise ValueError(
                 f"The budget ledger {str(self._path)!r} has format version "
-                f"{data.get('version')!r}; this version of dpboost reads version {_VERSION}."
+                f"{version!r}; this version of dpboost reads version {_VERSION}."
             )
         for key in ("target_epsilon", "target_delta", "spends"):
             if key not in data:
                 raise ValueError(
                     f"The budget ledger {str(self._path)!r} is missing the key {key!r}."
                 )
-        data["spends"] = [
-            Spend(timestamp=s["timestamp"], label=s["label"], event=event_from_dict(s["event"]))
-            for s in data["spends"]
-        ]
+        data["target_epsilon"] = self._target(data, "target_epsilon", high=None)
+        data["target_delta"] = self._target(data, "target_delta", high=1)
+        if not isinstance(data["spends"], list):
+            raise self._malformed(f"'spends' must be a list. Got {data['spends']!r} instead.")
+        data["spends"] = [self._spend(i, s) for i, s in enumerate(data["spends"], start=1)]
         return data
+
+    def _target(self, data: dict, key: str, *, high: float | None) -> float:
+        """A stored target: finite, epsilon in (0, inf), delta in (0, 1)."""
+        try:
+            return check_real(data[key], key, "BudgetLedger", low=0, high=high)
+        except (TypeError, ValueError) as exc:
+            raise self._malformed(str(exc).replace("parameter of BudgetLedger", "entry")) from None
+
+    def _spend(self, index: int, entry: object) -> Spend:
+        where = f"spend {index}"
+        if not isinstance(entry, dict):
+            raise self._malformed(f"{where} must be a JSON object. Got {entry!r} instead.")
+        for key in ("timestamp", "label", "event"):
+            if key not in entry:
+                raise self._malformed(f"{where} is missing the key {key!r}.")
+        for key in ("timestamp", "label"):
+            if not isinstance(entry[key], str):
+                raise self._malformed(
+                    f"the {key!r} of {where} must be a string. Got {entry[key]!r} instead."
+                )
+        try:
+            event = event_from_dict(entry["event"])
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise self._malformed(f"the event of {where} ({entry['label']!r}): {exc}") from None
+        return Spend(timestamp=entry["timestamp"], label=entry["label"], event=event)
 
     @staticmethod
     def _dumps(eps: float, delta: float, spends: list[Spend]) -> str:
@@ -317,7 +376,7 @@ class BudgetLedger:
             total = self._check([s.event for s in spends], event)
             stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="microseconds")
             spends.append(Spend(timestamp=stamp, label=label, event=event))
-            for stale in self._path.parent.glob(f".{self._path.name}.*.tmp"):
+            for stale in _stale_temp_files(self._path):
                 with contextlib.suppress(OSError):  # left by a writer that was killed
                     stale.unlink()
             _atomic_write(

@@ -109,15 +109,29 @@ def selection_rdp(event: TNBSelectionEvent, alpha: float) -> float:
     """``eps'(alpha)`` of Theorem 2 for a ``rho``-zCDP base (``lambda_hat`` chosen optimally)."""
     rho, eta, g = event.rho, event.eta, event.gamma
     log_inv_g = math.log(1.0 / g)
-    lam_hat = max(1.0, math.sqrt(log_inv_g / rho)) if rho > 0 else math.inf
+    # sqrt(a) / sqrt(rho), not sqrt(a / rho): the quotient overflows for a denormal rho, and
+    # lam_hat = inf would then drop the middle term (an optimistic curve)
+    lam_hat = max(1.0, math.sqrt(log_inv_g) / math.sqrt(rho)) if rho > 0 else math.inf
     middle = 0.0 if lam_hat == math.inf else rho * (lam_hat - 1.0) + log_inv_g / lam_hat
     return (rho * alpha + (1.0 + eta) * middle
             + math.log(event.expected_runs) / (alpha - 1.0))
 
 
+def _nan_to_inf(f: Callable[[float], float]) -> Callable[[float], float]:
+    """``f`` with NaN (e.g. ``inf - inf`` for a non-private curve at ``epsilon = inf``) read as
+    ``+inf``: the minimum is then never taken at a NaN, so the bound stays conservative."""
+
+    def g(a: float) -> float:
+        value = f(a)
+        return math.inf if math.isnan(value) else value
+
+    return g
+
+
 def _minimise(f: Callable[[float], float]) -> float:
     """``min f(alpha)`` over ``alpha > 1``: a log grid, then a golden-section refinement."""
     grid = [1.0 + math.exp(t / 8.0) for t in range(-80, 90)]
+    f = _nan_to_inf(f)
     values = [f(a) for a in grid]
     i = min(range(len(grid)), key=values.__getitem__)
     lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
@@ -140,11 +154,12 @@ def rdp_epsilon(curve: Callable[[float], float], delta: float, method: str = "ck
     log_delta = math.log(delta)
     if method == "cks":
         def f(a):
-            return max(0.0, curve(a) + math.log1p(-1.0 / a) - (log_delta + math.log(a)) / (a - 1.0))
+            return curve(a) + math.log1p(-1.0 / a) - (log_delta + math.log(a)) / (a - 1.0)
     else:
         def f(a):
-            return max(0.0, curve(a) - log_delta / (a - 1.0))
-    return _minimise(f)
+            return curve(a) - log_delta / (a - 1.0)
+    # clipped after the minimum (the same value), so that a NaN is not hidden by max(0, NaN) = 0
+    return max(0.0, _minimise(f))
 
 
 def rdp_delta(curve: Callable[[float], float], epsilon: float, method: str = "cks") -> float:

@@ -94,12 +94,21 @@ def _summary(ledger) -> dict:
     }
 
 
+def _number(value) -> str:
+    """A float of an event dict for display; infinity is stored as the string "inf"."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value:g}"
+    return str(value)
+
+
 def _describe(event: dict) -> str:
-    if event.get("type") == "SelfComposedEvent" and event["event"].get("type") == "GaussianEvent":
-        return f"{event['count']} x Gaussian(z={event['event']['noise_multiplier']:g})"
-    if event.get("type") == "GaussianEvent":
-        return f"Gaussian(z={event['noise_multiplier']:g})"
-    return event.get("type", "?")
+    """One short line for an event dict (``to_dict`` output, so values are numbers or "inf")."""
+    kind = event.get("type")
+    if kind == "SelfComposedEvent":
+        return f"{event['count']} x {_describe(event['event'])}"
+    if kind == "GaussianEvent":
+        return f"Gaussian(z={_number(event['noise_multiplier'])})"
+    return str(kind or "?")
 
 
 def _print_table(summary: dict) -> None:
