@@ -1,10 +1,8 @@
 """Robustness sweep: conversions on extreme inputs terminate, are never optimistic, and tampered
 or crowded budget ledgers fail with one clear error (or leave their neighbours alone)."""
 
-import contextlib
 import json
 import math
-import signal
 import sys
 
 import mpmath as mp
@@ -28,25 +26,11 @@ from accounting import (
 from accounting.conversions import MAX_EPSILON
 from accounting.events import MAX_EVENT_DEPTH, event_from_dict
 from accounting.selection import TNBSelectionEvent, selection_rdp
+from ledger_cases import TAMPERED, nested, variant
+from time_limit import within
 
 TINY = 5e-324  # the smallest positive (denormal) double
 ONE_MINUS = 1.0 - 2.0**-53  # the largest double below 1
-
-
-@contextlib.contextmanager
-def within(seconds):
-    """Fail (instead of hanging the suite) if the block runs longer than ``seconds``."""
-
-    def _alarm(signum, frame):
-        raise TimeoutError(f"did not return within {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def exact_lower(rho, delta):
@@ -210,55 +194,6 @@ def test_calibration_terminates_and_meets_the_target(eps, delta):
 
 # --------------------------------------------------------------------------- bugs 3 and 4: ledger
 
-GOOD = {"format": "dpboost-budget-ledger", "version": 1, "target_epsilon": 1.0,
-        "target_delta": 1e-6,
-        "spends": [{"timestamp": "t", "label": "a",
-                    "event": {"type": "SelfComposedEvent",
-                              "event": {"type": "GaussianEvent", "noise_multiplier": 42.25},
-                              "count": 50}}]}
-
-
-def _variant(**changes):
-    data = json.loads(json.dumps(GOOD))
-    data.update(changes)
-    return json.dumps(data)
-
-
-def _nested(depth):
-    inner = '{"type": "NoOpEvent"}'
-    text = '{"type": "SelfComposedEvent", "count": 1, "event": ' * depth + inner + "}" * depth
-    return ('{"format": "dpboost-budget-ledger", "version": 1, "target_epsilon": 1, '
-            '"target_delta": 1e-6, "spends": [{"timestamp": "t", "label": "a", "event": '
-            + text + "}]}")
-
-
-TAMPERED = {
-    "eps_inf_str": _variant(target_epsilon="inf"),
-    "eps_Infinity": _variant(target_epsilon=math.inf),
-    "eps_NaN": _variant(target_epsilon=math.nan),
-    "eps_neg": _variant(target_epsilon=-1.0),
-    "eps_zero": _variant(target_epsilon=0.0),
-    "eps_str": _variant(target_epsilon="abc"),
-    "eps_null": _variant(target_epsilon=None),
-    "eps_bool": _variant(target_epsilon=True),
-    "delta_0": _variant(target_delta=0.0),
-    "delta_1": _variant(target_delta=1.0),
-    "delta_str": _variant(target_delta="x"),
-    "spends_null": _variant(spends=None),
-    "spends_str": _variant(spends="ab"),
-    "spend_int": _variant(spends=[1]),
-    "spend_missing_event": _variant(spends=[{"timestamp": "t", "label": "a"}]),
-    "label_int": _variant(spends=[{"timestamp": "t", "label": 7, "event": {"type": "NoOpEvent"}}]),
-    "timestamp_int": _variant(spends=[{"timestamp": 5, "label": "a",
-                                       "event": {"type": "NoOpEvent"}}]),
-    "event_type_list": _variant(spends=[{"timestamp": "t", "label": "a",
-                                         "event": {"type": ["GaussianEvent"]}}]),
-    "version_true": _variant(version=True),
-    "nested_beyond_limit": _nested(MAX_EVENT_DEPTH + 50),
-    "nested_beyond_json": _nested(5000),
-}
-
-
 @pytest.mark.parametrize("name", sorted(TAMPERED))
 def test_a_tampered_ledger_is_one_value_error_naming_the_file(tmp_path, name):
     path = tmp_path / f"{name}.json"
@@ -279,7 +214,7 @@ def test_a_tampered_ledger_is_one_value_error_naming_the_file(tmp_path, name):
 
 def test_nesting_within_the_limit_still_loads(tmp_path):
     path = tmp_path / "deep_ok.json"
-    path.write_text(_nested(MAX_EVENT_DEPTH - 1))
+    path.write_text(nested(MAX_EVENT_DEPTH - 1))
     assert len(BudgetLedger.open(path).history) == 1
 
 
@@ -300,7 +235,7 @@ def test_event_from_dict_refuses_deep_nesting_with_a_value_error():
 
 def test_valid_targets_still_load(tmp_path):
     path = tmp_path / "ok.json"
-    path.write_text(_variant(target_epsilon=3, target_delta=1e-9))
+    path.write_text(variant(target_epsilon=3, target_delta=1e-9))
     ledger = BudgetLedger.open(path)
     assert (ledger.target_epsilon, ledger.target_delta) == (3.0, 1e-9)
     assert isinstance(ledger.target_epsilon, float)

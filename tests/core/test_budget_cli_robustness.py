@@ -1,29 +1,15 @@
 """``dpboost budget`` / ``dpboost privacy`` on extreme noise and tampered ledgers: they return
 quickly, and every failure is one line on stderr with exit code 2 (never a traceback)."""
 
-import contextlib
 import json
 import math
-import signal
 
 import pytest
 
 from accounting import BudgetLedger, GaussianEvent, SelfComposedEvent
 from dpboost.cli import main
-
-
-@contextlib.contextmanager
-def within(seconds):
-    def _alarm(signum, frame):
-        raise TimeoutError(f"did not return within {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+from ledger_cases import TAMPERED
+from time_limit import within
 
 
 def _init(path):
@@ -80,45 +66,6 @@ def test_show_after_an_infinite_noise_spend(tmp_path, capsys):
     assert main(["budget", "show", str(path), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["spent_epsilon"] == 0.0 and summary["spends"][0]["epsilon"] == 0.0
-
-
-GOOD = {"format": "dpboost-budget-ledger", "version": 1, "target_epsilon": 1.0,
-        "target_delta": 1e-6,
-        "spends": [{"timestamp": "t", "label": "a",
-                    "event": {"type": "SelfComposedEvent",
-                              "event": {"type": "GaussianEvent", "noise_multiplier": 42.25},
-                              "count": 50}}]}
-
-
-def _variant(**changes):
-    data = json.loads(json.dumps(GOOD))
-    data.update(changes)
-    return json.dumps(data)
-
-
-def _nested(depth):
-    inner = '{"type": "NoOpEvent"}'
-    text = '{"type": "SelfComposedEvent", "count": 1, "event": ' * depth + inner + "}" * depth
-    return ('{"format": "dpboost-budget-ledger", "version": 1, "target_epsilon": 1, '
-            '"target_delta": 1e-6, "spends": [{"timestamp": "t", "label": "a", "event": '
-            + text + "}]}")
-
-
-TAMPERED = {
-    "eps_inf_str": _variant(target_epsilon="inf"),
-    "eps_Infinity": _variant(target_epsilon=math.inf),
-    "eps_NaN": _variant(target_epsilon=math.nan),
-    "eps_neg": _variant(target_epsilon=-1.0),
-    "eps_abc": _variant(target_epsilon="abc"),
-    "eps_null": _variant(target_epsilon=None),
-    "delta_0": _variant(target_delta=0.0),
-    "spends_null": _variant(spends=None),
-    "spend_int": _variant(spends=[1]),
-    "label_int": _variant(spends=[{"timestamp": "t", "label": 7,
-                                   "event": {"type": "NoOpEvent"}}]),
-    "nested_150": _nested(150),
-    "nested_5000": _nested(5000),
-}
 
 
 @pytest.mark.parametrize("name", sorted(TAMPERED))
