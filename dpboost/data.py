@@ -26,8 +26,9 @@ from pathlib import Path
 import numpy as np
 
 from dpboost._validation import check_choice, check_finite_rows, check_random_state, check_scalar
+from dpboost.cell_text import is_decimal_number
 from dpboost.exceptions import PrivacyLeakWarning
-from dpboost.readers import _is_gzip, _is_number  # the file-reading room holds them
+from dpboost.readers import _is_gzip  # the file-reading room holds it
 
 __all__ = [
     "add_label_noise",
@@ -379,7 +380,7 @@ def _load_csv(path, label, *, header, with_label, names_out=None):
             bad_rows = np.empty(0, dtype=np.int64)
         else:
             bad_rows = np.flatnonzero(col.isna().to_numpy() | ~col.astype(str).map(
-                _is_number).to_numpy())
+                is_decimal_number).to_numpy())
         if len(bad_rows):
             row = int(bad_rows[0])
             cell = col.iloc[row]
@@ -525,7 +526,7 @@ def _looks_like_libsvm(path: Path) -> bool:
         if tokens:
             if "," in line:
                 return False
-            return all(":" in t for t in tokens[1:]) and _is_number(tokens[0])
+            return all(":" in t for t in tokens[1:]) and is_decimal_number(tokens[0])
     return False
 
 

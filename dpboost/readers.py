@@ -27,6 +27,8 @@ import os
 import re
 from pathlib import Path
 
+from dpboost.cell_text import DECIMAL_COMMA, is_decimal_number
+
 __all__ = ["csv_layout", "field_count", "header_names", "line_of", "read_table",
            "sniff_delimiter", "table_format"]
 
@@ -115,24 +117,6 @@ def _split(line: str, delimiter: str | None) -> list[str]:
     return [cell.strip() for cell in next(csv.reader([line], delimiter=delimiter))]
 
 
-#: A number as the schema's encoder reads one (``pandas.to_numeric``): decimal digits with an
-#: optional sign, point and exponent, or inf / infinity / nan.  Python's ``float`` also takes
-#: ``1_000`` (a digit separator) and would let it through.
-_NUMBER_TEXT = re.compile(r"\s*[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|inf|infinity|nan)\s*",
-                          re.IGNORECASE)
-
-
-def _is_number(text: str) -> bool:
-    """Whether ``text`` is a decimal number (``1_000`` and ``0x10`` are not).
-
-    Examples
-    --------
-    >>> [_is_number(t) for t in ("1.5e-3", " -2 ", "inf", "1_000", "0x10", "", "1,5")]
-    [True, True, True, False, False, False, False]
-    """
-    return _NUMBER_TEXT.fullmatch(text) is not None
-
-
 def header_names(path: str | os.PathLike, header: bool | str = True) -> list[str] | None:
     """The stripped column names of a CSV file's header row, or None if it has none.
 
@@ -155,8 +139,9 @@ def header_names(path: str | os.PathLike, header: bool | str = True) -> list[str
     first = _split(lines[0][1], delimiter)
     if header == "infer":
         second = _split(lines[1][1], delimiter) if len(lines) > 1 else None
-        header = (not any(_is_number(c) for c in first) if second is None else
-                  any(not _is_number(a) and _is_number(b) for a, b in zip(first, second)))
+        header = (not any(is_decimal_number(c) for c in first) if second is None else
+                  any(not is_decimal_number(a) and is_decimal_number(b)
+                      for a, b in zip(first, second)))
     return first if header else None
 
 
@@ -321,8 +306,7 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     if decimal == ",":  # a number in a text column (a category, a label): 1,5 is 1.5
         for name in set(text_columns) & set(frame.columns):
             if frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name]):
-                frame[name] = frame[name].str.replace(r"^\s*([+-]?\d*),(\d+)\s*$",
-                                                      r"\1.\2", regex=True)
+                frame[name] = frame[name].str.replace(DECIMAL_COMMA, r"\1.\2", regex=True)
     frame.attrs["dpboost_header"] = has_header
     return frame
 

@@ -42,11 +42,12 @@ import itertools
 import json
 import math
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from dpboost.cell_text import category_key, is_nan_text
 
 __all__ = [
     "CategoricalColumn",
@@ -126,82 +127,6 @@ def _number(value, what: str) -> float:
 #: halfspace grows with the square root of the dimension), and 10,000 already makes a
 #: million-row table 80 GB dense.
 MAX_BINS = 10_000
-
-#: What the readers do to a cell of a text column under ``"decimal": ","``: ``1,5`` -> ``1.5``.
-_DECIMAL_COMMA = re.compile(r"^\s*([+-]?\d*),(\d+)\s*$")
-
-#: Text that is an integer, possibly written with a zero fraction (``12``, ``-3``, ``7.00``).
-_INTEGER_TEXT = re.compile(r"[+-]?\d+(?:\.0*)?")
-
-
-def category_key(value, decimal: str = ".") -> str | None:
-    """The canonical text of a category or label value, or None for a missing value.
-
-    Strings are stripped (``""`` is missing); ``true``/``false`` in any case and Python bools
-    become ``"true"``/``"false"``; numbers that are integers become their exact integer text
-    (``2``, ``2.0`` and ``"2"`` all match, and so do ``2**60`` and ``"1152921504606846976"``:
-    integer text is read exactly, never through a float), other numbers their shortest
-    ``repr``.  The same rule is applied to the schema's declared values and to the data, so a
-    CSV read as text, as ints, or as bools matches the same declaration.
-
-    With ``decimal=","`` (a schema's ``"decimal": ","``) a text ``1,5`` first becomes ``1.5``,
-    the rule the readers apply to the cells of such a file, so ``"1,5"``, ``"1.5"`` and
-    ``1.5`` match.
-
-    Examples
-    --------
-    >>> [category_key(v) for v in ("A11 ", 2.0, "2", True, "TRUE", float("nan"), "")]
-    ['A11', '2', '2', 'true', 'true', None, None]
-    >>> category_key("1,5"), category_key("1,5", decimal=","), category_key(" 7.00 ")
-    ('1,5', '1.5', '7')
-    """
-    if value is None:
-        return None
-    if isinstance(value, (bool, np.bool_)):
-        return "true" if value else "false"
-    if isinstance(value, (int, np.integer)):
-        return str(int(value))
-    if isinstance(value, (float, np.floating)):
-        value = float(value)
-        if math.isnan(value):
-            return None
-        return str(int(value)) if value.is_integer() else repr(value)
-    text = str(value).strip()
-    if not text:
-        return None
-    if text.lower() in ("true", "false"):
-        return text.lower()
-    if decimal == ",":
-        text = _DECIMAL_COMMA.sub(r"\1.\2", text)
-    if _INTEGER_TEXT.fullmatch(text):
-        try:
-            return str(int(text.split(".")[0]))
-        except ValueError:  # more digits than Python converts (4300): keep the text
-            return text
-    try:
-        number = float(text)
-    except ValueError:
-        return text
-    if math.isnan(number) or text.lower() in ("inf", "-inf", "infinity", "-infinity", "+inf"):
-        return text
-    return category_key(number)
-
-
-def is_nan_text(value) -> bool:
-    """Whether ``value`` is the text of a NaN: ``nan`` in any case, signed or not, spaced or not.
-
-    Such a cell means *missing* in a numeric column and, unless the schema declares that exact
-    text as one of its categories (or classes), in a categorical column and a label column
-    too, whichever reader produced the table (pyarrow reads it as a float NaN in a column of
-    numbers, pandas and dask keep the text).
-
-    Examples
-    --------
-    >>> [is_nan_text(v) for v in ("NaN", " nan ", "-NAN", "nano", "", float("nan"))]
-    [True, True, True, False, False, False]
-    """
-    return isinstance(value, str) and value.strip().lower() in ("nan", "+nan", "-nan")
-
 
 class _DuplicateKeyError(ValueError):
     pass

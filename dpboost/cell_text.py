@@ -1,0 +1,109 @@
+"""How the text of one table cell is read: a category key, a NaN text, a decimal number.
+
+The schema's declarations and the cells of a file must be keyed by one rule, or a declared
+category silently never matches (``"2"`` against ``2.0``, ``"1,5"`` against ``1.5`` under a
+decimal comma, a 17-digit code read through a float).  The readers, the schema, the encoder
+and the CLI all take their rules from here.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+__all__ = ["DECIMAL_COMMA", "category_key", "is_decimal_number", "is_nan_text"]
+
+#: What the readers do to a cell of a text column under ``"decimal": ","``: ``1,5`` -> ``1.5``.
+DECIMAL_COMMA = re.compile(r"^\s*([+-]?\d*),(\d+)\s*$")
+
+#: Text that is an integer, possibly written with a zero fraction (``12``, ``-3``, ``7.00``).
+_INTEGER_TEXT = re.compile(r"[+-]?\d+(?:\.0*)?")
+
+
+def category_key(value, decimal: str = ".") -> str | None:
+    """The canonical text of a category or label value, or None for a missing value.
+
+    Strings are stripped (``""`` is missing); ``true``/``false`` in any case and Python bools
+    become ``"true"``/``"false"``; numbers that are integers become their exact integer text
+    (``2``, ``2.0`` and ``"2"`` all match, and so do ``2**60`` and ``"1152921504606846976"``:
+    integer text is read exactly, never through a float), other numbers their shortest
+    ``repr``.  The same rule is applied to the schema's declared values and to the data, so a
+    CSV read as text, as ints, or as bools matches the same declaration.
+
+    With ``decimal=","`` (a schema's ``"decimal": ","``) a text ``1,5`` first becomes ``1.5``,
+    the rule the readers apply to the cells of such a file, so ``"1,5"``, ``"1.5"`` and
+    ``1.5`` match.
+
+    Examples
+    --------
+    >>> [category_key(v) for v in ("A11 ", 2.0, "2", True, "TRUE", float("nan"), "")]
+    ['A11', '2', '2', 'true', 'true', None, None]
+    >>> category_key("1,5"), category_key("1,5", decimal=","), category_key(" 7.00 ")
+    ('1,5', '1.5', '7')
+    """
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if math.isnan(value):
+            return None
+        return str(int(value)) if value.is_integer() else repr(value)
+    text = str(value).strip()
+    if not text:
+        return None
+    if text.lower() in ("true", "false"):
+        return text.lower()
+    if decimal == ",":
+        text = DECIMAL_COMMA.sub(r"\1.\2", text)
+    if _INTEGER_TEXT.fullmatch(text):
+        try:
+            return str(int(text.split(".")[0]))
+        except ValueError:  # more digits than Python converts (4300): keep the text
+            return text
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    if math.isnan(number) or text.lower() in ("inf", "-inf", "infinity", "-infinity", "+inf"):
+        return text
+    return category_key(number)
+
+
+def is_nan_text(value) -> bool:
+    """Whether ``value`` is the text of a NaN: ``nan`` in any case, signed or not, spaced or not.
+
+    Such a cell means *missing* in a numeric column and, unless the schema declares that exact
+    text as one of its categories (or classes), in a categorical column and a label column
+    too, whichever reader produced the table (pyarrow reads it as a float NaN in a column of
+    numbers, pandas and dask keep the text).
+
+    Examples
+    --------
+    >>> [is_nan_text(v) for v in ("NaN", " nan ", "-NAN", "nano", "", float("nan"))]
+    [True, True, True, False, False, False]
+    """
+    return isinstance(value, str) and value.strip().lower() in ("nan", "+nan", "-nan")
+
+
+#: A number as the schema's encoder reads one (``pandas.to_numeric``): decimal digits with an
+#: optional sign, point and exponent, or inf / infinity / nan.  Python's ``float`` also takes
+#: ``1_000`` (a digit separator) and would let it through.
+_NUMBER_TEXT = re.compile(r"\s*[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|inf|infinity|nan)\s*",
+                          re.IGNORECASE)
+
+
+def is_decimal_number(text: str) -> bool:
+    """Whether ``text`` is a decimal number (``1_000`` and ``0x10`` are not).
+
+    Examples
+    --------
+    >>> [is_decimal_number(t) for t in ("1.5e-3", " -2 ", "inf", "1_000", "0x10", "", "1,5")]
+    [True, True, True, False, False, False, False]
+    """
+    return _NUMBER_TEXT.fullmatch(text) is not None
