@@ -433,19 +433,13 @@ def staged_decision_function(estimator, X):
         yield running / t * estimator.score_scale_ + base
 
 
-def softmax_rows(scores: np.ndarray) -> np.ndarray:
-    """The softmax of each row of (n, K) scores (a multiclass model's probabilities)."""
-    z = np.exp(scores - scores.max(axis=1, keepdims=True))
-    return z / z.sum(axis=1, keepdims=True)
-
-
 def predict_proba(estimator, X):
     """``[1 - p, p]`` with ``p = sigmoid(decision_function)``, lazily (multiclass: softmax)."""
     import dask.array as da
-    from scipy.special import expit
+    from scipy.special import expit, softmax
 
     scores = decision_function(estimator, X)
     if scores.ndim == 2:
-        return scores.astype(np.float64).map_blocks(softmax_rows, dtype=np.float64)
+        return scores.astype(np.float64).map_blocks(softmax, axis=1, dtype=np.float64)
     p = scores.map_blocks(expit, dtype=np.float64)
     return da.stack([1.0 - p, p], axis=1)

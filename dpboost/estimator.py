@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import expit
+from scipy.special import expit, softmax
 from sklearn.utils.metaestimators import available_if
 
 from accounting import NonPrivateEvent, calibrate_noise
@@ -168,13 +168,10 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         progress bar for runs estimated over 3 s (:mod:`dpboost.progress`).
     random_state : None, int or numpy.random.Generator
         ``None`` draws fresh OS entropy at every fit (what privacy needs); a seed makes the noise
-        predictable to whoever knows it (reproducibility only).  ``sklearn.clone`` (and so
-        ``cross_validate``, ``GridSearchCV``) gives a clone of an estimator holding a Generator
-        an independent child stream (``random_state.spawn(1)[0]``), so clones fitted on
-        overlapping data draw independent noise and the whole search stays reproducible from
-        the Generator's seed.  Clones of an int ``random_state`` necessarily repeat the noise:
-        their fits are not independent releases, and cloning warns once per process
-        (:class:`~dpboost.exceptions.SeededCloneWarning`).
+        predictable to whoever knows it (reproducibility only).  ``sklearn.clone`` gives a
+        clone of a Generator's estimator an independent child stream; clones of an int seed
+        repeat the noise and warn once
+        (:class:`~dpboost.halfspace_base.IndependentNoiseCloneMixin`).
 
     Attributes
     ----------
@@ -541,8 +538,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             return distributed.predict_proba(self, X)
         scores = self.decision_function(X)
         if scores.ndim == 2:  # multiclass: softmax of the scores (post-processing, uncalibrated)
-            z = np.exp(scores - scores.max(axis=1, keepdims=True))
-            return z / z.sum(axis=1, keepdims=True)
+            return softmax(scores, axis=1)
         p = expit(scores)
         return np.column_stack([1.0 - p, p])
 

@@ -35,7 +35,7 @@ import os
 from pathlib import Path
 
 import numpy as np
-from scipy.special import expit
+from scipy.special import expit, softmax
 from sklearn.utils.metaestimators import available_if
 
 from dpboost import __version__
@@ -145,8 +145,7 @@ class HalfspaceModel:
         the softmax of the K scores for a multiclass model (uncalibrated)."""
         scores = self.decision_function(X)
         if scores.ndim == 2:
-            z = np.exp(scores - scores.max(axis=1, keepdims=True))
-            return z / z.sum(axis=1, keepdims=True)
+            return softmax(scores, axis=1)
         p = expit(scores)
         return np.column_stack([1.0 - p, p])
 

@@ -343,10 +343,10 @@ def _predict_dask(model, args) -> None:
     largest score, then ``score_<class>`` and ``probability_<class>`` for every class.
     """
     import dask.dataframe as dd
-    from scipy.special import expit
+    from scipy.special import expit, softmax
 
     from dpboost.cli._distributed import read_encoded
-    from dpboost.distributed import decision_scores, predict_labels, softmax_rows
+    from dpboost.distributed import decision_scores, predict_labels
 
     # a spool pays only when X is read again (the accuracy pass after the predictions)
     X, truth, _ = read_encoded(args.data, model.schema_, dtype=np.float64,
@@ -357,7 +357,7 @@ def _predict_dask(model, args) -> None:
     has_proba = getattr(model, "predict_proba", None) is not None
     columns = {"prediction": predict_labels(score, classes)}
     if score.ndim == 2:  # multiclass: one score (and probability) column per class
-        proba = score.map_blocks(softmax_rows, dtype=np.float64) if has_proba else None
+        proba = score.map_blocks(softmax, axis=1, dtype=np.float64) if has_proba else None
         for k, c in enumerate(_format(classes)):
             columns[f"score_{c}"] = score[:, k]
         for k, c in enumerate(_format(classes) if has_proba else []):
