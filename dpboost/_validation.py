@@ -22,7 +22,8 @@ from accounting._validation import house_message as _message
 from accounting._validation import interval
 
 __all__ = ["NORM_BOUND_RANGE", "check_choice", "check_finite_rows", "check_norm_bound",
-           "check_random_state", "check_scalar", "interval", "warn_if_clipped"]
+           "check_random_state", "check_scalar", "interval", "warn_if_clipped",
+           "warn_inferred_classes"]
 
 #: Admissible ``norm_bound`` (closed interval).  The mechanisms compute ``R**2`` (the
 #: whitening's sensitivity ``sqrt(2) R^2``, its error bound ``n R^2``) and divide the released
@@ -187,3 +188,15 @@ def warn_if_clipped(X: np.ndarray, norm_bound: float, owner: str) -> None:
             "on clipped rows is miscalibrated. Divide the features by a public bound (or use "
             "'dpboost schema') so that rows fit in the ball.",
             ClippedRowsWarning, stacklevel=3)
+
+
+def warn_inferred_classes(owner: str, classes, *, stacklevel: int = 3,
+                          fix: str = "classes=[negative, positive]") -> None:
+    """Warn (:class:`~dpboost.exceptions.PrivacyLeakWarning`) that ``classes`` were read from
+    ``y``: the set of labels present in the training data is released without privacy."""
+    from dpboost.exceptions import PrivacyLeakWarning
+
+    warnings.warn(
+        f"{owner}: classes were inferred from y, which releases without privacy the set of "
+        f"labels present in the training data ({list(classes)}). Pass {fix} to avoid this "
+        "leak.", PrivacyLeakWarning, stacklevel=stacklevel + 1)

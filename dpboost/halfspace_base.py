@@ -25,9 +25,9 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import ThreadpoolController
 
-from dpboost._validation import check_finite_rows
+from dpboost._validation import check_finite_rows, warn_inferred_classes
 from dpboost.boost import boost
-from dpboost.exceptions import PrivacyLeakWarning, SeededCloneWarning
+from dpboost.exceptions import SeededCloneWarning
 from dpboost.lazy_breg import LazyBregBoost
 from dpboost.round_ops import is_dask_array
 
@@ -133,13 +133,7 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
                     f"{y_type}."
                 )
             if warn:
-                warnings.warn(
-                    f"{owner}: classes were inferred from y, which releases without privacy "
-                    f"the set of labels present in the training data ({list(classes)}). "
-                    "Pass classes=[negative, positive] to avoid this leak.",
-                    PrivacyLeakWarning,
-                    stacklevel=3,
-                )
+                warn_inferred_classes(owner, classes)
         self.classes_ = classes
         return np.where(y == classes[1], 1, -1).astype(np.int8)
 

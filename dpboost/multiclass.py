@@ -40,7 +40,7 @@ import math
 
 import numpy as np
 
-from dpboost._validation import check_choice, check_scalar
+from dpboost._validation import check_choice, check_scalar, warn_inferred_classes
 from dpboost.lazy_breg import LazyBregBoost
 from dpboost.mechanisms import LatticeGaussian, blocked_centre, centre_error_bound
 
@@ -302,10 +302,6 @@ def declared_n_classes(estimator) -> int | None:
 
 def encode_classes(estimator, y, *, warn: bool) -> tuple[np.ndarray, np.ndarray]:
     """``(classes_, y_index)``: the declared (or, with a PrivacyLeakWarning, observed) classes."""
-    import warnings
-
-    from dpboost.exceptions import PrivacyLeakWarning
-
     owner = type(estimator).__name__
     y = np.asarray(y)
     if estimator.classes is not None:
@@ -317,11 +313,8 @@ def encode_classes(estimator, y, *, warn: bool) -> tuple[np.ndarray, np.ndarray]
     else:
         classes = np.unique(y)
         if warn:
-            warnings.warn(
-                f"{owner}: classes were inferred from y, which releases without privacy the set "
-                f"of labels present in the training data ({list(classes)}). Pass classes=[...] "
-                "to avoid this leak (and to make planned_privacy_event() match the spend).",
-                PrivacyLeakWarning, stacklevel=3)
+            warn_inferred_classes(owner, classes, fix="classes=[...] (which also makes "
+                                  "planned_privacy_event() match the spend)")
     return classes, np.searchsorted(classes, y)
 
 

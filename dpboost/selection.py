@@ -42,9 +42,13 @@ from sklearn.utils.validation import check_is_fitted, check_X_y
 
 from accounting import TNBSelectionEvent, ZCDPAccountant, cks_epsilon
 from accounting.selection import rdp_epsilon, selection_rdp
-from dpboost._validation import check_finite_rows, check_random_state, check_scalar
+from dpboost._validation import (
+    check_finite_rows,
+    check_random_state,
+    check_scalar,
+    warn_inferred_classes,
+)
 from dpboost.estimator import PrivateHalfspaceClassifier
-from dpboost.exceptions import PrivacyLeakWarning
 from dpboost.halfspace_base import IndependentNoiseCloneMixin
 from dpboost.mechanisms import lattice_variance, sample_discrete_gaussian
 
@@ -278,11 +282,7 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         if classes.size < 2:
             raise ValueError(f"{owner} can't train when only one class is present in y; "
                              "declare the labels with classes=[negative, positive].")
-        warnings.warn(
-            f"{owner}: classes were inferred from y, which releases without privacy the set of "
-            f"labels present in the training data ({classes.tolist()}). Pass "
-            "classes=[negative, positive] to avoid this leak.",
-            PrivacyLeakWarning, stacklevel=3)
+        warn_inferred_classes(owner, classes.tolist())
         return X, y, classes.tolist()
 
     def decision_function(self, X):
