@@ -7,11 +7,15 @@ the model file carries the schema so ``dpboost predict`` can match columns by na
 file must declare its dimension and index base (``--n-features``/``--index-base`` or the
 schema's ``n_features``/``index_base``): read from the file, they would make the model's shape
 depend on single rows.  Without a schema, a numeric CSV is used as it is; rows longer than
-``--norm-bound`` are clipped and the clipped fraction is reported (a warning above 1%).
+``--norm-bound`` are clipped.
 
 The model file holds only the weights, the classes, the privacy report and the public schema
-(:mod:`dpboost.model_io`).  The training accuracy and the clipped fraction are printed,
-labelled non-private: they are functions of the data computed without noise.
+(:mod:`dpboost.model_io`), and by default stdout and stderr hold only public facts and private
+releases too: they are released with the model.  ``--non-private-figures`` adds, for the data
+owner only, figures computed from the training data without noise: the training accuracy, the
+clipped fraction (a warning above 1%), and the schema checks (values outside the declared
+bounds or categories, categories differing in case).  Printed by default, they differed
+between neighbouring datasets (the accuracy by 1/n when one row changes).
 
 References
 ----------
@@ -81,8 +85,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="margin tau: theory mode (default: none, practical mode)")
     parser.add_argument("--norm-bound", type=float, default=None,
                         help="public bound R on the rows' L2 norm: longer rows are clipped to "
-                             "it and the clipped fraction is reported; a number in [1e-100, "
-                             "1e100] (default: the schema's 'norm_bound', else 1)")
+                             "it (--non-private-figures reports the clipped fraction); a "
+                             "number in [1e-100, 1e100] (default: the schema's 'norm_bound', "
+                             "else 1)")
     parser.add_argument("--classes", default=None, metavar="NEG,POS[,...]",
                         help="the labels: two, negative first (e.g. --classes -1,1 or "
                              "--classes=no,yes), or three or more for a multiclass model "
@@ -103,7 +108,15 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="a budget ledger (see 'dpboost budget init'): checked, and proved "
                              "writable, before the data is read; the run is recorded in it "
                              "before the model is written (default: none)")
-    add_json(parser, help="print the privacy report and the non-private figures as JSON")
+    add_json(parser, help="print the privacy report (and, with --non-private-figures, those "
+                          "figures) as JSON")
+    parser.add_argument("--non-private-figures", action="store_true",
+                        help="also print figures computed from the training data WITHOUT "
+                             "noise, for the data owner only: the training accuracy, the "
+                             "clipped fraction, and warnings about values outside the "
+                             "schema's bounds or categories; not covered by the guarantee, "
+                             "so never publish that output (default: off: stdout and stderr "
+                             "hold only public facts and the private releases)")
     parser.set_defaults(func=run)
     if hasattr(parser, "_negative_number_matcher"):
         # let "--classes -1,1" through as a value (argparse would take "-1,1" for an option)
@@ -176,7 +189,8 @@ def _warn_lines(caught) -> None:
 
     for warning in caught:
         if issubclass(warning.category, ClippedRowsWarning):
-            continue  # train states the clipped fraction itself (above 1%, with the fix)
+            continue  # a count of the data: train states the clipped fraction itself,
+            # with --non-private-figures only (above 1%, with the fix)
         message = " ".join(str(warning.message).split())
         print(f"dpboost train: warning: {message}", file=sys.stderr)
 
@@ -251,9 +265,15 @@ def _read_encoded(args, schema):
         y = encoder.encode_labels(frame[label])
     except BadValueError as exc:
         raise _with_line(exc, args.data, frame) from None
-    warn_case_mismatches(frame, schema, "train")
-    warn_outside_declarations(frame, schema, "train")
+    if _figures(args):  # non-private checks of the data, for its owner only
+        warn_case_mismatches(frame, schema, "train")
+        warn_outside_declarations(frame, schema, "train")
     return X, y, encoder
+
+
+def _figures(args) -> bool:
+    """Whether to print figures of the training data computed without noise (opt-in)."""
+    return bool(getattr(args, "non_private_figures", False))
 
 
 def _label_from_flags(schema, args):
@@ -373,7 +393,7 @@ def run(args) -> int:
         estimator = _estimator(args, classes)
         estimator.fit(X, y)
     _warn_lines(caught)
-    if clipped > CLIP_WARN_FRACTION:
+    if _figures(args) and clipped > CLIP_WARN_FRACTION:
         print(f"dpboost train: warning: {clipped:.1%} of the training rows (non-private "
               f"figure) had a norm above "
               f"--norm-bound {args.norm_bound:g} and were clipped, which distorts the model. "
@@ -384,18 +404,23 @@ def run(args) -> int:
     save_model(estimator, args.out, schema=schema, feature_names=feature_names,
                classes=public_classes)
     report = model_to_dict(estimator)["privacy_report"]
-    accuracy = float(np.mean(estimator.predict(X) == y))
     shown = public_classes or np.asarray(estimator.classes_).tolist()
+    figures = None
+    if _figures(args):
+        figures = {"training_accuracy": float(np.mean(estimator.predict(X) == y)),
+                   "clipped_fraction": clipped}
     if args.json:
-        print(json.dumps({"model": str(args.out), "n_features": int(X.shape[1]),
-                          "classes": shown, "privacy_report": report,
-                          "non_private": {"training_accuracy": accuracy,
-                                          "clipped_fraction": clipped}}, indent=2))
+        out = {"model": str(args.out), "n_features": int(X.shape[1]), "classes": shown,
+               "privacy_report": report}
+        print(json.dumps(out if figures is None else {**out, "non_private": figures},
+                         indent=2))
     else:
         print(f"wrote {args.out}: {X.shape[1]} features, classes {shown}")
         print(f"privacy: {_summary(report)}")
-        print(f"non-private: training accuracy {accuracy:.4f}, clipped rows {clipped:.2%} "
-              "(computed on the training data without noise; not covered by the guarantee)")
+        if figures is not None:
+            print(f"non-private: training accuracy {figures['training_accuracy']:.4f}, "
+                  f"clipped rows {clipped:.2%} (computed on the training data without "
+                  "noise; not covered by the guarantee)")
     return 0
 
 
@@ -490,7 +515,8 @@ def _run_dask(args, schema, ledger) -> int:
             _check_two_rows(args.data, X.shape[0])  # n is known, nothing is fitted yet
             estimator = _estimator(args, [0, 1])
             estimator.fit(X, y)
-            accuracy = float((estimator.predict(X) == y).mean().compute())
+            accuracy = (float((estimator.predict(X) == y).mean().compute())
+                        if _figures(args) else None)
         except BadValueError as exc:
             raise file_error(exc, args.data, schema) from None
     _warn_lines(caught)
@@ -501,14 +527,16 @@ def _run_dask(args, schema, ledger) -> int:
                classes=list(schema.label.classes))
     report = model_to_dict(estimator)["privacy_report"]
     if args.json:
-        print(json.dumps({"model": str(args.out), "n_features": int(X.shape[1]),
-                          "classes": list(schema.label.classes), "privacy_report": report,
-                          "non_private": {"training_accuracy": accuracy,
-                                          "clipped_fraction": 0.0}}, indent=2))
+        out = {"model": str(args.out), "n_features": int(X.shape[1]),
+               "classes": list(schema.label.classes), "privacy_report": report}
+        if accuracy is not None:
+            out["non_private"] = {"training_accuracy": accuracy, "clipped_fraction": 0.0}
+        print(json.dumps(out, indent=2))
     else:
         print(f"wrote {args.out}: {X.shape[1]} features, classes "
               f"{list(schema.label.classes)} (dask, {X.numblocks[0]} partitions)")
         print(f"privacy: {_summary(report)}")
-        print(f"non-private: training accuracy {accuracy:.4f} (computed on the training data "
-              "without noise; not covered by the guarantee)")
+        if accuracy is not None:
+            print(f"non-private: training accuracy {accuracy:.4f} (computed on the training "
+                  "data without noise; not covered by the guarantee)")
     return 0

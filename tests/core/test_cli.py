@@ -51,7 +51,7 @@ def test_train_json_report_and_model_file(data, capsys, tmp_path):
     _, X, y, path = data
     model = tmp_path / "model.json"
     code = main(["train", str(path), "--label", "label", *TRAIN, "--classes", "-1,1",
-                 "--out", str(model), "--json"])
+                 "--out", str(model), "--json", "--non-private-figures"])
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert captured.err == ""  # classes given: no privacy-leak warning
@@ -80,6 +80,10 @@ def test_train_human_output_and_leak_warning(data, capsys, tmp_path):
     code = main(["train", str(path), *TRAIN, "--out", str(model)])  # label: last column
     captured = capsys.readouterr()
     assert code == 0
+    assert "privacy: (" in captured.out and "non-private" not in captured.out
+    assert main(["train", str(path), *TRAIN, "--out", str(model),
+                 "--non-private-figures"]) == 0
+    captured = capsys.readouterr()
     assert "privacy: (" in captured.out and "non-private: training accuracy" in captured.out
     warnings = [line for line in captured.err.splitlines()
                 if line and " boosting rounds on " not in line]

@@ -81,7 +81,7 @@ def test_raw_csv_end_to_end_shuffled_columns_give_identical_predictions(files, c
     folder, schema, train, test, shuffled, test_frame = files
     model = folder / "model.json"
     code = main(["train", str(train), "--schema", str(schema), *TRAIN, "--out", str(model),
-                 "--json"])
+                 "--json", "--non-private-figures"])
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert captured.err == ""  # public schema: no leak warning, nothing clipped
@@ -121,7 +121,7 @@ def test_headerless_file_takes_names_from_the_schema(files, capsys, tmp_path):
         "label": SCHEMA["label"]}))
     model = tmp_path / "m.json"
     assert main(["train", str(path), "--schema", str(schema), *TRAIN, "--out",
-                 str(model)]) == 0
+                 str(model), "--non-private-figures"]) == 0
     assert main(["predict", "--model", str(model), str(path), "--label", "bought"]) == 0
     captured = capsys.readouterr()
     assert "clipped rows 0.00%" in captured.out and "ROC AUC" in captured.err
@@ -237,6 +237,10 @@ def test_numeric_csv_without_schema_reports_and_warns_clipping(tmp_path, capsys,
     model = tmp_path / "m.json"
     assert main(["train", str(path), "--label", "y", *TRAIN[:4], "--classes", "-1,1",
                  "--out", str(model), "--json"]) == 0
+    captured = capsys.readouterr()  # by default no figure of the data: not even the clipping
+    assert "non_private" not in json.loads(captured.out) and "clipped" not in captured.err
+    assert main(["train", str(path), "--label", "y", *TRAIN[:4], "--classes", "-1,1",
+                 "--out", str(model), "--json", "--non-private-figures"]) == 0
     captured = capsys.readouterr()
     norms = np.linalg.norm(X, axis=1)
     clipped = json.loads(captured.out)["non_private"]["clipped_fraction"]
@@ -246,7 +250,7 @@ def test_numeric_csv_without_schema_reports_and_warns_clipping(tmp_path, capsys,
     small = tmp_path / "small.csv"
     pd.DataFrame({"a": X[:, 0] / 10, "y": y}).to_csv(small, index=False)
     assert main(["train", str(small), "--label", "y", *TRAIN[:4], "--classes", "-1,1",
-                 "--out", str(model)]) == 0
+                 "--out", str(model), "--non-private-figures"]) == 0
     captured = capsys.readouterr()
     assert "clipped rows 0.00%" in captured.out and _stderr(captured.err) == []
     code = main(["train", str(small), "--label", "y", *TRAIN[:4], "--classes", "-1,1",
@@ -296,7 +300,7 @@ def test_libsvm_schema_norm_bound_means_nothing_is_clipped(tmp_path, capsys):
                                   "label": {"classes": [-1, 1]}}))
     model = tmp_path / "m.json"
     assert main(["train", str(path), "--schema", str(schema), *SMALL[:-4], "--seed", "0",
-                 "--out", str(model), "--json"]) == 0
+                 "--out", str(model), "--json", "--non-private-figures"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["non_private"]["clipped_fraction"] == 0.0
     assert out["privacy_report"]["norm_bound"] == 2 ** 0.5

@@ -170,6 +170,9 @@ def test_a_bound_too_tight_or_a_category_left_out_is_warned(tmp_path, capsys):
     model = tmp_path / "m.json"
     assert main(["train", str(path), "--schema", str(schema_path), *TRAIN,
                  "--out", str(model)]) == 0
+    assert "warning" not in capsys.readouterr().err  # by default no figure of the data
+    assert main(["train", str(path), "--schema", str(schema_path), *TRAIN,
+                 "--out", str(model), "--non-private-figures"]) == 0
     err = capsys.readouterr().err
     assert "of the values of column 'age' lie above its declared upper bound 50" in err
     assert "of the values of column 'job' are none of its declared categories" in err

@@ -224,7 +224,7 @@ def test_categories_differing_only_in_case_are_warned_about(tmp_path, capsys, co
     upper.write_text(_csv().replace("eng", "ENG"))
     model = tmp_path / "m.json"
     assert main(["train", str(upper if command == "train" else plain), "--schema", str(schema),
-                 *TRAIN, "--out", str(model)]) == 0
+                 *TRAIN, "--out", str(model), "--non-private-figures"]) == 0
     if command == "predict":
         capsys.readouterr()
         assert main(["predict", "--model", str(model), str(upper), "--out",
