@@ -22,7 +22,7 @@ import numpy as np
 from scipy.special import expit
 
 from dpboost._validation import check_choice, check_random_state, check_scalar
-from dpboost.online.base import OnlineClassifier
+from dpboost.online.base import OnlineClassifier, check_label, check_weight
 from dpboost.online.learners import make_bank
 
 __all__ = ["AdaBoostOL", "AdaBoostOLS"]
@@ -81,9 +81,10 @@ class AdaBoostOL(OnlineClassifier):
         owner = self._owner
         self.n_learners = check_scalar(n_learners, "n_learners", owner, kind="int", low=1,
                                        closed="left")
-        self.learning_rate = check_scalar(learning_rate, "learning_rate", owner, low=0.0)
+        self.learning_rate = check_scalar(learning_rate, "learning_rate", owner, low=0.0,
+                                          high=math.inf)
         self.alpha_learning_rate = check_scalar(alpha_learning_rate, "alpha_learning_rate",
-                                                owner, low=0.0)
+                                                owner, low=0.0, high=math.inf)
         if not isinstance(sampling, (bool, np.bool_)):
             raise TypeError(f"The 'sampling' parameter of {owner} must be a bool. "
                             f"Got {sampling!r} instead.")
@@ -130,10 +131,11 @@ class AdaBoostOL(OnlineClassifier):
 
     def learn_one(self, x: np.ndarray, y: float, weight: float = 1.0) -> None:
         """Algorithm 2, lines 9-16 (``weight`` scales what the weak learners receive)."""
-        y = float(y)
-        self.t_ += 1
+        y = check_label(y, f"{self._owner}.learn_one")
+        weight = check_weight(weight, f"{self._owner}.learn_one")
         bank = self.bank_
-        ctx = bank.prepare(x)
+        ctx = bank.prepare(x)  # validates x before any state changes
+        self.t_ += 1
         scores = bank.scores_prepared(ctx)
         z = np.where(scores >= 0.0, y, -y)  # z_t^i = y WL^i(x)
         s = np.cumsum(self.alpha_ * z)  # s_t^i, i = 1..N, all with alpha_t

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dpboost._validation import check_choice, check_random_state, check_scalar
-from dpboost.online.base import OnlineClassifier
+from dpboost.online.base import OnlineClassifier, check_label, check_weight
 from dpboost.online.learners import make_bank
 
 __all__ = [
@@ -82,9 +82,10 @@ class _OCOBooster(OnlineClassifier):
         self.n_learners = check_scalar(n_learners, "n_learners", owner, kind="int", low=1,
                                        closed="left")
         self.gamma = check_scalar(gamma, "gamma", owner, low=0.0, high=1.0, closed="right")
-        self.learning_rate = check_scalar(learning_rate, "learning_rate", owner, low=0.0)
+        self.learning_rate = check_scalar(learning_rate, "learning_rate", owner, low=0.0,
+                                          high=math.inf)
         self.ogd_learning_rate = check_scalar(ogd_learning_rate, "ogd_learning_rate", owner,
-                                              low=0.0)
+                                              low=0.0, high=math.inf)
         self.prediction = check_choice(prediction, "prediction", owner, ("sample", "mean"))
         self.weak_learner = weak_learner
         self.random_state = random_state
@@ -182,7 +183,8 @@ class OnlineAgnosticBoost(_OCOBooster):
 
     def learn_one(self, x: np.ndarray, y: float, weight: float = 1.0) -> None:
         """Lines 3-7: OGD over the learners, relabel ``y^i`` with ``P[y^i = y] = (1 + p^i)/2``."""
-        y = float(y)
+        y = check_label(y, f"{self._owner}.learn_one")
+        weight = check_weight(weight, f"{self._owner}.learn_one")
         ctx = self.bank_.prepare(x)
         scores = self.bank_.scores_prepared(ctx)
         p = self._weights_from_scores(scores, y)
@@ -215,7 +217,8 @@ class OnlineRealizableBoost(_OCOBooster):
 
     def learn_one(self, x: np.ndarray, y: float, weight: float = 1.0) -> None:
         """Lines 3-7: OGD over the learners; pass ``(x, y)`` w.p. (or with weight) ``p^i``."""
-        y = float(y)
+        y = check_label(y, f"{self._owner}.learn_one")
+        weight = check_weight(weight, f"{self._owner}.learn_one")
         ctx = self.bank_.prepare(x)
         scores = self.bank_.scores_prepared(ctx)
         p = self._weights_from_scores(scores, y)
@@ -335,7 +338,7 @@ def boost_with_oco(X, y, *, n_rounds: int, gamma: float, setting: str = "agnosti
     n_rounds = check_scalar(n_rounds, "n_rounds", owner, kind="int", low=1, closed="left")
     gamma = check_scalar(gamma, "gamma", owner, low=0.0, high=1.0, closed="right")
     setting = check_choice(setting, "setting", owner, ("agnostic", "realizable"))
-    c = check_scalar(ogd_learning_rate, "ogd_learning_rate", owner, low=0.0)
+    c = check_scalar(ogd_learning_rate, "ogd_learning_rate", owner, low=0.0, high=math.inf)
     rng = check_random_state(random_state, owner=owner)
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)

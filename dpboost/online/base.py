@@ -14,11 +14,70 @@ References
 
 from __future__ import annotations
 
+import math
+import numbers
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["OnlineClassifier", "OnlineLearner"]
+from dpboost._validation import check_scalar
+
+__all__ = ["OnlineClassifier", "OnlineLearner", "check_features", "check_label", "check_weight"]
+
+
+def check_label(y: object, owner: str) -> float:
+    """``y`` as a float if it is ``-1`` or ``+1``; ``TypeError`` for a non-number or a bool.
+
+    Examples
+    --------
+    >>> check_label(-1, "Perceptron.learn_one")
+    -1.0
+    >>> check_label(0.0, "Perceptron.learn_one")
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'y' parameter of Perceptron.learn_one must be -1 or +1. Got 0.0 instead.
+    """
+    if type(y) is float and (y == 1.0 or y == -1.0):  # the hot path of partial_fit
+        return y
+    message = f"The 'y' parameter of {owner} must be -1 or +1. Got {y!r} instead."
+    if isinstance(y, (bool, np.bool_)) or not isinstance(y, numbers.Real):
+        raise TypeError(message)
+    if y != 1 and y != -1:
+        raise ValueError(message)
+    return float(y)
+
+
+def check_weight(weight: object, owner: str) -> float:
+    """The importance ``weight`` as a float in ``[0, inf)`` (NaN and inf are refused).
+
+    Examples
+    --------
+    >>> check_weight(2, "Perceptron.learn_one")
+    2.0
+    """
+    if type(weight) is float and 0.0 <= weight < math.inf:  # the hot path
+        return weight
+    return check_scalar(weight, "weight", owner, low=0.0, high=math.inf, closed="left")
+
+
+def check_features(x: object, n_features: int | None, owner: str) -> np.ndarray:
+    """``x`` as a finite 1-D float array with ``n_features`` entries (any length if ``None``)."""
+    try:
+        x = np.asarray(x, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"The 'x' parameter of {owner} must be a 1-D array of numbers. Got {x!r} instead."
+        ) from None
+    if n_features is not None and x.shape[0] != n_features:
+        raise ValueError(
+            f"x has {x.shape[0]} features, but this learner was started with "
+            f"{n_features} features."
+        )
+    if not np.isfinite(x).all():
+        raise ValueError(
+            f"The 'x' parameter of {owner} must be finite (no NaN or infinity). Got {x!r} instead."
+        )
+    return x
 
 
 @runtime_checkable
@@ -44,6 +103,13 @@ class OnlineClassifier:
         X = np.asarray(X, dtype=float)
         y = np.asarray(y, dtype=float)
         w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        if X.ndim == 0 or y.ndim != 1 or len(X) != len(y) or w.shape != y.shape:
+            # zip would silently stop at the shortest
+            raise ValueError(
+                f"The 'X', 'y' and 'sample_weight' parameters of {type(self).__name__}."
+                f"partial_fit must have one row, label and weight per example. Got shapes "
+                f"{X.shape}, {y.shape} and {w.shape} instead."
+            )
         for xi, yi, wi in zip(X, y, w):
             self.learn_one(xi, float(yi), float(wi))
         return self

@@ -33,7 +33,7 @@ from scipy.special import gammaln
 from scipy.stats import binom
 
 from dpboost._validation import check_choice, check_random_state, check_scalar
-from dpboost.online.base import OnlineClassifier
+from dpboost.online.base import OnlineClassifier, check_label, check_weight
 from dpboost.online.learners import make_bank
 
 __all__ = ["OnlineBBM", "bbm_log_weights", "bbm_potential", "bbm_weights"]
@@ -181,7 +181,8 @@ class OnlineBBM(OnlineClassifier):
         self.n_learners = check_scalar(n_learners, "n_learners", owner, kind="int", low=1,
                                        closed="left")
         self.gamma = check_scalar(gamma, "gamma", owner, low=0.0, high=1.0)
-        self.learning_rate = check_scalar(learning_rate, "learning_rate", owner, low=0.0)
+        self.learning_rate = check_scalar(learning_rate, "learning_rate", owner, low=0.0,
+                                          high=math.inf)
         self.mode = check_choice(mode, "mode", owner, ("weight", "sample"))
         self.weak_learner = weak_learner
         self.random_state = random_state
@@ -213,7 +214,8 @@ class OnlineBBM(OnlineClassifier):
 
     def learn_one(self, x: np.ndarray, y: float, weight: float = 1.0) -> None:
         """Algorithm 1, lines 4-10: compute ``p_t^i`` and pass ``(x, y)`` to every ``WL^i``."""
-        y = float(y)
+        y = check_label(y, "OnlineBBM.learn_one")
+        weight = check_weight(weight, "OnlineBBM.learn_one")
         bank = self.bank_
         ctx = bank.prepare(x)
         scores = bank.scores_prepared(ctx)

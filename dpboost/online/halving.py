@@ -24,14 +24,13 @@ References
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpboost.online.base import OnlineClassifier
+from dpboost.online.base import OnlineClassifier, check_label, check_weight
 
 __all__ = ["Halving", "LittlestoneOracle", "StandardOptimalAlgorithm", "littlestone_dimension"]
 
@@ -188,11 +187,8 @@ class _VersionSpace(OnlineClassifier):
 
     def learn_one(self, x: Any, y: float, weight: float = 1.0) -> None:
         """Keep the hypotheses that label ``x`` as ``y`` (``weight = 0`` skips the example)."""
-        if not isinstance(y, numbers.Real) or y not in (-1, 1):
-            raise ValueError(
-                f"The 'y' parameter of {self._owner}.learn_one must be -1 or +1. Got {y!r} instead."
-            )
-        if weight <= 0:
+        y = check_label(y, f"{self._owner}.learn_one")
+        if check_weight(weight, f"{self._owner}.learn_one") == 0:
             return
         plus, minus = self._split(x)
         kept = plus if y > 0 else minus

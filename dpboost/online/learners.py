@@ -31,12 +31,19 @@ References
 from __future__ import annotations
 
 import copy
+import math
 
 import numpy as np
 from scipy.special import expit
 
 from dpboost._validation import check_scalar
-from dpboost.online.base import OnlineClassifier, OnlineLearner
+from dpboost.online.base import (
+    OnlineClassifier,
+    OnlineLearner,
+    check_features,
+    check_label,
+    check_weight,
+)
 
 __all__ = [
     "WEAK_LEARNERS",
@@ -100,15 +107,10 @@ class _Bank:
         self.learn_prepared(ctx, y, weight, self.scores_prepared(ctx))
 
     def _check_x(self, x: np.ndarray) -> np.ndarray:
-        x = np.asarray(x, dtype=float).ravel()
+        x = check_features(x, self.n_features_, type(self).__name__)
         if self.n_features_ is None:
             self._allocate(x.shape[0])
             self.n_features_ = x.shape[0]
-        elif x.shape[0] != self.n_features_:
-            raise ValueError(
-                f"x has {x.shape[0]} features, but this learner was started with "
-                f"{self.n_features_} features."
-            )
         return x
 
     def _allocate(self, d: int) -> None:  # pragma: no cover - abstract
@@ -361,7 +363,8 @@ class _SingleFromBank(OnlineClassifier):
         return 1.0 if score >= 0 else -1.0
 
     def learn_one(self, x: np.ndarray, y: float, weight: float = 1.0) -> None:
-        self._bank.learn(x, float(y), float(weight))
+        owner = f"{type(self).__name__}.learn_one"
+        self._bank.learn(x, check_label(y, owner), check_weight(weight, owner))
 
 
 class OnlineLinearLearner(_SingleFromBank):
@@ -382,7 +385,7 @@ class OnlineLinearLearner(_SingleFromBank):
 
     def __init__(self, learning_rate: float = 0.5):
         self.learning_rate = check_scalar(learning_rate, "learning_rate", "OnlineLinearLearner",
-                                          low=0.0)
+                                          low=0.0, high=math.inf)
         self._bank = LinearBank(1, learning_rate=self.learning_rate)
 
     def _squash(self, score: float) -> float:

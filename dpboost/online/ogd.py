@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dpboost._validation import check_choice, check_scalar
-from dpboost.online.base import OnlineClassifier
+from dpboost.online.base import OnlineClassifier, check_features, check_label, check_weight
 
 __all__ = [
     "Box",
@@ -82,8 +82,18 @@ class L2Ball:
         self.radius = check_scalar(radius, "radius", "L2Ball", low=0, high=math.inf, closed="left")
 
     def __call__(self, w: np.ndarray) -> np.ndarray:
-        norm = float(np.linalg.norm(w))
+        norm = _norm(w)
         return w * (self.radius / norm) if norm > self.radius else w
+
+
+def _norm(w: np.ndarray) -> float:
+    """``||w||_2`` without overflow: ``np.linalg.norm`` squares, so it is inf from 1.4e154."""
+    with np.errstate(over="ignore"):
+        norm = float(np.linalg.norm(w))
+    if norm == math.inf and np.all(np.isfinite(w)):
+        top = float(np.max(np.abs(w)))
+        norm = top * float(np.linalg.norm(w / top))
+    return norm
 
 
 class Box:
@@ -181,7 +191,15 @@ class OnlineGradientDescent:
         self.n_rounds_ = 0
 
     def _project(self, w: np.ndarray) -> np.ndarray:
-        return w if self.projection is None else np.asarray(self.projection(w), dtype=float)
+        if self.projection is None:
+            return w
+        out = np.asarray(self.projection(w), dtype=float)
+        if out.shape != (self.dim,) or not np.all(np.isfinite(out)):
+            raise ValueError(
+                f"The 'projection' parameter of OnlineGradientDescent must map a vector of "
+                f"shape ({self.dim},) to a finite vector of that shape. Got {out!r} instead."
+            )
+        return out
 
     def predict(self) -> np.ndarray:
         """The current decision ``w_t`` (a copy)."""
@@ -202,7 +220,15 @@ class OnlineGradientDescent:
                 f"The 'gradient' parameter of OnlineGradientDescent.update must be a finite "
                 f"vector of shape ({self.dim},). Got {v!r} instead."
             )
-        self.w_ = self._project(self.w_ - self.learning_rate * v)
+        with np.errstate(over="ignore"):
+            step = self.w_ - self.learning_rate * v
+        if not np.all(np.isfinite(step)):
+            raise ValueError(
+                f"The step of OnlineGradientDescent.update overflows float64: learning_rate "
+                f"{self.learning_rate!r} times the gradient {v!r} is too large; rescale the "
+                f"losses or lower the learning rate."
+            )
+        self.w_ = self._project(step)
         self.n_rounds_ += 1
 
 
@@ -291,15 +317,23 @@ class OnlineGradientDescentClassifier(OnlineClassifier):
             dim, learning_rate=self.learning_rate, projection=projection
         )
 
+    def _n_features(self) -> int | None:
+        return None if self.ogd_ is None else self.ogd_.dim
+
     def predict_one(self, x: ArrayLike) -> float:
+        owner = "OnlineGradientDescentClassifier.predict_one"
+        x = check_features(x, self._n_features(), owner)
         if self.ogd_ is None:
             return 0.0
-        return float(np.clip(self.ogd_.w_ @ np.asarray(x, dtype=float), -1.0, 1.0))
+        return float(np.clip(self.ogd_.w_ @ x, -1.0, 1.0))
 
     def learn_one(self, x: ArrayLike, y: float, weight: float = 1.0) -> None:
-        x = np.asarray(x, dtype=float).reshape(-1)
+        owner = "OnlineGradientDescentClassifier.learn_one"
+        x = check_features(x, self._n_features(), owner)
+        y = check_label(y, owner)
+        weight = check_weight(weight, owner)
         if self.ogd_ is None:
             self._start(x.shape[0])
-        margin = float(y) * float(self.ogd_.w_ @ x)
+        margin = y * float(self.ogd_.w_ @ x)
         scale = weight * _LOSS_GRADIENTS[self.loss](margin)
-        self.ogd_.update(scale * float(y) * x)
+        self.ogd_.update(scale * y * x)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpboost.online.base import OnlineClassifier
+from dpboost.online.base import OnlineClassifier, check_features, check_label, check_weight
 
 __all__ = ["Perceptron", "perceptron_mistake_bound"]
 
@@ -79,15 +79,21 @@ class Perceptron(OnlineClassifier):
         self.coef_: np.ndarray | None = None
         self.n_updates_ = 0
 
+    def _n_features(self) -> int | None:
+        return None if self.coef_ is None else self.coef_.shape[0]
+
     def predict_one(self, x: ArrayLike) -> float:
+        x = check_features(x, self._n_features(), "Perceptron.predict_one")
         if self.coef_ is None:
             return 1.0
-        return 1.0 if float(self.coef_ @ np.asarray(x, dtype=float)) >= 0 else -1.0
+        return 1.0 if float(self.coef_ @ x) >= 0 else -1.0
 
     def learn_one(self, x: ArrayLike, y: float, weight: float = 1.0) -> None:
-        x = np.asarray(x, dtype=float).reshape(-1)
+        x = check_features(x, self._n_features(), "Perceptron.learn_one")
+        y = check_label(y, "Perceptron.learn_one")
+        weight = check_weight(weight, "Perceptron.learn_one")
         if self.coef_ is None:
             self.coef_ = np.zeros(x.shape[0])
-        if weight > 0 and float(y) * float(self.coef_ @ x) <= 0:
-            self.coef_ = self.coef_ + weight * float(y) * x
+        if weight > 0 and y * float(self.coef_ @ x) <= 0:
+            self.coef_ = self.coef_ + weight * y * x
             self.n_updates_ += 1

@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dpboost._validation import check_scalar
-from dpboost.online.base import OnlineClassifier
+from dpboost.online.base import OnlineClassifier, check_label, check_weight
 
 __all__ = ["WeightedMajority", "weighted_majority_mistake_bound"]
 
@@ -125,12 +125,12 @@ class WeightedMajority(OnlineClassifier):
     def learn_one(self, x: ArrayLike, y: float, weight: float = 1.0) -> None:
         """Multiply the weight of every expert whose advice differs from ``y`` by ``beta``."""
         a = self._advice(x)
-        if y not in (-1, 1):
-            raise ValueError(
-                f"The 'y' parameter of WeightedMajority.learn_one must be -1 or +1."
-                f" Got {y!r} instead."
-            )
+        y = check_label(y, "WeightedMajority.learn_one")
+        weight = check_weight(weight, "WeightedMajority.learn_one")
         wrong = (a != y).astype(float) * weight
         self.expert_mistakes_ += wrong
-        self.log_weights_ = self.log_weights_ + wrong * math.log(self.beta)
-        self.log_weights_ -= self.log_weights_.max()
+        with np.errstate(over="ignore"):  # weight * log(beta) may pass -1.8e308
+            step = np.maximum(wrong * math.log(self.beta), -np.finfo(float).max)
+            # the expert at log-weight 0 stays finite, so the max is too (no -inf + inf = NaN)
+            log_w = self.log_weights_ + step
+        self.log_weights_ = log_w - log_w.max()
