@@ -96,7 +96,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                              f"updates, as VW's -l (default: {_defaults_text('learning_rate')})")
     parser.add_argument("--weak-learner", choices=("linear", "perceptron", "stump"),
                         default="linear", help="the weak learner (default: linear)")
-    parser.add_argument("--mode", choices=("weight", "sample"), default="weight",
+    parser.add_argument("--mode", choices=("weight", "sample"), default=None,
                         help="bbm: pass importance weights or sample (default: weight)")
     parser.add_argument("--metric", choices=("zero_one", "log_loss"), default="zero_one",
                         help="progressive-validation loss (default: zero_one)")
@@ -165,6 +165,20 @@ def _settings(model) -> dict:
                                                                 (int, float, str))}
 
 
+def _refuse_unused_flags(args) -> None:
+    """A flag the chosen learner would ignore is an error, not a silent no-op."""
+    unused = []
+    if args.gamma is not None and library_default(args.algorithm, "gamma") is None:
+        unused.append(("--gamma", f"--algorithm {args.algorithm}"))
+    if args.learning_rate is not None and args.weak_learner != "linear":
+        unused.append(("--learning-rate", f"--weak-learner {args.weak_learner}"))
+    if args.mode is not None and args.algorithm != "bbm":
+        unused.append(("--mode", f"--algorithm {args.algorithm}"))
+    if unused:
+        flag, context = unused[0]
+        raise UserError(f"{flag} has no effect with {context}; remove it.")
+
+
 def run(args) -> int:
     from dpboost.data import load_dataset
     from dpboost.exceptions import PrivacyLeakWarning
@@ -176,12 +190,17 @@ def run(args) -> int:
     if args.seed < 0:
         raise UserError(f"The 'seed' parameter of {owner} must be a non-negative int. "
                         f"Got {args.seed!r} instead.")
+    _refuse_unused_flags(args)
     # build (and so validate) the model before reading the data
-    model = make_model(args.algorithm, n_learners=args.n_learners, gamma=args.gamma,
-                       learning_rate=args.learning_rate, weak_learner=args.weak_learner,
-                       mode=args.mode,
-                       random_state=np.random.default_rng(
-                           np.random.SeedSequence(args.seed, spawn_key=(1,))))
+    try:
+        model = make_model(args.algorithm, n_learners=args.n_learners, gamma=args.gamma,
+                           learning_rate=args.learning_rate, weak_learner=args.weak_learner,
+                           mode=args.mode or "weight",
+                           random_state=np.random.default_rng(
+                               np.random.SeedSequence(args.seed, spawn_key=(1,))))
+    except MemoryError:
+        raise UserError(f"not enough memory for --algorithm {args.algorithm} with --n-learners "
+                        f"{args.n_learners}; use fewer learners.") from None
     with warnings.catch_warnings():
         # nothing this command outputs is private (NOT_PRIVATE), so a loader's warning that
         # something was read from the data without privacy tells the user nothing new
@@ -195,8 +214,13 @@ def run(args) -> int:
     perm = np.random.default_rng(args.seed).permutation(n)  # bench_online.py's split
     train, test = perm[: n - n_test], perm[n - n_test:]
     start = time.perf_counter()
-    pv = progressive_val_score(model, X[train], y[train], metric=args.metric)
-    test_error = float(np.mean(model.predict(X[test]) != y[test])) if n_test else None
+    try:
+        pv = progressive_val_score(model, X[train], y[train], metric=args.metric)
+        test_error = float(np.mean(model.predict(X[test]) != y[test])) if n_test else None
+    except MemoryError:
+        raise UserError(f"not enough memory for {X.shape[1]} features with --algorithm "
+                        f"{args.algorithm} and {_settings(model).get('n_learners', 1)} "
+                        f"learners; use fewer learners or features.") from None
     seconds = time.perf_counter() - start
     settings = _settings(model)
     result = {"pv_loss": pv, "test_error": test_error, "n_train": int(n - n_test),
@@ -205,10 +229,9 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(result))
         return 0
-    shown = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
-                      for k, v in settings.items())
-    print(f"dpboost online: {args.algorithm} ({shown}, weak learner={args.weak_learner}) on "
-          f"{args.data}")
+    shown = [f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in settings.items()]
+    shown.append(f"weak learner={args.weak_learner}")  # 'base' has no other settings
+    print(f"dpboost online: {args.algorithm} ({', '.join(shown)}) on {args.data}")
     print(f"privacy: none. {NOT_PRIVATE}")
     print(f"labels: {classes[0]} -> -1, {classes[1]} -> +1")
     print(f"progressive-validation {args.metric} loss (train, n={n - n_test}): {pv:.4f}")

@@ -175,3 +175,37 @@ def test_ogd_refuses_an_overflowing_step_instead_of_going_to_infinity():
 def test_ogd_refuses_a_projection_of_the_wrong_shape():
     with pytest.raises(ValueError, match="'projection' parameter of OnlineGradientDescent"):
         OnlineGradientDescent(2, learning_rate=1.0, projection=lambda w: w[:1])
+
+
+# ---------------------------------------------------------------------------- dpboost online
+
+
+@pytest.fixture()
+def csv_file(tmp_path):
+    path = tmp_path / "toy.csv"
+    rows = ["a,b,label"] + [f"{a:.3f},{b:.3f},{'x' if t > 0 else 'y'}"
+                            for (a, b, _), t in zip(X, Y)]
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("extra, match", [
+    (["--learning-rate", "inf"], "'learning_rate' parameter of OnlineBBM"),
+    (["--algorithm", "adaboost-ol", "--gamma", "0.3"], "--gamma has no effect"),
+    (["--algorithm", "base", "--gamma", "0.3"], "--gamma has no effect"),
+    (["--weak-learner", "stump", "--learning-rate", "2"], "--learning-rate has no effect"),
+    (["--algorithm", "agnostic", "--mode", "sample"], "--mode has no effect"),
+    (["--n-learners", "100000000000"], "not enough memory"),
+], ids=["lr-inf", "gamma-adaboost", "gamma-base", "lr-stump", "mode-agnostic", "huge-N"])
+def test_cli_bad_or_ignored_flags_give_one_line_and_exit_2(csv_file, capsys, extra, match):
+    # before: inf trained NaN weights, ignored flags were dropped silently, and a huge N died
+    # with a MemoryError traceback reported as a bug in dpboost
+    code = main(["online", str(csv_file), "--label", "label"] + extra)
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and match in err and "Traceback" not in err
+
+
+def test_cli_base_learner_header_has_no_empty_settings(csv_file, capsys):
+    assert main(["online", str(csv_file), "--label", "label", "--algorithm", "base",
+                 "--weak-learner", "stump"]) == 0
+    assert "base (weak learner=stump) on" in capsys.readouterr().out
