@@ -408,6 +408,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         from dpboost.selection import warn_if_in_search  # (selection imports this module)
 
         warn_if_in_search(type(self).__name__)
+        self._forget_fit()
         if is_dask_array(X):  # row-chunked dask array (binary): the same rounds on dask
             from dpboost import distributed
 
@@ -588,6 +589,7 @@ class BoostedHalfspaceClassifier(_BoostedHalfspaceBase):
         kappa = check_scalar(self.kappa, "kappa", owner, low=0, high=1)
         lr = check_scalar(self.learning_rate, "learning_rate", owner, low=0, high=math.inf)
         R = check_norm_bound(self.norm_bound, owner)
+        self._forget_fit()
         if is_dask_array(X):
             from dpboost import distributed
 

@@ -93,6 +93,16 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
         return tags
 
     # -- fitting helpers ------------------------------------------------------------------
+    def _forget_fit(self) -> None:
+        """Drop every fitted attribute of an earlier fit (public names ending in ``_``).
+
+        A refit must not keep what the earlier one released: a binary fit's ``threshold_`` or
+        ``input_whitening_`` beside a multiclass model, or ``diagnostics_`` (non-private)
+        after a refit with ``diagnostics=False``.
+        """
+        for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
+            delattr(self, name)
+
     def _validate_X_y(self, X, y):
         X, y = validate_data(
             self, X, y, dtype=[np.float64, np.float32], ensure_all_finite=False,

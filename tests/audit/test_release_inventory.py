@@ -527,12 +527,30 @@ def test_warnings_do_not_reach_an_artifact():
     assert est.privacy_report_["labels_inferred_from_data"] is True
 
 
-@pytest.mark.xfail(strict=True, reason="halfspace_base._run sets diagnostics_ only when "
-                   "diagnostics=True and never deletes it: a refit without diagnostics keeps "
-                   "the earlier fit's non-private figures (reported; estimator files are being "
-                   "worked on)")
 def test_a_refit_without_diagnostics_drops_them():
     X, y = _base()
     est = _fit(X, y, diagnostics=True)
     est.set_params(diagnostics=False).fit(X, y)
     assert "diagnostics_" not in vars(est)
+
+
+@pytest.mark.parametrize("first, second", [(2, 3), (3, 2)])
+def test_a_refit_keeps_no_attribute_of_the_earlier_fit(first, second):
+    """A binary fit then a multiclass refit (and back) leaves exactly a fresh fit's attributes:
+    no stale ``threshold_``, ``class_gain_`` or ``input_whitening_`` beside the new model."""
+    rng = np.random.default_rng(SEED)
+    X = rng.normal(size=(300, 4)) / 4.0
+
+    def labels(k):
+        return np.arange(300) % k
+
+    def fitted(est):
+        return {k for k in vars(est) if k.endswith("_") and not k.startswith("_")}
+
+    fresh = PrivateHalfspaceClassifier(EPSILON, DELTA, classes=list(range(second)),
+                                       random_state=SEED).fit(X, labels(second))
+    est = PrivateHalfspaceClassifier(EPSILON, DELTA, classes=list(range(first)),
+                                     random_state=SEED).fit(X, labels(first))
+    assert fitted(est) != fitted(fresh)  # the two shapes differ, so the check can fail
+    est.set_params(classes=list(range(second))).fit(X, labels(second))
+    assert fitted(est) == fitted(fresh)
