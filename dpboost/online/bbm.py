@@ -39,11 +39,15 @@ from dpboost.online.learners import make_bank
 __all__ = ["OnlineBBM", "bbm_log_weights", "bbm_potential", "bbm_weights"]
 
 
+_LOG2 = math.log(2.0)
+
+
 def _log_binom_pmf(n, k, gamma: float):
     """``log[C(n, k) q^k (1 - q)^(n - k)]`` with ``q = 1/2 + gamma/2``, for ``0 <= k <= n``."""
-    q = 0.5 + 0.5 * gamma
+    # log q and log(1 - q) from gamma: 1 - (1/2 + gamma/2) rounds to 0 for gamma > 1 - 1e-16
+    log_q, log_1mq = math.log1p(gamma) - _LOG2, math.log1p(-gamma) - _LOG2
     return (gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
-            + k * math.log(q) + (n - k) * math.log1p(-q))
+            + k * log_q + (n - k) * log_1mq)
 
 
 def bbm_log_weights(n_learners: int, s_prev, gamma: float) -> np.ndarray:

@@ -209,3 +209,23 @@ def test_cli_base_learner_header_has_no_empty_settings(csv_file, capsys):
     assert main(["online", str(csv_file), "--label", "label", "--algorithm", "base",
                  "--weak-learner", "stump"]) == 0
     assert "base (weak learner=stump) on" in capsys.readouterr().out
+
+
+def test_bbm_gamma_just_below_one_gives_the_exact_weights():
+    # 1/2 + gamma/2 rounds to 1.0 for gamma = 1 - 2**-53, and log1p(-1.0) raised 'math domain
+    # error' from the constructor (a valid gamma in (0, 1))
+    from fractions import Fraction
+    from math import comb
+
+    from dpboost.online.bbm import bbm_log_weights
+
+    gamma = 1.0 - 2.0**-53
+    model = OnlineBBM(4, gamma=gamma, random_state=0).partial_fit(X[:5], Y[:5])
+    assert np.isfinite(model.decision_function(X)).all()
+    q = (1 + Fraction(gamma)) / 2
+    got = bbm_log_weights(3, [0.0, 1.0, 0.0], gamma)
+    for i, s in enumerate([0, 1, 0], start=1):  # k = floor((N - i - s + 1) / 2)
+        n = 3 - i
+        k = (n - s + 1) // 2
+        want = comb(n, k) * q**k * (1 - q) ** (n - k)
+        assert math.isclose(got[i - 1], math.log(want), rel_tol=1e-12, abs_tol=1e-12)
