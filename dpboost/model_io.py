@@ -192,6 +192,10 @@ def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -
         schema = getattr(estimator, "schema_", None)
     if feature_names is None:
         feature_names = getattr(estimator, "feature_names_", None)
+    # a draft schema's values read from the data are a release outside every mechanism:
+    # the report says so, as it does for labels inferred from y (the file's schema keeps
+    # the marks too)
+    draft = schema.draft_marks() if hasattr(schema, "draft_marks") else []
     if schema is not None and not isinstance(schema, dict):
         schema = schema.to_dict()
     if feature_names is not None:
@@ -205,6 +209,8 @@ def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -
         raise ValueError(f"Expected {expected[0]} classes, got {classes.tolist()!r}.")
     intercept = getattr(estimator, "intercept_", 0.0)
     report = getattr(estimator, "privacy_report_", None)
+    if report is not None and draft:
+        report = {**report, "schema_from_data": list(draft)}
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,

@@ -78,6 +78,7 @@ REPORT = {
     "n_samples": PUBLIC, "sigma_util": PUBLIC, "sigma_at_most_sigma_util": PUBLIC,
     "utility_guarantee_applies": PUBLIC, "accounting_method": PUBLIC, "mode": PUBLIC,
     "labels_inferred_from_data": PUBLIC,
+    "schema_from_data": PUBLIC,  # model file only: the columns a draft schema read from data
     # multiclass (dpboost.multiclass): kappa and T are public there
     "multiclass": PUBLIC, "n_classes": PUBLIC, "noise_multiplier_rule": PUBLIC,
 }
@@ -487,6 +488,26 @@ def test_train_outputs_through_a_schema(tmp_path, capsys, monkeypatch):
                        monkeypatch)
         _check_cli_pair(base, other, f"schema/{name}")
         assert "astronaut" not in other[0].err + other[0].out + json.dumps(other[1])
+
+
+def test_a_draft_schema_is_named_in_the_report(tmp_path, capsys, monkeypatch):
+    """Values a draft read from the data are a release outside every mechanism: the model
+    file's report names the columns (as ``labels_inferred_from_data`` does for y), and
+    stderr carries the PrivacyLeakWarning; a reviewed schema adds no such field."""
+    draft = json.loads(json.dumps(SCHEMA))
+    draft["columns"]["age"]["from_data"] = ["lower", "upper"]
+    draft["columns"]["job"]["from_data"] = ["categories"]
+    path = tmp_path / "draft.json"
+    path.write_text(json.dumps(draft))
+    cols = _raw()
+    captured, model, _ = _train(tmp_path / "draft", lambda p: _write_raw(p, cols),
+                                ["--schema", str(path)], capsys, monkeypatch)
+    assert model["privacy_report"]["schema_from_data"] == ["age", "job"]
+    assert "from_data" in captured.err and "age, job" in captured.err
+    path.write_text(json.dumps(SCHEMA))
+    _, reviewed, _ = _train(tmp_path / "reviewed", lambda p: _write_raw(p, cols),
+                            ["--schema", str(path)], capsys, monkeypatch)
+    assert "schema_from_data" not in reviewed["privacy_report"]
 
 
 def test_figures_of_the_training_data_only_on_request(tmp_path, capsys, monkeypatch):
