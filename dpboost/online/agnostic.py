@@ -62,12 +62,14 @@ def randomized_projection(z, *, rng: np.random.Generator) -> np.ndarray:
 
 def _ogd_path(z: list, p1: float, lo: float, hi: float, gamma: float, c: float) -> list:
     """``p^1..p^N`` of projected OGD on ``[lo, hi]`` against ``l^i(p) = p (z_i/gamma - 1)``."""
-    step = c * (hi - lo) / (1.0 + 1.0 / gamma)
+    # step (zi/gamma - 1) / (1 + 1/gamma) written as (zi - gamma) / (1 + gamma): for a subnormal
+    # gamma, 1/gamma is inf and the first form gave 0 * inf = NaN
+    step = c * (hi - lo) / (1.0 + gamma)
     p = p1
     out = []
     for i, zi in enumerate(z, start=1):
         out.append(p)
-        p -= step / math.sqrt(i) * (zi / gamma - 1.0)
+        p -= step / math.sqrt(i) * (zi - gamma)
         p = min(max(p, lo), hi)
     return out
 
@@ -352,7 +354,7 @@ def boost_with_oco(X, y, *, n_rounds: int, gamma: float, setting: str = "agnosti
                                                     kind="int", low=1, closed="left")
     learner = _fit_stump_learner if weak_learner is None else weak_learner
     lo = -1.0 if setting == "agnostic" else 0.0
-    step = c * (1.0 - lo) / (1.0 + 1.0 / gamma)
+    step = c * (1.0 - lo) / (1.0 + gamma)  # times (h y - gamma): see _ogd_path
     p = np.ones(m)
     hypotheses: list = []
     for t in range(1, n_rounds + 1):
@@ -366,6 +368,6 @@ def boost_with_oco(X, y, *, n_rounds: int, gamma: float, setting: str = "agnosti
         else:
             h = hypotheses[-1]
         hypotheses.append(h)
-        grad = np.asarray(h(X), dtype=float) * y / gamma - 1.0
+        grad = np.asarray(h(X), dtype=float) * y - gamma  # gamma times the loss gradient
         p = np.clip(p - step / math.sqrt(t) * grad, lo, 1.0)
     return RandomizedMajorityVote(hypotheses, gamma, p)

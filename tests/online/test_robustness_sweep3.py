@@ -229,3 +229,28 @@ def test_bbm_gamma_just_below_one_gives_the_exact_weights():
         k = (n - s + 1) // 2
         want = comb(n, k) * q**k * (1 - q) ** (n - k)
         assert math.isclose(got[i - 1], math.log(want), rel_tol=1e-12, abs_tol=1e-12)
+
+
+def test_oco_boosters_with_a_subnormal_gamma_stay_finite():
+    # 1 / 5e-324 is inf, so the OGD step c D / (1 + 1/gamma) was 0 and the gradient inf:
+    # 0 * inf = NaN weights, and every weak learner trained on flipped labels
+    tiny, small = 5e-324, 1e-300
+    for cls in (OnlineAgnosticBoost, OnlineRealizableBoost):
+        got = cls(5, tiny, random_state=0).booster_weights(X[0], Y[0])
+        np.testing.assert_array_equal(got, cls(5, small, random_state=0)
+                                      .booster_weights(X[0], Y[0]))
+    h = boost_with_oco(X, Y, n_rounds=3, gamma=tiny, random_state=0)
+    np.testing.assert_array_equal(h.weights_, boost_with_oco(X, Y, n_rounds=3, gamma=small,
+                                                             random_state=0).weights_)
+
+
+def test_oco_booster_weights_follow_the_textbook_ogd_step():
+    gamma, c = 0.3, 1.0
+    model = OnlineAgnosticBoost(6, gamma, ogd_learning_rate=c, random_state=0)
+    model.partial_fit(X[:8], Y[:8])
+    z = np.where(model.bank_.scores(X[9]) >= 0, Y[9], -Y[9])
+    p, want = 0.0, []
+    for i, zi in enumerate(z, start=1):  # step c D / (G sqrt(i)), G = 1 + 1/gamma, D = 2
+        want.append(p)
+        p = min(max(p - c * 2 / (1 + 1 / gamma) / math.sqrt(i) * (zi / gamma - 1), -1.0), 1.0)
+    np.testing.assert_allclose(model.booster_weights(X[9], Y[9]), want, rtol=0, atol=1e-12)
