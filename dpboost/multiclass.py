@@ -40,6 +40,7 @@ import math
 
 import numpy as np
 
+from accounting._validation import house_message
 from dpboost._validation import check_choice, check_scalar, warn_inferred_classes
 from dpboost.lazy_breg import LazyBregBoost
 from dpboost.mechanisms import LatticeGaussian, blocked_centre, centre_error_bound
@@ -294,10 +295,29 @@ def multiclass_rounds(kappa: float, n: int, width: int, rho_rounds: float) -> in
 
 
 def declared_n_classes(estimator) -> int | None:
-    """The number of classes declared with ``classes=`` (None when not declared)."""
+    """The number of classes declared with ``classes=`` (None when not declared).
+
+    Every fit and every ``planned_privacy_event()`` of the halfspace estimators reads the
+    declaration here first, so the parameters that choose the multiclass path are checked
+    here too: ``multiclass`` (also for a binary fit, which ignores it) and ``classes`` (a flat
+    list of labels that sort together; a nested list was flattened into more classes).
+    """
+    owner = type(estimator).__name__
+    check_choice(getattr(estimator, "multiclass", "joint"), "multiclass", owner,
+                 ("joint", "ovr"))
     if estimator.classes is None:
         return None
-    return int(np.unique(np.asarray(estimator.classes)).size)
+    expected = "a flat list of labels"
+    if isinstance(estimator.classes, (str, bytes, dict)):
+        raise TypeError(house_message("classes", owner, expected, estimator.classes))
+    try:
+        classes = np.unique(np.asarray(estimator.classes))
+    except (TypeError, ValueError):  # None next to a number, ragged lists
+        raise TypeError(house_message("classes", owner, expected,
+                                      estimator.classes)) from None
+    if np.ndim(estimator.classes) != 1:
+        raise ValueError(house_message("classes", owner, expected, estimator.classes))
+    return int(classes.size)
 
 
 def encode_classes(estimator, y, *, warn: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -328,7 +348,8 @@ def multiclass_plan(estimator, settings: dict, n_classes: int):
     from dpboost.budget_plan import plan_run
 
     s = settings
-    ovr = getattr(estimator, "multiclass", "joint") == "ovr"
+    ovr = check_choice(getattr(estimator, "multiclass", "joint"), "multiclass",
+                       type(estimator).__name__, ("joint", "ovr")) == "ovr"
     releases = None if s["T"] is None else s["T"] * (n_classes if ovr else 1)
     learn = s["mode"] == "practical" and s["T"] is None
     return plan_run(s["epsilon"], s["delta"], n_rounds=releases, learn_kappa=False,

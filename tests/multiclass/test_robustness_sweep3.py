@@ -1,0 +1,138 @@
+"""Multiclass robustness (third robustness sweep).
+
+Found and pinned here:
+
+1. ``multiclass="foo"`` was accepted by a binary fit (checked only on the multiclass path),
+   and ``planned_privacy_event()`` with three declared classes read it as ``"joint"`` while
+   ``fit`` refused it.
+2. ``classes=[[0, 1], [2, 3]]`` was flattened into four classes; ``classes=[None, 1, 2]``
+   raised numpy's comparison error.
+
+Checked and held (pinned so that they stay so): the joint and one-vs-rest releases
+recomputed from the mechanism calls (count, sensitivity ``2R/(kappa n)``, noise multiplier)
+and their cost converted in 40-digit arithmetic never exceed the target; a declared class
+absent from the data, a single observed class, 200 classes on 300 rows.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+import dpboost.mechanisms as mechanisms
+from accounting import ZCDPAccountant
+from dpboost import PrivateHalfspaceClassifier
+
+
+def _data(n=300, d=3, K=3, seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(n, d)) / 3, rng.integers(0, K, n)
+
+
+# -- 1. the multiclass parameter is checked on every path --------------------------------------
+@pytest.mark.parametrize("value, error", [("OVR", ValueError), ("foo", ValueError),
+                                          (3, TypeError), (None, TypeError)])
+def test_multiclass_parameter_is_checked_by_a_binary_fit_and_by_the_plan(value, error):
+    X, y = _data(K=2)
+    msg = "The 'multiclass' parameter of PrivateHalfspaceClassifier must be one of 'joint', 'ovr'."
+    with pytest.raises(error, match=msg):
+        PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1], multiclass=value,
+                                   random_state=0).fit(X, y)
+    with pytest.raises(error, match=msg):
+        PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1, 2],
+                                   multiclass=value).planned_privacy_event()
+
+
+# -- 2. the classes declaration ----------------------------------------------------------------
+@pytest.mark.parametrize("classes, error", [
+    ([[0, 1], [2, 3]], ValueError), ([None, 1, 2], TypeError), ("abc", TypeError),
+    ({0: 1, 1: 2, 2: 3}, TypeError),
+])
+def test_a_malformed_classes_declaration_is_one_clear_error(classes, error):
+    X, y = _data()
+    est = PrivateHalfspaceClassifier(1.0, 1e-6, classes=classes, random_state=0)
+    match = "The 'classes' parameter of PrivateHalfspaceClassifier must be a flat list of labels"
+    with pytest.raises(error, match=match):
+        est.planned_privacy_event()
+    with pytest.raises(error, match=match):
+        est.fit(X, y)
+
+
+# -- held: the cost recomputed from the mechanism calls -----------------------------------------
+def _exact_cks_epsilon(rho, delta):
+    """CKS20 Prop. 12 for rho-zCDP, minimised in 40-digit arithmetic."""
+    mp.mp.dps = 40
+    rho, log_delta = mp.mpf(rho), mp.log(mp.mpf(delta))
+
+    def f(t):
+        a = 1 + mp.exp(t)
+        return rho * a + mp.log(1 - 1 / a) - (log_delta + mp.log(a)) / (a - 1)
+
+    t0 = mp.log(mp.sqrt(-log_delta / rho))
+    return f(mp.findroot(lambda t: mp.diff(f, t), t0))
+
+
+@pytest.mark.parametrize("mode", ["joint", "ovr"])
+@pytest.mark.parametrize("eps, kw", [(0.5, {"n_rounds": 12, "kappa": 0.4}), (2.0, {}),
+                                     (0.05, {})])
+def test_multiclass_cost_recomputed_from_the_releases(monkeypatch, mode, eps, kw):
+    calls = []
+    release = mechanisms.LatticeGaussian.release
+
+    def record(self, value, *, rng):
+        calls.append(self)
+        return release(self, value, rng=rng)
+
+    monkeypatch.setattr(mechanisms.LatticeGaussian, "release", record)
+    K, n = 4, 500
+    X, y = _data(n=n, K=K, seed=1)
+    clf = PrivateHalfspaceClassifier(eps, 1e-6, classes=list(range(K)), multiclass=mode,
+                                     random_state=0, **kw).fit(X, y)
+    rep = clf.privacy_report_
+    T, kappa = rep["n_rounds"], rep["kappa"]
+    d = X.shape[1] + (rep["input_centre"] is not None)  # the centred fit adds a constant
+    width = K * d if mode == "joint" else d
+    rounds = [m for m in calls if m.dimension == width]
+    assert len(rounds) == (T if mode == "joint" else K * T)
+    for m in rounds:  # one release per round (joint) or per round and class (one-vs-rest)
+        assert m.sensitivity == pytest.approx(2.0 / (kappa * n), rel=1e-15)
+        assert m.noise_multiplier == rounds[0].noise_multiplier
+        assert m.sigma >= m.noise_multiplier * m.effective_sensitivity
+    rho_rounds = len(rounds) / (2.0 * rounds[0].noise_multiplier ** 2)
+    listed = {m["name"].split(" (")[0]: m["rho"] for m in rep["mechanisms"]}
+    assert rho_rounds <= listed["boosting rounds"] * (1 + 1e-12)
+    total = sum(listed.values())
+    assert total == pytest.approx(ZCDPAccountant().compose(clf.privacy_event_).rho, rel=1e-12)
+    assert _exact_cks_epsilon(total, 1e-6) <= eps
+    assert rep["epsilon"]["best"] <= eps
+
+
+# -- held: degenerate label sets -----------------------------------------------------------------
+def test_declared_classes_absent_from_the_data_and_a_single_observed_class():
+    X, y = _data()
+    clf = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1, 2, 3], random_state=0).fit(X, y)
+    assert clf.decision_function(X[:5]).shape == (5, 4)
+    np.testing.assert_allclose(clf.predict_proba(X[:5]).sum(axis=1), 1.0)
+    # a class seen in no row: the plan (K = 4 declared) is what was spent
+    planned = ZCDPAccountant().compose(clf.planned_privacy_event()).rho
+    assert planned == pytest.approx(ZCDPAccountant().compose(clf.privacy_event_).rho, rel=1e-9)
+    one = PrivateHalfspaceClassifier(1.0, 1e-6, classes=["a", "b", "c"], random_state=0)
+    one.fit(X, np.full(300, "b"))
+    assert set(one.predict(X)) <= {"a", "b", "c"}
+    with pytest.raises(ValueError, match=r"not in classes"):  # 2 declared, a third in y
+        PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1], random_state=0).fit(X, y)
+
+
+@pytest.mark.parametrize("mode", ["joint", "ovr"])
+def test_two_hundred_classes_on_three_hundred_rows(mode):
+    X, y = _data(K=200, seed=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # sklearn: more classes than half the rows
+        clf = PrivateHalfspaceClassifier(1.0, 1e-6, classes=list(range(200)), multiclass=mode,
+                                         random_state=0).fit(X, y)
+    assert clf.predict_proba(X[:3]).shape == (3, 200)
+    assert clf.privacy_report_["n_rounds"] == 10  # the multiclass floor
+    assert clf.privacy_report_["epsilon"]["best"] <= 1.0
