@@ -15,6 +15,7 @@ Tasks (rows scaled into the unit ball by public constants only, then clipped row
 * ``margin-K`` (synthetic): K random unit class directions in d = 20 times 0.3, plus
   Gaussian noise of standard deviation 0.12 per coordinate, and a constant 0.3; K = 10.
 
+Accuracy and macro one-vs-rest ROC AUC are printed for every method.
 Methods: dpboost ``multiclass="joint"`` and ``"ovr"`` (defaults otherwise), IBM diffprivlib's
 LogisticRegression (its own virtual environment with scikit-learn < 1.6, as in
 ``bench_utility.py``; default C and the best C over {0.01, 0.1, 1, 10} chosen **on the test
@@ -82,6 +83,7 @@ _DPL = r"""
 import json, sys, warnings
 import numpy as np
 from diffprivlib.models import LogisticRegression
+from sklearn.metrics import roc_auc_score
 warnings.simplefilter("ignore")
 d = np.load(sys.argv[1]); out = []
 for eps in json.loads(sys.argv[2]):
@@ -90,13 +92,17 @@ for eps in json.loads(sys.argv[2]):
             clf = LogisticRegression(epsilon=eps, data_norm=1.0, C=C, random_state=seed)
             clf.fit(d[f"Xtr{seed}"], d[f"ytr{seed}"])
             acc = float(np.mean(clf.predict(d[f"Xte{seed}"]) == d[f"yte{seed}"]))
-            out.append({"eps": eps, "seed": seed, "C": C, "acc": acc})
+            p = clf.predict_proba(d[f"Xte{seed}"])
+            auc = float(np.mean([roc_auc_score(d[f"yte{seed}"] == k, p[:, i])
+                                 for i, k in enumerate(clf.classes_)]))
+            out.append({"eps": eps, "seed": seed, "C": C, "acc": acc, "auc": auc})
 print(json.dumps(out))
 """
 
 
 def diffprivlib_scores(splits, epsilons, seeds) -> dict:
-    """{(eps, seed): {C: accuracy}} from diffprivlib in its own environment ({} if unavailable)."""
+    """{(eps, seed): {C: (accuracy, macro ROC AUC)}} from diffprivlib in its own environment
+    ({} if unavailable)."""
     from bench_utility import ensure_venv
 
     py = ensure_venv()
@@ -113,8 +119,16 @@ def diffprivlib_scores(splits, epsilons, seeds) -> dict:
         return {}
     out: dict = {}
     for r in json.loads(res.stdout):
-        out.setdefault((r["eps"], r["seed"]), {})[r["C"]] = r["acc"]
+        out.setdefault((r["eps"], r["seed"]), {})[r["C"]] = (r["acc"], r["auc"])
     return out
+
+
+def macro_auc(y: np.ndarray, scores: np.ndarray, n_classes: int) -> float:
+    """Macro-averaged one-vs-rest ROC AUC of the class scores (classes present in ``y``)."""
+    from sklearn.metrics import roc_auc_score
+
+    return float(np.mean([roc_auc_score(y == k, scores[:, k]) for k in range(n_classes)
+                          if 0 < np.sum(y == k) < len(y)]))
 
 
 def run(args) -> list[dict]:
@@ -141,6 +155,7 @@ def run(args) -> list[dict]:
                                                                  args.seeds)
         for eps in args.epsilons:
             acc: dict = {}
+            auc: dict = {}
             for seed in args.seeds:
                 Xtr, ytr = splits[f"Xtr{seed}"], splits[f"ytr{seed}"]
                 Xte, yte = splits[f"Xte{seed}"], splits[f"yte{seed}"]
@@ -150,20 +165,29 @@ def run(args) -> list[dict]:
                                                      multiclass=mode, random_state=seed)
                     clf.fit(Xtr, ytr)
                     acc.setdefault(f"dpboost {mode}", []).append(clf.score(Xte, yte))
+                    auc.setdefault(f"dpboost {mode}", []).append(
+                        macro_auc(yte, clf.decision_function(Xte), K))
                     acc.setdefault(f"seconds {mode}", []).append(time.perf_counter() - t0)
                 if (eps, seed) in dpl:
-                    acc.setdefault("diffprivlib C=1", []).append(dpl[(eps, seed)][1.0])
-                    acc.setdefault("diffprivlib best C (on test)", []).append(
-                        max(dpl[(eps, seed)].values()))
+                    acc.setdefault("diffprivlib C=1", []).append(dpl[(eps, seed)][1.0][0])
+                    auc.setdefault("diffprivlib C=1", []).append(dpl[(eps, seed)][1.0][1])
+                    best = max(dpl[(eps, seed)].values())  # by accuracy, on the test set
+                    acc.setdefault("diffprivlib best C (on test)", []).append(best[0])
+                    auc.setdefault("diffprivlib best C (on test)", []).append(best[1])
                 lr = LogisticRegression(C=1.0, max_iter=2000).fit(Xtr, ytr)
                 acc.setdefault("logistic regression", []).append(lr.score(Xte, yte))
+                auc.setdefault("logistic regression", []).append(
+                    macro_auc(yte, lr.decision_function(Xte), K))
                 majority = np.bincount(ytr).argmax()
                 acc.setdefault("majority", []).append(float(np.mean(yte == majority)))
+                auc.setdefault("majority", []).append(0.5)
             for method, values in acc.items():
                 rows.append({"task": name, "K": K, "n_train": len(splits[f"ytr{args.seeds[0]}"]),
                              "eps": eps, "method": method, "mean": float(np.mean(values)),
-                             "min": float(np.min(values)), "max": float(np.max(values))})
-            line = ", ".join(f"{m} {np.mean(v):.3f}" for m, v in acc.items())
+                             "min": float(np.min(values)), "max": float(np.max(values)),
+                             "auc": (float(np.mean(auc[method])) if method in auc else None)})
+            line = ", ".join(f"{m} {np.mean(v):.3f}" + (f" / {np.mean(auc[m]):.3f}" if m in auc
+                                                         else "") for m, v in acc.items())
             print(f"{name} eps={eps:g}: {line}", flush=True)
     return rows
 
@@ -181,12 +205,13 @@ def main(argv=None) -> int:
     args.epsilons = [1.0, 5.0] if args.quick else [0.5, 1.0, 5.0]
     rows = run(args)
     print()
-    print(f"{'task':<10s} {'eps':>4s}  {'method':<30s} {'accuracy (mean, min-max)':>26s}")
+    print(f"{'task':<10s} {'eps':>4s}  {'method':<30s} {'accuracy (mean, min-max)':>26s}"
+          f"  {'macro ROC AUC':>13s}")
     for r in rows:
         if r["method"].startswith("seconds"):
             continue
         print(f"{r['task']:<10s} {r['eps']:>4g}  {r['method']:<30s} "
-              f"{r['mean']:.3f} ({r['min']:.3f}-{r['max']:.3f})")
+              f"{r['mean']:.3f} ({r['min']:.3f}-{r['max']:.3f})          {r['auc']:.3f}")
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
     return 0
