@@ -63,6 +63,9 @@ DEFAULT_CANDIDATES = (
 )
 #: Share of each run's rho spent on the noisy validation score.
 SCORE_SHARE = 0.1
+#: Parameters of every run that the search itself sets (a candidate may not override them).
+_SET_BY_SEARCH = frozenset({"target_epsilon", "target_delta", "classes", "accounting",
+                            "random_state"})
 
 
 class BudgetPerFitWarning(UserWarning):
@@ -109,12 +112,15 @@ def _base_rho(eps: float, delta: float, eta: float, gamma: float) -> float:
         ev = TNBSelectionEvent(rho, eta, gamma)
         return rdp_epsilon(lambda a: selection_rdp(ev, a), delta, "cks")
 
+    # a relative margin of 1e-9: the float sum in rdp_epsilon rounds, and without it the
+    # largest rho it accepts converts (in exact arithmetic) to up to 2 ulp above the target
+    target = eps * (1.0 - 1e-9)
     lo, hi = 0.0, 1.0
-    while epsilon(hi) <= eps:
+    while epsilon(hi) <= target:
         hi *= 4.0
     for _ in range(100):
         mid = 0.5 * (lo + hi)
-        if epsilon(mid) <= eps:
+        if epsilon(mid) <= target:
             lo = mid
         else:
             hi = mid
@@ -126,16 +132,32 @@ def _base_rho(eps: float, delta: float, eta: float, gamma: float) -> float:
     return lo
 
 
+#: Most runs one search may draw.  A draw beyond it is refused, never truncated: Theorem 2
+#: holds for ``K ~ D_{eta, gamma}``, not for ``min(K, cap)``.
+MAX_RUNS = 100_000
+
+
 def _sample_tnb(eta: float, gamma: float, rng: np.random.Generator) -> int:
-    """One draw of ``K ~ D_{eta, gamma}`` by inverting its CDF (data-independent)."""
+    """One draw of ``K ~ D_{eta, gamma}`` by inverting its CDF (data-independent).
+
+    The pmf by its recurrence ``P[K = k + 1] = P[K = k] (1 - gamma) (k + eta) / (k + 1)``
+    (one step per ``k``; :func:`~accounting.selection.tnb_pmf` costs ``k`` steps).
+    """
     from accounting.selection import tnb_pmf
 
     u = rng.random()
-    k, cdf = 0, 0.0
-    while cdf < u and k < 100_000:
+    k, p = 1, tnb_pmf(1, eta, gamma)
+    cdf = p
+    while cdf < u and k < MAX_RUNS:
+        p *= (1.0 - gamma) * (k + eta) / (k + 1)
         k += 1
-        cdf += tnb_pmf(k, eta, gamma)
-    return max(k, 1)
+        cdf += p
+    if cdf < u:
+        raise ValueError(
+            f"PrivateSelection drew more than {MAX_RUNS:,} runs (E[K] = "
+            f"{TNBSelectionEvent(1.0, eta, gamma).expected_runs:.3g}); lower expected_runs or "
+            "use fewer candidates. (The draw does not depend on the data.)")
+    return k
 
 
 class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimator):
@@ -195,7 +217,8 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         eps = check_scalar(self.target_epsilon, "target_epsilon", owner, low=0, high=math.inf)
         delta = check_scalar(self.target_delta, "target_delta", owner, low=0, high=1)
         eta = check_scalar(self.eta, "eta", owner, low=-1, high=math.inf)
-        cands = list(DEFAULT_CANDIDATES if self.candidates is None else self.candidates)
+        given = DEFAULT_CANDIDATES if self.candidates is None else self.candidates
+        cands = list(given) if isinstance(given, (list, tuple)) else []  # not a one-shot iterator
         if not cands or not all(isinstance(c, dict) for c in cands):
             raise TypeError(f"The 'candidates' parameter of {owner} must be a non-empty list of "
                             f"dicts. Got {self.candidates!r} instead.")
@@ -203,7 +226,31 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
                 check_scalar(self.expected_runs, "expected_runs", owner, low=1, high=math.inf))
         gamma = _gamma_for(runs, eta)
         rho = _base_rho(eps, delta, eta, gamma)
+        self._check_candidates(cands, (1 - SCORE_SHARE) * rho, delta)
         return eps, delta, eta, gamma, rho, cands
+
+    def _check_candidates(self, cands, rho_train, delta) -> None:
+        """Every candidate builds a valid run within ``rho_train``, checked before any data.
+
+        A bad candidate would otherwise fail only in the run that happens to draw it, after
+        the runs before it had trained on the data.
+        """
+        owner = type(self).__name__
+        eps_train = cks_epsilon(rho_train, delta)
+        allowed = set(PrivateHalfspaceClassifier._get_param_names()) - _SET_BY_SEARCH
+        for params in cands:
+            if not set(params) <= allowed:
+                raise TypeError(
+                    f"The 'candidates' parameter of {owner} must hold keyword arguments of "
+                    "PrivateHalfspaceClassifier other than "
+                    f"{', '.join(sorted(_SET_BY_SEARCH))} (the search sets those). Got "
+                    f"{params!r} instead.")
+            est = PrivateHalfspaceClassifier(eps_train, delta, classes=self.classes,
+                                             accounting="cks", **params)
+            planned = ZCDPAccountant().compose(est.planned_privacy_event()).rho
+            if planned > rho_train * (1 + 1e-9):
+                raise ValueError(f"{owner}: the candidate {params!r} would spend rho = "
+                                 f"{planned:.6g}, more than a run's {rho_train:.6g}.")
 
     def planned_privacy_event(self) -> TNBSelectionEvent:
         """The whole selection's event, from the parameters alone (no data)."""
@@ -219,8 +266,9 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         rng = check_random_state(self.random_state, owner=type(self).__name__)
         split_rng, k_rng, run_rng = rng.spawn(3)
         idx = split_rng.permutation(len(y))
-        n_val = max(1, int(round(vf * len(y))))
+        n_val = min(max(1, int(round(vf * len(y)))), len(y) - 1)  # both parts non-empty
         val, tr = idx[:n_val], idx[n_val:]
+        self._check_density(cands, classes, len(tr))
         rho_train, rho_score = (1 - SCORE_SHARE) * rho, SCORE_SHARE * rho
         eps_train = cks_epsilon(rho_train, delta)
         t, m = lattice_variance(math.sqrt(0.5 / rho_score))
@@ -263,6 +311,19 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         }
         return self
 
+    def _check_density(self, cands, classes, n_train: int) -> None:
+        """``kappa * n_train >= 1`` for every candidate, before the first run trains."""
+        from dpboost.multiclass import MULTICLASS_KAPPA
+
+        multiclass = np.unique(np.asarray(classes)).size > 2
+        for params in cands:
+            est = PrivateHalfspaceClassifier(1.0, 0.5, classes=classes, **params)
+            kappa = est._settings()["kappa"]
+            if kappa is None and multiclass:
+                kappa = MULTICLASS_KAPPA
+            if kappa is not None:
+                est._check_density(kappa, n_train)
+
     def _validate_X_y(self, X, y):
         """Check ``X``/``y`` at the public boundary; return them and the classes for every run.
 
@@ -277,6 +338,12 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         check_finite_rows(X)
         check_classification_targets(y)
         if self.classes is not None:
+            # here, not in a run: a run sees only its training part, so a label outside the
+            # classes would fail the runs whose split put it there and pass the others
+            unknown = ~np.isin(y, np.unique(np.asarray(self.classes)))
+            if unknown.any():
+                raise ValueError(f"y contains labels that are not in classes={self.classes!r} "
+                                 f"(first at row {int(np.flatnonzero(unknown)[0])}).")
             return X, y, self.classes
         classes = np.unique(y)
         if classes.size < 2:
