@@ -308,9 +308,13 @@ def model_from_dict(content: object, source: str = "model") -> HalfspaceModel:
         raise ModelFileError(f"{source}: 'classes' must be a list of {n_classes} labels "
                              "(one row of 'coef' and one 'intercept' per class when there are "
                              "three or more).")
-    if not all(_is_label(c) for c in classes) or len(set(classes)) != n_classes:
+    # distinct as read: numpy turns a mix of strings and numbers into strings, so ["1", 1]
+    # (two labels in JSON) would predict "1" for both classes
+    if not all(_is_label(c) for c in classes) or len(set(classes)) != n_classes or (
+            np.unique(np.asarray(classes)).size != n_classes
+            or len({isinstance(c, str) for c in classes}) > 1):
         raise ModelFileError(f"{source}: 'classes' must be {n_classes} distinct labels "
-                             f"(strings or numbers). Got {classes!r} instead.")
+                             f"(all strings or all numbers). Got {classes!r} instead.")
     report = content["privacy_report"]
     if report is not None and not isinstance(report, dict):
         raise ModelFileError(f"{source}: 'privacy_report' must be an object or null.")

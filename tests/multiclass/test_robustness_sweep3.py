@@ -7,6 +7,8 @@ Found and pinned here:
    ``fit`` refused it.
 2. ``classes=[[0, 1], [2, 3]]`` was flattened into four classes; ``classes=[None, 1, 2]``
    raised numpy's comparison error.
+3. A model file whose classes mix strings and numbers (``["1", 1, "a"]``: three labels in
+   JSON) was read as ``['1', '1', 'a']``, two classes predicting the same label.
 
 Checked and held (pinned so that they stay so): the joint and one-vs-rest releases
 recomputed from the mechanism calls (count, sensitivity ``2R/(kappa n)``, noise multiplier)
@@ -136,3 +138,19 @@ def test_two_hundred_classes_on_three_hundred_rows(mode):
     assert clf.predict_proba(X[:3]).shape == (3, 200)
     assert clf.privacy_report_["n_rounds"] == 10  # the multiclass floor
     assert clf.privacy_report_["epsilon"]["best"] <= 1.0
+
+
+# -- 3. model files: labels distinct as read ----------------------------------------------------
+@pytest.mark.parametrize("classes", [["1", 1, "a"], [1, 2.5, "2.5"], ["a", "b", True]])
+def test_a_model_file_whose_labels_collapse_when_read_is_refused(classes):
+    import json
+
+    from dpboost.model_io import ModelFileError, model_from_dict, model_to_dict
+
+    X, y = _data()
+    clf = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1, 2], random_state=0).fit(X, y)
+    content = json.loads(json.dumps(model_to_dict(clf)))
+    assert model_from_dict(content).classes_.tolist() == [0, 1, 2]
+    content["classes"] = classes  # three labels in JSON; numpy reads strings for all three
+    with pytest.raises(ModelFileError, match="3 distinct labels"):
+        model_from_dict(content)
