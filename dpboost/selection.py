@@ -237,6 +237,12 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         """
         owner = type(self).__name__
         eps_train = cks_epsilon(rho_train, delta)
+        if eps_train <= 0.0:  # a run's rho converts to epsilon 0 at this delta: no run fits
+            raise ValueError(
+                f"{owner}: the budget epsilon={self.target_epsilon!r}, delta={delta!r} leaves "
+                f"each run rho = {rho_train:.3g}, which is (0, delta)-DP at this delta, so no run "
+                "can be calibrated; raise target_epsilon, lower target_delta or use fewer "
+                "candidates.")
         allowed = set(PrivateHalfspaceClassifier._get_param_names()) - _SET_BY_SEARCH
         for params in cands:
             if not set(params) <= allowed:

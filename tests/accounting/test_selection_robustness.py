@@ -115,6 +115,16 @@ def test_a_bad_candidate_fails_before_any_run_trains(monkeypatch, candidate, err
     assert fits == []
 
 
+def test_a_budget_too_small_for_any_run_is_one_clear_error():
+    # each run's rho (about 1e-6) converts to epsilon 0 at delta = 1e-3
+    sel = PrivateSelection(0.01, 1e-3, eta=2.0, classes=[-1, 1])
+    with pytest.raises(ValueError, match="PrivateSelection: the budget epsilon=0.01"):
+        sel.planned_privacy_event()
+    X, y = _data()
+    with pytest.raises(ValueError, match="no run can be calibrated"):
+        sel.fit(X, y)
+
+
 def test_a_one_shot_iterator_of_candidates_is_refused():
     sel = PrivateSelection(1.0, 1e-6, classes=[-1, 1], candidates=iter(FAST))
     with pytest.raises(TypeError, match="non-empty list of dicts"):
