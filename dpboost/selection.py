@@ -84,11 +84,13 @@ def warn_if_in_search(owner: str) -> None:
         name = frame.f_code.co_filename.replace("\\", "/")
         if "sklearn/model_selection/" in name:
             _warned[0] = True
+            fix = ("put the settings in its candidates instead" if owner == "PrivateSelection"
+                   else "Use dpboost.selection.PrivateSelection to tune within one budget")
             warnings.warn(
                 f"{owner} is being fitted by scikit-learn's model selection: every fit spends "
                 "the whole (target_epsilon, target_delta) budget and the choice among them is "
-                "not private, so the total cost is the composition of all fits. Use "
-                "dpboost.selection.PrivateSelection to tune within one budget.",
+                "not private, so the total cost is the composition of all fits. "
+                f"{fix[0].upper()}{fix[1:]}.",
                 BudgetPerFitWarning, stacklevel=3)
             return
         frame = frame.f_back
@@ -266,6 +268,8 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
     def fit(self, X, y):
         """Run ``K`` random private trainings and keep the one with the best noisy score."""
         _, delta, eta, gamma, rho, cands = self._plan()
+        # here, not only in the runs: theirs is filtered below, and would use up the warning
+        warn_if_in_search(type(self).__name__)
         vf = check_scalar(self.validation_fraction, "validation_fraction",
                           type(self).__name__, low=0, high=1)
         X, y, classes = self._validate_X_y(X, y)

@@ -12,6 +12,9 @@ Found and pinned here:
 5. A label outside the declared classes failed or passed depending on which part the
    random split put it in.
 6. A one-shot iterator of candidates was consumed by ``planned_privacy_event``.
+7. ``GridSearchCV`` over ``PrivateSelection`` spent the whole budget per fit without the
+   :class:`BudgetPerFitWarning`: the first run's warning was filtered inside the search, and
+   used up the once-per-process warning for later searches too.
 """
 
 from __future__ import annotations
@@ -171,3 +174,23 @@ def test_selection_never_touches_the_global_numpy_rng():
     np.random.seed(1)
     assert fingerprint(3) == a  # an int seed does not read the global stream
     assert fingerprint(np.random.default_rng(3)) == a  # int and Generator agree
+
+
+# -- 7. a search over PrivateSelection itself ---------------------------------------------------
+def test_grid_search_over_private_selection_warns_that_each_fit_spends_the_budget(monkeypatch):
+    from sklearn.model_selection import GridSearchCV
+
+    from dpboost import selection
+
+    monkeypatch.setattr(selection, "_warned", [False])
+    X, y = _data(n=120)
+    grid = GridSearchCV(PrivateSelection(1.0, 1e-6, classes=[-1, 1], candidates=FAST,
+                                         random_state=0),
+                        {"validation_fraction": [0.25, 0.3]}, cv=2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        grid.fit(X, y)
+    budget = [w for w in caught if issubclass(w.category, selection.BudgetPerFitWarning)]
+    assert len(budget) == 1
+    assert str(budget[0].message).startswith("PrivateSelection is being fitted")
+    assert "candidates" in str(budget[0].message)
