@@ -129,7 +129,15 @@ class HalfspaceModel:
         (multiclass: one score per class, shape (n, K))."""
         X = self._check_X(X)
         w = self.coef_.T if self.coef_.ndim == 2 else self.coef_
-        return X @ w + self.intercept_
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = X @ w
+        bad = ~np.isfinite(scores).reshape(X.shape[0], -1).all(axis=1)
+        if bad.any():  # finite rows near 1e308 (inf - inf = nan): m ((x / m) @ w), as the
+            m = np.abs(X[bad]).max(axis=1)  # estimator scores them, sign preserved
+            with np.errstate(over="ignore"):
+                part = (X[bad] / m[:, None]) @ w
+                scores[bad] = m[:, None] * part if part.ndim == 2 else m * part
+        return scores + self.intercept_
 
     def predict(self, X) -> np.ndarray:
         """Class labels: ``classes_[1]`` where the score is > 0, else ``classes_[0]``
@@ -144,8 +152,10 @@ class HalfspaceModel:
         """``[1 - p, p]`` with ``p = sigmoid(decision_function(X))`` (calibrated binary models);
         the softmax of the K scores for a multiclass model (uncalibrated)."""
         scores = self.decision_function(X)
-        if scores.ndim == 2:
-            return softmax(scores, axis=1)
+        if scores.ndim == 2:  # an overflowed score is +-inf: inf - inf would make it NaN
+            big = np.finfo(np.float64).max
+            with np.errstate(over="ignore"):  # exp(-big - big) is 0, as it should be
+                return softmax(np.clip(scores, -big, big), axis=1)
         p = expit(scores)
         return np.column_stack([1.0 - p, p])
 

@@ -9,6 +9,8 @@ Found and pinned here:
    raised numpy's comparison error.
 3. A model file whose classes mix strings and numbers (``["1", 1, "a"]``: three labels in
    JSON) was read as ``['1', '1', 'a']``, two classes predicting the same label.
+4. A loaded model scored finite rows near 1e308 as ``inf - inf = NaN`` (the wrong class, and
+   NaN probabilities); the estimator rescales such rows, and now the model file does too.
 
 Checked and held (pinned so that they stay so): the joint and one-vs-rest releases
 recomputed from the mechanism calls (count, sensitivity ``2R/(kappa n)``, noise multiplier)
@@ -154,3 +156,38 @@ def test_a_model_file_whose_labels_collapse_when_read_is_refused(classes):
     content["classes"] = classes  # three labels in JSON; numpy reads strings for all three
     with pytest.raises(ModelFileError, match="3 distinct labels"):
         model_from_dict(content)
+
+
+# -- 4. model files: finite rows whose scores overflow --------------------------------------------
+def _exact_scores(X, W, b):
+    """``X @ W.T + b`` in 60-digit arithmetic (no overflow)."""
+    mp.mp.dps = 60
+    return [[sum(mp.mpf(float(x)) * mp.mpf(float(w)) for x, w in zip(row, wk)) + mp.mpf(float(bk))
+             for wk, bk in zip(W, b)] for row in X]
+
+
+@pytest.mark.parametrize("classes", [[0, 1], [0, 1, 2]])
+def test_a_loaded_model_scores_rows_near_the_float_limit_by_their_sign(classes):
+    import json
+
+    from dpboost.model_io import model_from_dict, model_to_dict
+
+    X, y = _data(K=len(classes))
+    clf = PrivateHalfspaceClassifier(1.0, 1e-6, classes=classes, random_state=0).fit(X, y)
+    content = json.loads(json.dumps(model_to_dict(clf)))
+    W = np.atleast_2d(content["coef"]) * 100.0  # weights large enough to overflow x . w
+    content["coef"] = W.tolist() if len(classes) > 2 else W[0].tolist()
+    model = model_from_dict(content)
+    b = np.atleast_1d(model.intercept_)
+    big = np.array([[1e308, -1e308, 1e308], [-1e308, 1e308, 1e308], [1e308, 1e308, -1e308],
+                    [-1.7e308, 0.0, 1.7e308], [0.1, 0.2, 0.3]])
+    exact = _exact_scores(big, W, b)
+    if len(classes) == 2:
+        expected = [classes[1] if s[0] > 0 else classes[0] for s in exact]
+    else:
+        expected = [classes[max(range(len(s)), key=s.__getitem__)] for s in exact]
+    assert model.predict(big).tolist() == expected
+    assert not np.isnan(model.decision_function(big)).any()
+    proba = model.predict_proba(big)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert (np.asarray(classes)[proba.argmax(axis=1)] == expected).all()
