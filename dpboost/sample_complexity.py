@@ -28,14 +28,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from accounting._validation import house_message
 from dpboost._validation import check_choice, check_scalar
 from dpboost.theory import (
     DEFAULT_C,
+    _algorithm5,
+    _finite_positive,
+    _ln_inv,
     _positive,
+    _sigma_util,
+    _sqrt_max_rho,
     _unit,
-    algorithm5_parameters,
-    lemma15_max_rho,
-    sigma_util,
 )
 
 __all__ = [
@@ -66,7 +69,7 @@ _SENSITIVITY_FACTOR = {"paper": 4.0, "tight": 2.0}
 def lemma29_fat_shattering(gamma: float) -> float:
     """Fat-shattering dimension bound ``4 / gamma^2`` of ``{x -> z.x : ||z|| <= 2}`` ([BCS20]_ Lemma 29)."""
     g = _positive(gamma, "gamma", "lemma29_fat_shattering")
-    return 4.0 / g**2
+    return 4.0 / g / g  # inf past float range (``**`` would raise OverflowError)
 
 
 def theorem28_error_bound(n_samples: float, fat_dimension: float, margin_error: float,
@@ -75,7 +78,9 @@ def theorem28_error_bound(n_samples: float, fat_dimension: float, margin_error: 
 
     ``margin_error`` is ``k/n``, the fraction of training points with margin below ``gamma``;
     ``fat_dimension`` is ``d = fat(gamma/16)``; holds with probability ``1 - confidence``.
-    For ``n <= d`` the bound is vacuous and 1.0 is returned.
+    For ``n <= max(d, 1)`` (outside the theorem) the bound is vacuous and 1.0 is returned; just
+    above ``d`` the formula itself exceeds 1 (also vacuous) and is returned as computed.  At
+    ``n = inf`` it is ``k/n``.
 
     References
     ----------
@@ -86,10 +91,12 @@ def theorem28_error_bound(n_samples: float, fat_dimension: float, margin_error: 
     d = _positive(fat_dimension, "fat_dimension", owner)
     k = check_scalar(margin_error, "margin_error", owner, low=0.0, high=1.0, closed="both")
     delta = _unit(confidence, "confidence", owner)
-    if n <= d:
+    if n <= max(d, 1.0):
         return 1.0
+    if math.isinf(n):
+        return k
     complexity = d * math.log(34.0 * math.e * n / d) * math.log2(578.0 * n)
-    return k + math.sqrt(2.0 / n * (complexity + math.log(4.0 / delta)))
+    return k + math.sqrt(2.0 / n * (complexity + math.log(4.0) + _ln_inv(delta)))
 
 
 def _smallest_n(predicate, start: float = 1.0) -> float:
@@ -127,7 +134,8 @@ def theorem28_samples(target_error: float, fat_dimension: float, margin_error: f
     delta = _unit(confidence, "confidence", owner)
     if k >= target:
         return math.inf
-    return _smallest_n(lambda n: theorem28_error_bound(n, d, k, delta) <= target, start=d)
+    return _smallest_n(lambda n: theorem28_error_bound(n, d, k, delta) <= target,
+                       start=max(d, 1.0))
 
 
 def theorem19_deviation(epsilon: float) -> float:
@@ -150,10 +158,15 @@ def theorem19_samples(epsilon: float, delta: float) -> float:
     ----------
     [BCS20]_ Theorem 19 (Bassily et al. 2016).
     """
-    owner = "theorem19_samples"
+    return _theorem19_samples(epsilon, delta, "theorem19_samples")
+
+
+def _theorem19_samples(epsilon: object, delta: object, owner: str) -> float:
     eps = check_scalar(epsilon, "epsilon", owner, low=0.0, high=1.0 / 3.0)
     delta = check_scalar(delta, "delta", owner, low=0.0, high=eps / 4.0)
-    return math.log(4.0 * eps / delta) / eps**2
+    ratio = 4.0 * eps / delta
+    log_ratio = math.log(ratio) if math.isfinite(ratio) else math.log(4.0 * eps) - math.log(delta)
+    return log_ratio / eps / eps
 
 
 # ---------------------------------------------------------------------------------------------
@@ -177,21 +190,35 @@ def claim1_privacy_samples(epsilon: float, delta: float, margin: float, accuracy
     ----------
     [BCS20]_ Claim 1 (Appendix C) and the privacy part of Theorem 30.
     """
-    owner = "claim1_privacy_samples"
+    return _claim1(epsilon, delta, margin, accuracy, failure_probability, c, sensitivity,
+                   "claim1_privacy_samples")
+
+
+def _claim1(epsilon, delta, margin, accuracy, failure_probability, c, sensitivity,
+            owner: str) -> float:
+    """:func:`claim1_privacy_samples`, its errors naming ``owner`` (the public caller)."""
     eps = _positive(epsilon, "epsilon", owner)
     delta = _unit(delta, "delta", owner)
     beta = _unit(failure_probability, "failure_probability", owner)
+    c = _finite_positive(c, "c", owner)
     factor = _SENSITIVITY_FACTOR[check_choice(sensitivity, "sensitivity", owner,
                                               tuple(_SENSITIVITY_FACTOR))]
-    p = algorithm5_parameters(margin, accuracy)
-    sigma = sigma_util(p.margin, p.n_rounds, beta, c=c)
-    rho_max = lemma15_max_rho(eps, delta)
-    return factor * math.sqrt(p.n_rounds / (2.0 * rho_max)) / (p.kappa * sigma)
+    p = _algorithm5(margin, accuracy, owner)
+    sigma = _sigma_util(p.margin, p.n_rounds, beta, c)
+    # n = f sqrt(T / (2 rho_max)) / (kappa sigma), divided in steps so that rho_max (~eps^2)
+    # cannot underflow to 0 (ZeroDivisionError at eps = 1e-170); 0 at eps = inf, inf past range
+    denominator = _sqrt_max_rho(eps, _ln_inv(delta)) * p.kappa * sigma
+    if denominator == 0.0:
+        return math.inf
+    return factor * math.sqrt(p.n_rounds / 2.0) / denominator
 
 
 def claim2_noise_rate(accuracy: float, margin: float) -> float:
     """Label-noise rate ``eta = alpha tau / 32`` tolerated by HS-StL ([BCS20]_ Claim 2)."""
-    owner = "claim2_noise_rate"
+    return _claim2_rate(accuracy, margin, "claim2_noise_rate")
+
+
+def _claim2_rate(accuracy: object, margin: object, owner: str) -> float:
     alpha = _unit(accuracy, "accuracy", owner)
     tau = check_scalar(margin, "margin", owner, low=0.0, high=1.0, closed="right")
     return alpha * tau / 32.0
@@ -204,8 +231,9 @@ def claim2_bad_noise_probability(n_samples: float, accuracy: float, margin: floa
     ----------
     [BCS20]_ Claim 2 (Chernoff with ``delta = 1``: ``P[F >= 2 E F] <= exp(-E F / 3)``).
     """
-    n = _positive(n_samples, "n_samples", "claim2_bad_noise_probability")
-    return math.exp(-n * claim2_noise_rate(accuracy, margin) / 3.0)
+    owner = "claim2_bad_noise_probability"
+    n = _positive(n_samples, "n_samples", owner)
+    return math.exp(-n * _claim2_rate(accuracy, margin, owner) / 3.0)
 
 
 def claim2_noise_samples(accuracy: float, margin: float, failure_probability: float,
@@ -224,7 +252,9 @@ def claim2_noise_samples(accuracy: float, margin: float, failure_probability: fl
     k1 = check_scalar(k1, "k1", owner, low=1.0, closed="left")
     if beta >= k1:
         return 0.0
-    return 96.0 * math.log(k1 / beta) / (alpha * tau)
+    # log(k1) - log(beta): both terms have opposite signs (no cancellation), and k1/beta would
+    # overflow for subnormal beta or lose the digits of log(k1/beta) as beta -> k1 = 1
+    return 96.0 * (math.log(k1) - math.log(beta)) / alpha / tau
 
 
 def claim3_bad_gaussian_probability(n_rounds: int, per_round_failure: float) -> float:
@@ -241,7 +271,7 @@ def claim3_bad_gaussian_probability(n_rounds: int, per_round_failure: float) -> 
 
 def claim4_generalization_samples(epsilon: float, delta: float) -> float:
     """Samples for Claim 4 (test error <= train error + 18 eps w.p. ``1 - delta/eps``): Theorem 19's ``log(4 eps/delta)/eps^2``."""
-    return theorem19_samples(epsilon, delta)
+    return _theorem19_samples(epsilon, delta, "claim4_generalization_samples")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -294,13 +324,16 @@ def theorem30_sample_complexity(epsilon: float, delta: float, margin: float, acc
     [BCS20]_ Theorem 30 with Theorem 28, Lemma 29, Theorem 27 and Lemma 15.
     """
     owner = "theorem30_sample_complexity"
-    p = algorithm5_parameters(margin, accuracy)
+    p = _algorithm5(margin, accuracy, owner)
     beta = _unit(failure_probability, "failure_probability", owner)
-    privacy = claim1_privacy_samples(epsilon, delta, margin, accuracy, beta, c=c,
-                                     sensitivity=sensitivity)
+    if beta / 3.0 == 0.0:
+        raise ValueError(house_message("failure_probability", owner, "a float in (0, 1) whose "
+                                       "third (Theorem 28's confidence) is a positive float",
+                                       failure_probability))
+    privacy = _claim1(epsilon, delta, margin, accuracy, beta, c, sensitivity, owner)
     d = lemma29_fat_shattering(p.gamma / 16.0)
     accuracy_n = theorem28_samples(p.accuracy, d, 2.0 * p.kappa, beta / 3.0)
-    noise = 24.0 * math.log(3.0 / beta) / (p.kappa * p.margin)
+    noise = 24.0 * (math.log(3.0) - math.log(beta)) / p.kappa / p.margin
     return SampleComplexity("Theorem 30",
                             {"privacy": privacy, "accuracy": accuracy_n, "noise": noise})
 
@@ -334,16 +367,15 @@ def theorem33_sample_complexity(epsilon: float, delta: float, margin: float, acc
     owner = "theorem33_sample_complexity"
     eps = _positive(epsilon, "epsilon", owner)
     delta = _unit(delta, "delta", owner)
-    alpha = _unit(accuracy, "accuracy", owner)
+    p = _algorithm5(margin, accuracy, owner)
+    alpha = p.accuracy
     beta = _unit(failure_probability, "failure_probability", owner)
     phi = min(eps, alpha / 36.0)
     delta_t = min(delta, phi * beta / 4.0)
     terms = {
-        "privacy": claim1_privacy_samples(eps, delta_t, margin, alpha, beta, c=c,
-                                          sensitivity=sensitivity),
-        "accuracy": claim1_privacy_samples(alpha / 36.0, delta_t, margin, alpha, beta, c=c,
-                                           sensitivity=sensitivity),
-        "generalization": claim4_generalization_samples(phi, delta_t),
+        "privacy": _claim1(eps, delta_t, margin, alpha, beta, c, sensitivity, owner),
+        "accuracy": _claim1(alpha / 36.0, delta_t, margin, alpha, beta, c, sensitivity, owner),
+        "generalization": _theorem19_samples(phi, delta_t, owner),
         "noise": claim2_noise_samples(alpha, margin, beta, k1=4.0),
     }
     return SampleComplexity("Theorem 33", terms)

@@ -40,8 +40,10 @@ References
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 
+from accounting._validation import house_message
 from dpboost._validation import check_scalar
 
 __all__ = [
@@ -84,6 +86,42 @@ def _unit(value: object, name: str, owner: str) -> float:
 
 def _positive(value: object, name: str, owner: str) -> float:
     return check_scalar(value, name, owner, low=0.0)
+
+
+def _finite_positive(value: object, name: str, owner: str) -> float:
+    return check_scalar(value, name, owner, low=0.0, high=math.inf)
+
+
+def _ln_inv(x: float) -> float:
+    """``log(1/x)`` as ``-log(x)``: ``1/x`` overflows for subnormal ``x`` and loses the digits of
+    ``log(1/x)`` as ``x -> 1`` (relative error 1e-4 at ``x = 1 - 1e-12``)."""
+    return -math.log(x)
+
+
+def _ratio(numerator: float, *denominators: float) -> float:
+    """``numerator / prod(denominators)`` (all >= 0, denominators > 0) without a spurious
+    ZeroDivisionError, OverflowError or intermediate overflow: inf only beyond float range."""
+    den = 1.0
+    for d in denominators:  # every partial product normal: else digits are lost on the way
+        den *= d
+        if not sys.float_info.min <= den < math.inf:
+            break
+    else:
+        return numerator / den
+    if numerator == 0.0:
+        return 0.0
+    log_value = math.log(numerator) - math.fsum(math.log(d) for d in denominators)
+    return math.inf if log_value > _LOG_FLOAT_MAX else math.exp(log_value)
+
+
+_LOG_FLOAT_MAX = math.log(sys.float_info.max)
+
+
+def _sqrt_max_rho(epsilon: float, big_l: float) -> float:
+    """``sqrt(rho)`` solving ``rho + 2 sqrt(rho L) = eps``: ``eps / (sqrt(L + eps) + sqrt(L))``."""
+    if math.isinf(epsilon):
+        return math.inf
+    return epsilon / (math.sqrt(big_l + epsilon) + math.sqrt(big_l))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -138,7 +176,7 @@ def theorem24_rounds(advantage: float, kappa: float) -> float:
     owner = "theorem24_rounds"
     gamma = check_scalar(advantage, "advantage", owner, low=0.0, high=0.5, closed="right")
     kappa = _unit(kappa, "kappa", owner)
-    return 16.0 * math.log(1.0 / kappa) / gamma**2
+    return 16.0 * _ln_inv(kappa) / gamma / gamma  # inf, not ZeroDivisionError, past float range
 
 
 def theorem24_learning_rate(advantage: float) -> float:
@@ -172,7 +210,7 @@ def lemma38_margin(advantage: float, kappa: float, n_rounds: float, learning_rat
     kappa = _unit(kappa, "kappa", owner)
     rounds = _positive(n_rounds, "n_rounds", owner)
     lam = _positive(learning_rate, "learning_rate", owner)
-    return 2.0 * (gamma - lam - math.log(1.0 / kappa) / (rounds * lam))
+    return 2.0 * (gamma - lam - _ratio(_ln_inv(kappa), rounds, lam))
 
 
 def lemma34_regret(learning_rate: float, kappa: float, n_rounds: float, n_samples: float,
@@ -198,11 +236,10 @@ def lemma34_regret(learning_rate: float, kappa: float, n_rounds: float, n_sample
     kappa = _unit(kappa, "kappa", owner)
     rounds = _positive(n_rounds, "n_rounds", owner)
     n = _positive(n_samples, "n_samples", owner)
-    if divergence is None:
-        kl = kappa * n * math.log(1.0 / kappa)
-    else:
-        kl = check_scalar(divergence, "divergence", owner, low=0.0, closed="left")
-    return lam + kl / (lam * kappa * n * rounds)
+    if divergence is None:  # KL = kappa n log(1/kappa): kappa n cancels (also at n = inf)
+        return lam + _ratio(_ln_inv(kappa), lam, rounds)
+    kl = check_scalar(divergence, "divergence", owner, low=0.0, high=math.inf, closed="left")
+    return lam + _ratio(kl, lam, kappa, n, rounds)
 
 
 def algorithm5_parameters(margin: float, accuracy: float) -> Algorithm5Parameters:
@@ -221,12 +258,24 @@ def algorithm5_parameters(margin: float, accuracy: float) -> Algorithm5Parameter
     ----------
     [BCS20]_ Algorithm 5, Theorem 24, Lemma 38.
     """
-    owner = "algorithm5_parameters"
+    return _algorithm5(margin, accuracy, "algorithm5_parameters")
+
+
+def _algorithm5(margin: object, accuracy: object, owner: str) -> Algorithm5Parameters:
+    """:func:`algorithm5_parameters`, its errors naming ``owner`` (the public caller)."""
     tau = check_scalar(margin, "margin", owner, low=0.0, high=1.0, closed="right")
     alpha = _unit(accuracy, "accuracy", owner)
     kappa = alpha / 4.0
     gamma = tau / 8.0
-    rounds = int(math.ceil(theorem24_rounds(gamma, kappa) - 1e-9))
+    if kappa == 0.0:
+        raise ValueError(house_message("accuracy", owner, "a float in (0, 1) whose quarter "
+                                       "kappa = accuracy/4 is a positive float", accuracy))
+    t = 16.0 * _ln_inv(kappa) / gamma / gamma if gamma > 0.0 else math.inf
+    if not math.isfinite(t):
+        raise ValueError(house_message("margin", owner, "a float in (0, 1] for which Algorithm "
+                                       "5's 1024 log(4/accuracy)/margin^2 rounds are a finite "
+                                       "float", margin))
+    rounds = int(math.ceil(t - 1e-9))
     return Algorithm5Parameters(margin=tau, accuracy=alpha, kappa=kappa, gamma=gamma,
                                 learning_rate=gamma / 4.0, n_rounds=rounds)
 
@@ -254,8 +303,13 @@ def sigma_util(margin: float, n_rounds: int, failure_probability: float,
     tau = check_scalar(margin, "margin", owner, low=0.0, high=1.0, closed="right")
     rounds = check_scalar(n_rounds, "n_rounds", owner, kind="int", low=1, closed="left")
     beta = _unit(failure_probability, "failure_probability", owner)
-    c = _positive(c, "c", owner)
-    return tau / (8.0 * c * math.sqrt(math.log(3.0 * rounds / beta)))
+    c = _finite_positive(c, "c", owner)
+    return _sigma_util(tau, rounds, beta, c)
+
+
+def _sigma_util(tau: float, rounds: int, beta: float, c: float) -> float:
+    # log(3T/beta) summed: 3T/beta overflows for subnormal beta or T beyond 1e308 (an int)
+    return tau / 8.0 / c / math.sqrt(math.log(3.0) + math.log(rounds) - math.log(beta))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -281,9 +335,10 @@ def theorem27_rho(n_samples: float, kappa: float, sigma: float, slickness: float
     owner = "theorem27_rho"
     n = _positive(n_samples, "n_samples", owner)
     kappa = check_scalar(kappa, "kappa", owner, low=0.0, high=1.0, closed="right")
-    sigma = _positive(sigma, "sigma", owner)
-    s = check_scalar(slickness, "slickness", owner, low=0.0, closed="left")
-    return 2.0 * (1.0 / (kappa * n) + s) ** 2 / sigma**2
+    sigma = _finite_positive(sigma, "sigma", owner)
+    s = check_scalar(slickness, "slickness", owner, low=0.0, high=math.inf, closed="left")
+    ratio = (_ratio(1.0, kappa, n) + s) / sigma
+    return 2.0 * ratio * ratio  # inf past float range (``**`` would raise OverflowError)
 
 
 def theorem27_advantage(margin: float, sigma: float, failure_probability: float,
@@ -303,8 +358,8 @@ def theorem27_advantage(margin: float, sigma: float, failure_probability: float,
     tau = check_scalar(margin, "margin", owner, low=0.0, high=1.0, closed="right")
     sigma = check_scalar(sigma, "sigma", owner, low=0.0, closed="left")
     xi = _unit(failure_probability, "failure_probability", owner)
-    c = _positive(c, "c", owner)
-    return tau / 4.0 - c * sigma * math.sqrt(math.log(1.0 / xi))
+    c = _finite_positive(c, "c", owner)
+    return tau / 4.0 - c * sigma * math.sqrt(_ln_inv(xi))
 
 
 def lemma15_epsilon(rho: float, delta: float) -> float:
@@ -312,7 +367,7 @@ def lemma15_epsilon(rho: float, delta: float) -> float:
     owner = "lemma15_epsilon"
     rho = check_scalar(rho, "rho", owner, low=0.0, closed="left")
     delta = _unit(delta, "delta", owner)
-    return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
+    return rho + 2.0 * math.sqrt(rho * _ln_inv(delta))
 
 
 def lemma15_max_rho(epsilon: float, delta: float) -> float:
@@ -325,6 +380,7 @@ def lemma15_max_rho(epsilon: float, delta: float) -> float:
     """
     owner = "lemma15_max_rho"
     eps = _positive(epsilon, "epsilon", owner)
-    big_l = math.log(1.0 / _unit(delta, "delta", owner))
-    # (sqrt(L+eps) - sqrt(L))^2 written without cancellation.
-    return (eps / (math.sqrt(big_l + eps) + math.sqrt(big_l))) ** 2
+    big_l = _ln_inv(_unit(delta, "delta", owner))
+    # (sqrt(L+eps) - sqrt(L))^2 written without cancellation; inf at eps = inf (not inf/inf = NaN)
+    root = _sqrt_max_rho(eps, big_l)
+    return root * root
