@@ -47,6 +47,7 @@ import math
 import os
 import sys
 import time
+from fractions import Fraction
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -90,8 +91,15 @@ class Cell:
 
     def key(self) -> tuple[int, ...]:
         """Integer spawn key from the values (1e-9 resolution): independent of grid and order."""
-        return tuple(int(round(v * 1e9)) for v in (self.margin, self.epsilon, self.accuracy,
-                                                     self.noise_rate))
+        return tuple(_key_int(v) for v in (self.margin, self.epsilon, self.accuracy,
+                                           self.noise_rate))
+
+
+def _key_int(value: float) -> int:  # exact where v * 1e9 overflows (eps = 1e300 is a cell)
+    scaled = value * 1e9
+    if math.isfinite(scaled):
+        return int(round(scaled))
+    return int(Fraction(value) * 10**9)
 
 
 @dataclass(frozen=True)
@@ -233,8 +241,10 @@ def find_sample_complexity(cell: Cell, settings: CurveSettings) -> dict:
     """Search ``n*`` for one cell; return the CSV row (see :data:`CSV_COLUMNS`).
 
     The search starts at ``max(n_start, ceil(1/kappa))`` (the estimator needs ``kappa n >= 1``).
-    ``censored`` is ``"upper"`` when even ``n_max`` fails (``n_star`` is then ``inf``),
-    ``"lower"`` when the first size already passes, else ``""``.
+    ``censored`` is ``"upper"`` when even ``n_max`` fails (``n_star`` is then ``inf``), or when
+    ``n_max < ceil(1/kappa)`` so that no admissible size fits (nothing is trained), ``"lower"``
+    when the first size already passes, else ``""``.  The bisection runs between the last size
+    that failed and the first that passed.
     """
     pools = [_trial_pool(cell, r, settings) for r in range(settings.n_trials)]
     evaluations: dict[int, list[float]] = {}
@@ -247,16 +257,18 @@ def find_sample_complexity(cell: Cell, settings: CurveSettings) -> dict:
     # the estimator needs kappa * n >= 1: start no lower than 1/kappa
     kappa = practical_parameters(cell, settings)["kappa"]
     n_first = max(settings.n_start, int(math.ceil(1.0 / kappa - 1e-9)))
-    n, censored = n_first, ""
-    while not passes(n):
+    n, censored, last_fail = n_first, "", n_first
+    if n_first > settings.n_max:  # the pool holds n_max rows: no size the estimator takes
+        n, censored = math.inf, "upper"
+    while censored == "" and not passes(n):
         if n >= settings.n_max:
             n, censored = math.inf, "upper"
             break
-        n = min(2 * n, settings.n_max)
+        last_fail, n = n, min(2 * n, settings.n_max)
     if censored == "" and n == n_first:
         censored = "lower"
     elif censored == "":
-        lo, hi = max(n // 2, n_first), n
+        lo, hi = last_fail, n
         while hi / lo > settings.resolution:
             mid = int(round(math.sqrt(lo * hi)))
             if mid in (lo, hi):
@@ -306,13 +318,34 @@ def _parse_row(raw: dict) -> dict:
 
 
 def read_results(path: str | os.PathLike) -> list[dict]:
-    """Rows of a curves CSV with numbers parsed and ``evaluations`` as ``{n: [errors]}``."""
+    """Rows of a curves CSV with numbers parsed and ``evaluations`` as ``{n: [errors]}``.
+
+    A row that does not parse raises ValueError naming the file and line.
+    """
     with open(path, newline="", encoding="utf-8") as handle:
         reader = csv.DictReader(handle)
         if reader.fieldnames is None or tuple(reader.fieldnames) != CSV_COLUMNS:
             raise ValueError(f"{path} is not a dpboost curves CSV (expected columns "
                              f"{', '.join(CSV_COLUMNS)}).")
-        return [_parse_row(r) for r in reader]
+        rows = []
+        for raw in reader:
+            try:
+                rows.append(_parse_row(raw))
+            except (ValueError, TypeError, AttributeError) as exc:
+                raise ValueError(f"{path} line {reader.line_num} is not a complete dpboost "
+                                 f"curves row ({exc}); fix or delete that line, or use another "
+                                 "--out.") from None
+        return rows
+
+
+def _drop_partial_last_row(path: Path) -> None:
+    """Cut an unterminated last line (a run killed mid-append; its cell runs again)."""
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with open(path, "r+b") as handle:
+            handle.truncate(data.rfind(b"\n") + 1)
+            handle.flush()
+            os.fsync(handle.fileno())
 
 
 def _cell_of(row: dict) -> Cell:
@@ -368,6 +401,8 @@ def run_grid(cells: list[Cell], settings: CurveSettings, csv_path: str | os.Path
     path = Path(csv_path)
     ident = settings.identifier()
     done: dict[Cell, dict] = {}
+    if path.is_file():
+        _drop_partial_last_row(path)
     if path.exists() and path.stat().st_size > 0:
         for row in read_results(path):
             if row["settings_id"] != ident:

@@ -126,6 +126,9 @@ def run(args) -> int:
         resolution=args.resolution, kind=args.kind, mode=args.mode, seed=args.seed).validate()
     if args.jobs is not None and args.jobs < 1:
         raise ValueError(f"--jobs must be an int >= 1. Got {args.jobs!r} instead.")
+    if not (math.isfinite(args.noise_factor) and args.noise_factor >= 0):
+        raise ValueError("--noise-factor must be a finite number >= 0 (0 to skip). "
+                         f"Got {args.noise_factor!r} instead.")
     lists = [_floats(args.margins, "margins"), _floats(args.epsilons, "epsilons"),
              _floats(args.accuracies, "accuracies")]
     noise_rates = _floats(args.noise_rates, "noise-rates")
