@@ -349,9 +349,9 @@ def prepare_fit(estimator, X, y, norm_bound: float, *, warn: bool = True):
     if classes is None:
         classes = np.unique(gather(y.map_blocks(np.unique, dtype=y.dtype)))
         if classes.size != 2:
-            raise ValueError(f"{owner} supports binary classification only; y holds "
-                             f"{classes.size} distinct labels. Declare classes=[negative, "
-                             "positive].")
+            raise ValueError(f"{owner} on a dask array infers two classes at most; y holds "
+                             f"{classes.size} distinct labels. Declare classes=[...] (three or "
+                             "more train the multiclass booster on dask).")
         if warn:
             warnings.warn(f"{owner}: classes were inferred from y, which releases without privacy "
                           f"the set of labels present in the training data ({list(classes)}). "

@@ -409,9 +409,11 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
 
         warn_if_in_search(type(self).__name__)
         self._forget_fit()
-        if is_dask_array(X):  # row-chunked dask array (binary): the same rounds on dask
+        if is_dask_array(X):  # row-chunked dask array: the same rounds on dask
             from dpboost import distributed
 
+            if (declared_n_classes(self) or 0) > 2:  # (dpboost.distributed_multiclass)
+                return fit_multiclass(self, X, y, s)
             X, y_pm = distributed.prepare_fit(self, X, y, s["R"])
         else:
             X, y = self._validate_X_y(X, y)
@@ -593,6 +595,8 @@ class BoostedHalfspaceClassifier(_BoostedHalfspaceBase):
         if is_dask_array(X):
             from dpboost import distributed
 
+            if (declared_n_classes(self) or 0) > 2:
+                return fit_multiclass(self, X, y, None)
             X, y_pm = distributed.prepare_fit(self, X, y, R, warn=False)
         else:
             X, y = self._validate_X_y(X, y)

@@ -44,6 +44,7 @@ from accounting._validation import house_message
 from dpboost._validation import check_choice, check_scalar, warn_inferred_classes
 from dpboost.lazy_breg import LazyBregBoost
 from dpboost.mechanisms import LatticeGaussian, blocked_centre, centre_error_bound
+from dpboost.round_ops import is_dask_array
 
 __all__ = [
     "JointCentering",
@@ -100,6 +101,10 @@ class MulticlassLazyBregBoost(LazyBregBoost):
     """
 
     def gain(self, h, X, y):
+        if is_dask_array(X):  # chunk by chunk (dpboost.distributed_multiclass)
+            from dpboost.distributed_multiclass import dask_multiclass_gain
+
+            return dask_multiclass_gain(h.coef, X, y)
         return multiclass_gain(h(X), y)
 
 
@@ -111,6 +116,10 @@ def class_sums(X: np.ndarray, y: np.ndarray, weights: np.ndarray, n_classes: int
     class is one contiguous slice and the whole matrix costs one pass over ``X``.  Any row order
     gives the same result up to the public error bound.
     """
+    if is_dask_array(X):  # one pass over the chunks, same error bound
+        from dpboost.distributed_multiclass import dask_class_sums
+
+        return dask_class_sums(X, y, weights, n_classes)
     y = np.asarray(y)
     w = np.asarray(weights, dtype=np.float64)
     Z = np.zeros((n_classes, X.shape[1]), dtype=np.float64)
@@ -233,8 +242,11 @@ def boost_joint(X: np.ndarray, y: np.ndarray, n_classes: int, *, n_rounds: int, 
     """
     from dpboost.boost import boost
 
-    order = np.argsort(y, kind="stable")
-    Xs, ys = X[order], np.asarray(y)[order]
+    if is_dask_array(X):  # no sort: the chunked class sums take any row order
+        Xs, ys = X, y
+    else:
+        order = np.argsort(y, kind="stable")
+        Xs, ys = X[order], np.asarray(y)[order]
     H = boost(Xs, ys, measure_producer=MulticlassLazyBregBoost(kappa, learning_rate),
               weak_learner=weak_learner, n_rounds=n_rounds, rng=rng)
     return np.array([h.coef for h in H], dtype=np.float64).reshape(n_rounds, n_classes,
@@ -255,7 +267,8 @@ def boost_one_vs_rest(X: np.ndarray, y: np.ndarray, n_classes: int, *, n_rounds:
 
     coefs = np.empty((n_rounds, n_classes, X.shape[1]))
     for k, stream in zip(range(n_classes), rng.spawn(n_classes)):
-        y_pm = np.where(np.asarray(y) == k, 1, -1).astype(np.int8)
+        y_pm = ((y == k).astype(np.int8) * 2 - 1 if is_dask_array(y)
+                else np.where(np.asarray(y) == k, 1, -1).astype(np.int8))
         H = boost(X, y_pm, measure_producer=LazyBregBoost(kappa, learning_rate),
                   weak_learner=make_learner(), n_rounds=n_rounds, rng=stream)
         coefs[:, k, :] = np.array([h.coef for h in H])
@@ -376,18 +389,27 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     owner = type(estimator).__name__
     mode = check_choice(getattr(estimator, "multiclass", "joint"), "multiclass", owner,
                         ("joint", "ovr"))
-    classes, y_idx = encode_classes(estimator, y, warn=private)
-    K = classes.size
-    n, d = X.shape
     if private:
         s = settings
         R, lr = s["R"], s["lr"]
         kappa = s["kappa"] if s["kappa"] is not None else MULTICLASS_KAPPA
     else:
         R, lr, kappa = estimator.norm_bound, estimator.learning_rate, estimator.kappa
+    dask = is_dask_array(X)
+    if dask:  # declared classes, rows clipped chunk by chunk (dpboost.distributed_multiclass)
+        from dpboost.distributed import clip_rows_dask, private_norm_scale_dask
+        from dpboost.distributed_multiclass import prepare_fit_multiclass
+
+        clip, norm_scale = clip_rows_dask, private_norm_scale_dask
+        X, y_idx, classes = prepare_fit_multiclass(estimator, X, y, R)
+    else:
+        clip, norm_scale = clip_rows, private_norm_scale
+        classes, y_idx = encode_classes(estimator, y, warn=private)
+        warn_if_clipped(X, R, owner)
+        X = clip_rows(X, R)
+    K = classes.size
+    n, d = X.shape
     estimator._check_density(kappa, n)
-    warn_if_clipped(X, R, owner)
-    X = clip_rows(X, R)
     scale, imap = 1.0, None
     with one_blas_thread():
         if not private:
@@ -405,11 +427,11 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
             if plan.rho_mean:  # the private centre and constant of dpboost.input_map
                 plan = plan.with_mean_rho(mean_rho(n, d, plan.rho, plan.rho_mean))
                 imap = InputMap.for_mean(private_mean(X, R, plan.rho_mean, rng=rng_mean), R)
-                X = clip_rows(imap.transform(X), R)
+                X = clip(imap.transform(X), R)
                 d = X.shape[1]
             if plan.rho_norms:
-                scale = private_norm_scale(X, R, plan.rho_norms, rng=rng_norms)
-                X = clip_rows(X * scale, R) if scale > 1.0 else X
+                scale = norm_scale(X, R, plan.rho_norms, rng=rng_norms)
+                X = clip(X * scale, R) if scale > 1.0 else X
             per_problem = plan.rho_rounds / (1 if mode == "joint" else K)
             width = K * d if mode == "joint" else d
             T = s["T"] if s["T"] is not None else multiclass_rounds(kappa, n, width, per_problem)

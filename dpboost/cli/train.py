@@ -492,10 +492,6 @@ def _check_dask_args(schema) -> None:
     if schema.decimal != ".":
         raise UserError('--workers/--scheduler read numbers with a decimal point only; the '
                         'schema declares "decimal": ",": train in memory (without --workers).')
-    k = len(schema.label.classes)
-    if k != 2:
-        raise UserError(f"--workers/--scheduler support two classes; the schema declares {k}: "
-                        "train without --workers/--scheduler.")
 
 
 def _run_dask(args, schema, ledger) -> int:
@@ -513,7 +509,7 @@ def _run_dask(args, schema, ledger) -> int:
         try:  # a bad value surfaces when a partition is first encoded: in the fit, or here
             X, y, encoder = read_encoded(args.data, schema)
             _check_two_rows(args.data, X.shape[0])  # n is known, nothing is fitted yet
-            estimator = _estimator(args, [0, 1])
+            estimator = _estimator(args, list(range(len(schema.label.classes))))
             estimator.fit(X, y)
             accuracy = (float((estimator.predict(X) == y).mean().compute())
                         if _figures(args) else None)

@@ -57,19 +57,31 @@ def on_cluster(client):
     return ["--scheduler", client.scheduler.address]
 
 
-def test_three_classes_are_refused_before_the_ledger_is_touched(tmp_path, capsys):
-    ledger = _ledger(tmp_path)
-    before = ledger.read_bytes()
+def test_three_classes_train_on_dask_as_in_memory(tmp_path, capsys, on_cluster):
+    """A multiclass schema trains on dask (dpboost.distributed_multiclass): the same model
+    file and the same ledger charge as in memory; an undeclared label is one line."""
     schema = _schema(tmp_path, THREE)
-    for data in (_csv(tmp_path / "two.csv", 40), _csv(tmp_path / "three.csv", 40,
-                                                         THREE["label"]["classes"])):
-        capsys.readouterr()
-        code = main(["train", data, "--schema", schema, *TRAIN, "--workers", "1",
-                     "--ledger", str(ledger), "--out", str(tmp_path / "m.json")])
-        line = _one_line(capsys, code, "two classes", "declares 3", "without --workers")
-        assert "rows" not in line  # nothing read from the data
-    assert ledger.read_bytes() == before
-    assert not (tmp_path / "m.json").exists()
+    data = _csv(tmp_path / "three.csv", 300, THREE["label"]["classes"])
+    files, charges = [], []
+    for i, cluster in enumerate(([], on_cluster)):
+        ledger = tmp_path / f"ledger{i}.json"
+        assert main(["budget", "init", "--target-epsilon", "5", "--target-delta", "1e-5",
+                     str(ledger)]) == 0
+        model = tmp_path / f"m{i}.json"
+        assert main(["train", data, "--schema", schema, *TRAIN, *cluster, "--ledger",
+                     str(ledger), "--out", str(model)]) == 0
+        files.append(json.loads(model.read_text()))
+        charges.append(json.loads(ledger.read_text())["spends"][-1]["event"])
+    assert files[0]["classes"] == files[1]["classes"] == ["no", "yes", "maybe"]
+    assert np.allclose(files[0]["coef"], files[1]["coef"], rtol=0, atol=1e-12)
+    assert files[0]["privacy_report"] == files[1]["privacy_report"]
+    assert charges[0] == charges[1]
+    bad = _csv(tmp_path / "four.csv", 300, ["no", "yes", "maybe", "never"])
+    capsys.readouterr()
+    code = main(["train", bad, "--schema", schema, *TRAIN, *on_cluster,
+                 "--out", str(tmp_path / "m9.json")])
+    _one_line(capsys, code, "never")
+    assert not (tmp_path / "m9.json").exists()
 
 
 def test_multiclass_predict_on_dask_writes_what_memory_writes(tmp_path, capsys, on_cluster):
