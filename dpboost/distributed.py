@@ -245,12 +245,13 @@ def encode_labels_dask(y, classes) -> tuple[np.ndarray, object]:
     """
     classes = np.unique(np.asarray(classes))
     if classes.ndim != 1 or classes.size != 2:
-        raise ValueError("The 'classes' parameter must be a list of exactly two distinct labels "
-                         f"(only binary classification is supported). Got {classes!r} instead.")
+        raise ValueError("The 'classes' parameter must be a list of at least two distinct "
+                         "labels (two for a binary fit, three or more for multiclass). Got "
+                         f"{classes!r} instead.")
     unknown = gather((~da_isin(y, classes)).sum())
     if unknown:
         raise ValueError(f"y contains {int(unknown)} labels that are not in "
-                         f"classes={list(classes)}. Only binary classification is supported.")
+                         f"classes={list(classes)}.")
     return classes, (y == classes[1]).astype(np.int8) * 2 - 1
 
 

@@ -541,7 +541,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             return distributed.predict_proba(self, X)
         scores = self.decision_function(X)
         if scores.ndim == 2:  # multiclass: softmax of the scores (post-processing, uncalibrated)
-            return softmax(scores, axis=1)
+            big = np.finfo(np.float64).max  # an overflowed score: one-hot, not NaN
+            with np.errstate(over="ignore"):
+                return softmax(np.clip(scores.astype(np.float64), -big, big), axis=1)
         p = expit(scores)
         return np.column_stack([1.0 - p, p])
 

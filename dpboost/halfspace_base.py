@@ -119,15 +119,15 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
             classes = np.unique(np.asarray(self.classes))
             if classes.ndim != 1 or classes.size != 2:
                 raise ValueError(
-                    f"The 'classes' parameter of {owner} must be a list of exactly two distinct "
-                    f"labels (only binary classification is supported). Got {self.classes!r} "
-                    "instead."
+                    f"The 'classes' parameter of {owner} must be a list of at least two distinct "
+                    f"labels (two for a binary fit, three or more for multiclass). Got "
+                    f"{self.classes!r} instead."
                 )
             unknown = ~np.isin(y, classes)
             if unknown.any():
                 raise ValueError(
                     f"y contains labels that are not in classes={list(classes)} (first at row "
-                    f"{int(np.flatnonzero(unknown)[0])}). Only binary classification is supported."
+                    f"{int(np.flatnonzero(unknown)[0])})."
                 )
         else:
             y_type = type_of_target(y, input_name="y", raise_unknown=True)
@@ -221,11 +221,12 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
         w = w.T if w.ndim == 2 else w  # multiclass: (d, K), scores (n, K)
         with np.errstate(over="ignore", invalid="ignore"):
             scores = X @ w
-        bad = ~np.isfinite(scores)
+        bad = ~np.isfinite(scores).reshape(len(X), -1).all(axis=1)  # rows (any class)
         if bad.any():  # finite rows near 1e308: score = m * ((x / m) @ w), sign preserved
             m = np.abs(X[bad]).max(axis=1)
+            m = m[:, None] if scores.ndim == 2 else m
             with np.errstate(over="ignore"):
-                scores[bad] = m * ((X[bad] / m[:, None]) @ w)
+                scores[bad] = m * ((X[bad] / m.reshape(len(m), 1)) @ w)
         return scores + self.intercept_
 
     def predict(self, X) -> np.ndarray:

@@ -221,3 +221,10 @@ def test_train_cli_one_line_for_norm_bound_out_of_range(tmp_path, capsys, bound)
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1, err
     assert "'norm_bound'" in err[0] and "Traceback" not in err[0]
+
+
+def test_a_single_declared_class_names_both_binary_and_multiclass():
+    X, y = _data()
+    with pytest.raises(ValueError, match="at least two distinct labels .two for a binary fit, "
+                                         "three or more for multiclass"):
+        PrivateHalfspaceClassifier(1.0, 1e-6, classes=[1], random_state=0).fit(X, y)

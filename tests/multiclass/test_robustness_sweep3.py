@@ -191,3 +191,28 @@ def test_a_loaded_model_scores_rows_near_the_float_limit_by_their_sign(classes):
     proba = model.predict_proba(big)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     assert (np.asarray(classes)[proba.argmax(axis=1)] == expected).all()
+
+
+def test_the_estimator_scores_multiclass_rows_near_the_float_limit():
+    """An (n, K) overflow mask was applied to the (n, d) rows (AxisError), and the softmax of
+    an infinite score was NaN: now the scores keep their sign and the probabilities are a
+    distribution (one-hot where a score overflows)."""
+    from dpboost import PrivateHalfspaceClassifier
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 3)) / 3.0
+    y = np.arange(300) % 3
+    est = PrivateHalfspaceClassifier(2.0, 1e-6, classes=[0, 1, 2], random_state=0).fit(X, y)
+    est.coef_ = est.coef_ * 1e4  # weights of a model on rows in small units (post-processing)
+    far = np.vstack([X[:5] / np.abs(X[:5]).max(axis=1, keepdims=True) * 1e308, X[:5]])
+    with np.errstate(over="ignore", invalid="ignore"):
+        assert not np.all(np.isfinite(far[:5] @ est.coef_.T))  # the naive product overflows
+    scores = est.decision_function(far)
+    assert scores.shape == (10, 3) and np.all(np.isfinite(scores) | np.isinf(scores))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = np.sign(X[:5] @ est.coef_.T)
+    assert np.array_equal(np.sign(scores[:5]), expected)
+    proba = est.predict_proba(far)
+    assert np.all(np.isfinite(proba)) and np.allclose(proba.sum(axis=1), 1.0)
+    assert np.array_equal(est.predict(far)[5:], est.predict(X[:5]))
