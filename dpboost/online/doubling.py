@@ -95,8 +95,11 @@ class DoublingTrick(OnlineClassifier):
     def learner(self) -> Any:
         epoch = self.epoch_
         if epoch != self._learner_epoch:
-            self._learner_epoch = epoch
-            self._learner = self.make_learner(2**epoch)
+            learner = self.make_learner(2**epoch)
+            if learner is None:
+                raise TypeError("The 'make_learner' parameter of DoublingTrick must return a "
+                                f"learner. Got None for horizon {2**epoch} instead.")
+            self._learner_epoch, self._learner = epoch, learner
         return self._learner
 
     def _advance(self) -> None:

@@ -160,7 +160,11 @@ class Hedge:
         float
             The expected loss paid this round.
         """
-        v = np.asarray(losses, dtype=float)
+        try:
+            v = np.asarray(losses, dtype=float)
+        except (TypeError, ValueError):
+            raise TypeError(f"The 'losses' parameter of Hedge.update must be an array of "
+                            f"numbers. Got {losses!r} instead.") from None
         if v.shape != (self.n_experts,) or not (v.min() >= 0 and v.max() <= 1):
             raise ValueError(
                 f"The 'losses' parameter of Hedge.update must be an array of shape "

@@ -254,3 +254,21 @@ def test_oco_booster_weights_follow_the_textbook_ogd_step():
         want.append(p)
         p = min(max(p - c * 2 / (1 + 1 / gamma) / math.sqrt(i) * (zi / gamma - 1), -1.0), 1.0)
     np.testing.assert_allclose(model.booster_weights(X[9], Y[9]), want, rtol=0, atol=1e-12)
+
+
+def test_hedge_refuses_non_numeric_losses_with_a_type_error():
+    from dpboost.online import Hedge
+
+    h = Hedge(2, learning_rate=0.5)
+    with pytest.raises(TypeError, match="'losses' parameter of Hedge.update must be an array "
+                                        "of numbers"):
+        h.update(["a", "b"])
+    assert h.cumulative_loss_ == 0.0  # nothing was paid
+
+
+def test_doubling_trick_names_a_factory_that_returns_nothing():
+    from dpboost.online import DoublingTrick
+
+    with pytest.raises(TypeError, match="'make_learner' parameter of DoublingTrick must return "
+                                        "a learner. Got None for horizon 1"):
+        DoublingTrick(lambda horizon: None).predict()
