@@ -61,3 +61,13 @@ def test_atomic_write_gives_ordinary_permissions_and_leaves_nothing_on_failure(t
         atomic_write_bytes(target, None)  # fails mid-way: old content kept, no temp file left
     assert target.read_text() == "a\n"
     assert [p.name for p in tmp_path.iterdir()] == ["out.csv"]
+
+
+def test_test_file_names_are_unique():
+    """The test folders are not packages, so two test files with one basename stop collection
+    ('import file mismatch'): CI once failed on two test_robustness_sweep3.py."""
+    from collections import Counter
+    from pathlib import Path
+
+    names = Counter(p.name for p in Path(__file__).parent.rglob("test_*.py"))
+    assert [n for n, c in names.items() if c > 1] == []
