@@ -198,5 +198,5 @@ def warn_inferred_classes(owner: str, classes, *, stacklevel: int = 3,
 
     warnings.warn(
         f"{owner}: classes were inferred from y, which releases without privacy the set of "
-        f"labels present in the training data ({np.asarray(classes).tolist()}). Pass {fix} to avoid this "
-        "leak.", PrivacyLeakWarning, stacklevel=stacklevel + 1)
+        f"labels present in the training data ({np.asarray(classes).tolist()}). Pass {fix} "
+        "to avoid this leak.", PrivacyLeakWarning, stacklevel=stacklevel + 1)

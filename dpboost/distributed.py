@@ -339,9 +339,7 @@ def prepare_fit(estimator, X, y, norm_bound: float, *, warn: bool = True):
     :class:`~dpboost.exceptions.PrivacyLeakWarning`); rows are clipped to ``norm_bound`` chunk
     by chunk, from the public bound only.
     """
-    import warnings
-
-    from dpboost.exceptions import PrivacyLeakWarning
+    from dpboost._validation import warn_inferred_classes
 
     owner = type(estimator).__name__
     X, y = check_dask_X_y(X, y, owner)
@@ -354,10 +352,7 @@ def prepare_fit(estimator, X, y, norm_bound: float, *, warn: bool = True):
                              f"{classes.size} distinct labels. Declare classes=[...] (three or "
                              "more train the multiclass booster on dask).")
         if warn:
-            warnings.warn(f"{owner}: classes were inferred from y, which releases without privacy "
-                          f"the set of labels present in the training data ({list(classes)}). "
-                          "Pass classes=[negative, positive] to avoid this leak.",
-                          PrivacyLeakWarning, stacklevel=3)
+            warn_inferred_classes(owner, classes, stacklevel=3)
     estimator.classes_, y_pm = encode_labels_dask(y, classes)
     return clip_rows_dask(X, norm_bound), y_pm
 
