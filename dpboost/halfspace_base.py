@@ -212,7 +212,7 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
 
     def decision_function(self, X) -> np.ndarray:
         """``X @ coef_ + intercept_``: positive means ``classes_[1]`` (log-odds when calibrated)."""
-        if is_dask_array(X):  # lazy dask array of scores (binary models)
+        if is_dask_array(X):  # lazy dask array of scores ((n,) or (n, K))
             from dpboost import distributed
 
             return distributed.decision_function(self, X)
