@@ -83,6 +83,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="learning rate lambda (default: the estimator's choice)")
     parser.add_argument("--margin", type=float, default=None,
                         help="margin tau: theory mode (default: none, practical mode)")
+    parser.add_argument("--multiclass", choices=("joint", "ovr"), default=None,
+                        help="three or more classes: one joint release of all K class sums "
+                             "per round, or K one-vs-rest runs sharing the budget (default: "
+                             "joint; ignored for two classes)")
     parser.add_argument("--norm-bound", type=float, default=None,
                         help="public bound R on the rows' L2 norm: longer rows are clipped to "
                              "it (--non-private-figures reports the clipped fraction); a "
@@ -163,7 +167,8 @@ def _estimator(args, classes):
     from dpboost.estimator import PrivateHalfspaceClassifier
 
     optional = {"n_rounds": args.n_rounds, "kappa": args.kappa,
-                "learning_rate": args.learning_rate, "margin": args.margin}
+                "learning_rate": args.learning_rate, "margin": args.margin,
+                "multiclass": args.multiclass}
     kwargs = {k: v for k, v in optional.items() if v is not None}
     if "verbose" in inspect.signature(PrivateHalfspaceClassifier).parameters:
         kwargs["verbose"] = not args.json  # progress on stderr for long runs

@@ -216,3 +216,44 @@ def test_the_estimator_scores_multiclass_rows_near_the_float_limit():
     proba = est.predict_proba(far)
     assert np.all(np.isfinite(proba)) and np.allclose(proba.sum(axis=1), 1.0)
     assert np.array_equal(est.predict(far)[5:], est.predict(X[:5]))
+
+
+@pytest.mark.parametrize("flag, mode", [([], "joint"), (["--multiclass", "ovr"], "ovr")])
+def test_train_cli_chooses_the_multiclass_mode_and_charges_its_plan(tmp_path, capsys, flag,
+                                                                    mode):
+    """``dpboost train --multiclass`` (there was no flag: one-vs-rest was API-only); the
+    ledger is charged the planned rho of the estimator with that mode."""
+    import json
+
+    import pandas as pd
+
+    from dpboost.cli import main
+
+    rng = np.random.default_rng(0)
+    labels = ["no", "yes", "maybe"]
+    data, schema, ledger = tmp_path / "d.csv", tmp_path / "s.json", tmp_path / "l.json"
+    pd.DataFrame({"age": rng.uniform(0, 100, 300).round(2),
+                  "y": rng.choice(labels, 300)}).to_csv(data, index=False)
+    schema.write_text(json.dumps({"columns": {"age": {"type": "numeric", "lower": 0,
+                                                      "upper": 100}},
+                                  "label": {"column": "y", "classes": labels}}))
+    assert main(["budget", "init", str(ledger), "--target-epsilon", "5",
+                 "--target-delta", "1e-5"]) == 0
+    assert main(["train", str(data), "--schema", str(schema), "--target-epsilon", "1",
+                 "--target-delta", "1e-6", "--seed", "0", "--ledger", str(ledger),
+                 "--out", str(tmp_path / "m.json"), *flag]) == 0
+    model = json.loads((tmp_path / "m.json").read_text())
+    assert model["privacy_report"]["multiclass"] == mode
+    planned = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1, 2],
+                                         multiclass=mode).planned_privacy_event()
+    from accounting import event_from_dict
+
+    charged = event_from_dict(json.loads(ledger.read_text())["spends"][-1]["event"])
+    rho = ZCDPAccountant().compose(charged).rho
+    assert rho == pytest.approx(ZCDPAccountant().compose(planned).rho, rel=1e-9)
+    capsys.readouterr()
+    assert main(["train", str(data), "--schema", str(schema), "--target-epsilon", "1",
+                 "--target-delta", "1e-6", "--multiclass", "both",
+                 "--out", str(tmp_path / "m2.json")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--multiclass" in err[0]
