@@ -273,6 +273,10 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
             raise ValueError(f"{path} is not a readable Parquet file: "
                              f"{str(exc).splitlines()[0]}") from None
         frame.columns = [str(c).strip() for c in frame.columns]
+        na = [] if na_values is None else ["", *na_values]
+        for name in frame.columns:  # text cells that mean "missing", as in a CSV
+            if na and (frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name])):
+                frame[name] = frame[name].mask(frame[name].isin(na))
         frame.attrs["dpboost_header"] = True
         return frame
     lines = _first_lines(path)

@@ -360,8 +360,9 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         if (out < 0).any():
             row = int(np.flatnonzero(out < 0)[0])
             value = np.asarray(y, dtype=object)[row]
-            key = (None if is_nan_text(value)  # NaN text: missing
-                   else category_key(value, schema.decimal))
+            missing = is_nan_text(value) or (isinstance(value, str) and value.strip()
+                                             in ("", *schema.na_values))
+            key = None if missing else category_key(value, schema.decimal)  # missing
             folded = [c for c in schema.label.classes if key is not None
                       and category_key(c, schema.decimal).casefold() == key.casefold()]
             hint = (f" (labels are case-sensitive: the schema declares {folded[0]!r})"

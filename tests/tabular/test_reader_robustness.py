@@ -123,3 +123,35 @@ def test_hex_text_elsewhere_leaves_integer_columns_as_numbers(tmp_path):
     frame = read_table(data, text_columns=["code"])
     assert pd.to_numeric(frame["n"]).tolist() == list(range(8))
     assert frame["code"].tolist()[3] == "0xff"
+
+
+def test_parquet_applies_the_schemas_na_values_as_csv_does(tmp_path, capsys):
+    """Parquet ignored ``na_values``: a '?' label was 'not one of the schema's classes' there
+    and 'missing' in a CSV (categories were already read as missing by the encoder). Both
+    formats, in memory and on dask, now say the label is missing, and train the same model."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"age": rng.uniform(0, 100, 200).round(2),
+                          "job": rng.choice(["a", "b", "?"], 200).astype(object),
+                          "y": rng.choice(["no", "yes"], 200).astype(object)})
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps({
+        "na_values": ["?"],
+        "columns": {"age": {"type": "numeric", "lower": 0, "upper": 100},
+                    "job": {"type": "categorical", "categories": ["a", "b"],
+                            "missing": "indicator"}},
+        "label": {"column": "y", "classes": ["no", "yes"]}}))
+    bad = frame.copy()
+    bad.loc[5, "y"] = "?"
+    models, errors = [], []
+    for suffix in (".csv", ".parquet"):
+        for table, store in ((frame, models), (bad, errors)):
+            path = tmp_path / f"{'bad' if table is bad else 'd'}{suffix}"
+            table.to_csv(path, index=False) if suffix == ".csv" else table.to_parquet(path)
+            out = tmp_path / f"m{suffix}{len(store)}.json"
+            capsys.readouterr()
+            code = main(["train", str(path), "--schema", str(schema), "--target-epsilon", "1",
+                         "--target-delta", "1e-6", "--seed", "0", "--out", str(out)])
+            store.append(json.loads(out.read_text())["coef"] if code == 0
+                         else capsys.readouterr().err)
+    assert models[0] == models[1]
+    assert all("label is missing" in e for e in errors), errors
