@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import expit, softmax
 from sklearn.utils.metaestimators import available_if
 
 from accounting import NonPrivateEvent, calibrate_noise
@@ -44,6 +43,7 @@ from dpboost.private_platt import private_platt, worthwhile
 from dpboost.private_threshold import private_threshold
 from dpboost.progress import round_callback
 from dpboost.round_ops import is_dask_array
+from dpboost.scores import probabilities
 from dpboost.theory import algorithm5_parameters
 from dpboost.weak_learners import CenteringHalfspace, GaussianCenteringHalfspace
 
@@ -539,13 +539,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             from dpboost import distributed
 
             return distributed.predict_proba(self, X)
-        scores = self.decision_function(X)
-        if scores.ndim == 2:  # multiclass: softmax of the scores (post-processing, uncalibrated)
-            big = np.finfo(np.float64).max  # an overflowed score: one-hot, not NaN
-            with np.errstate(over="ignore"):
-                return softmax(np.clip(scores.astype(np.float64), -big, big), axis=1)
-        p = expit(scores)
-        return np.column_stack([1.0 - p, p])
+        return probabilities(self.decision_function(X))  # multiclass: softmax, uncalibrated
 
     def _report(self, s, plan, learner, event, n, T, kappa, noisy_count) -> dict:
         return build_report(self, s, plan, learner, event, n, T, kappa, noisy_count)

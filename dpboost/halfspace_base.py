@@ -30,6 +30,7 @@ from dpboost.boost import boost
 from dpboost.exceptions import SeededCloneWarning
 from dpboost.lazy_breg import LazyBregBoost
 from dpboost.round_ops import is_dask_array
+from dpboost.scores import linear_scores
 
 __all__ = ["IndependentNoiseCloneMixin", "_BoostedHalfspaceBase", "one_blas_thread"]
 
@@ -219,15 +220,7 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
         X = self._validate_X_predict(X)
         w = self.coef_.astype(X.dtype)
         w = w.T if w.ndim == 2 else w  # multiclass: (d, K), scores (n, K)
-        with np.errstate(over="ignore", invalid="ignore"):
-            scores = X @ w
-        bad = ~np.isfinite(scores).reshape(len(X), -1).all(axis=1)  # rows (any class)
-        if bad.any():  # finite rows near 1e308: score = m * ((x / m) @ w), sign preserved
-            m = np.abs(X[bad]).max(axis=1)
-            m = m[:, None] if scores.ndim == 2 else m
-            with np.errstate(over="ignore"):
-                scores[bad] = m * ((X[bad] / m.reshape(len(m), 1)) @ w)
-        return scores + self.intercept_
+        return linear_scores(X, w) + self.intercept_
 
     def predict(self, X) -> np.ndarray:
         """Predicted labels: ``classes_[1]`` where the decision function is positive

@@ -35,12 +35,12 @@ import os
 from pathlib import Path
 
 import numpy as np
-from scipy.special import expit, softmax
 from sklearn.utils.metaestimators import available_if
 
 from dpboost import __version__
 from dpboost._io import atomic_write_text
 from dpboost.exceptions import ModelFileError
+from dpboost.scores import linear_scores, probabilities
 
 __all__ = [
     "FORMAT",
@@ -129,15 +129,7 @@ class HalfspaceModel:
         (multiclass: one score per class, shape (n, K))."""
         X = self._check_X(X)
         w = self.coef_.T if self.coef_.ndim == 2 else self.coef_
-        with np.errstate(over="ignore", invalid="ignore"):
-            scores = X @ w
-        bad = ~np.isfinite(scores).reshape(X.shape[0], -1).all(axis=1)
-        if bad.any():  # finite rows near 1e308 (inf - inf = nan): m ((x / m) @ w), as the
-            m = np.abs(X[bad]).max(axis=1)  # estimator scores them, sign preserved
-            with np.errstate(over="ignore"):
-                part = (X[bad] / m[:, None]) @ w
-                scores[bad] = m[:, None] * part if part.ndim == 2 else m * part
-        return scores + self.intercept_
+        return linear_scores(X, w) + self.intercept_  # as the estimator scores them
 
     def predict(self, X) -> np.ndarray:
         """Class labels: ``classes_[1]`` where the score is > 0, else ``classes_[0]``
@@ -151,13 +143,7 @@ class HalfspaceModel:
     def predict_proba(self, X) -> np.ndarray:
         """``[1 - p, p]`` with ``p = sigmoid(decision_function(X))`` (calibrated binary models);
         the softmax of the K scores for a multiclass model (uncalibrated)."""
-        scores = self.decision_function(X)
-        if scores.ndim == 2:  # an overflowed score is +-inf: inf - inf would make it NaN
-            big = np.finfo(np.float64).max
-            with np.errstate(over="ignore"):  # exp(-big - big) is 0, as it should be
-                return softmax(np.clip(scores, -big, big), axis=1)
-        p = expit(scores)
-        return np.column_stack([1.0 - p, p])
+        return probabilities(self.decision_function(X))
 
     def score(self, X, y) -> float:
         """Accuracy on ``(X, y)`` (computed without privacy: do not publish it for training
