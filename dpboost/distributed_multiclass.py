@@ -11,16 +11,18 @@ whose numpy versions do not apply to a dask array, and the checks around them:
   workers by :func:`dpboost.round_ops.add_gain`, never gathered);
 * :func:`dask_class_sums`: the ``K`` class sums ``Z[k] = sum_{i: y_i = k} mu_hat(i) x_i`` of a
   round, one pass over the chunks: each chunk returns, per class, the per-block pieces of
-  :func:`~dpboost.mechanisms.block_partials` with weights ``mu_hat * [y = k]``, and the client
-  adds them exactly as :func:`dpboost.distributed.dask_centre` adds one centre.
+  :func:`~dpboost.mechanisms.block_partials` of its rows of that class (``O(n d)`` in all),
+  and the client adds them exactly as :func:`dpboost.distributed.dask_centre` adds one
+  centre.
 
 **What a round releases does not change.**  The released value is the same ``K x d`` matrix of
 class sums, released by the same :meth:`~dpboost.multiclass.JointGaussianCentering.mechanism`
 (joint sensitivity ``2R/(kappa n)``, the same public grid, the same discrete Gaussian, drawn
-once on the client).  Its public float error bound still holds: class ``k``'s sum is computed
-over all ``n`` rows, the rows of other classes weighted by an exact zero (adding ``0.0`` is
-exact), so each term passes through at most the roundings :func:`~dpboost.mechanisms
-.centre_error_bound` counts for ``n`` rows and class ``k`` errs in L2 by at most
+once on the client).  Its public float error bound still holds: class ``k``'s sum keeps the
+global blocks of ``n`` rows (a block's class-``k`` rows are a subset of the block, reduced as
+the block would be, and the blocks are added by the same pairwise tree), so each term passes
+through at most the roundings :func:`~dpboost.mechanisms.centre_error_bound` counts for ``n``
+rows and class ``k`` errs in L2 by at most
 ``gamma_m sum_{i: y_i = k} w_i ||x_i||``; every row belongs to one class, so the Frobenius
 error of all ``K`` sums is at most ``gamma_m sum_i w_i ||x_i||``, the bound charged in memory.
 The privacy event, the report and the model are the in-memory ones; only the order of the
@@ -36,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dpboost.mechanisms import block_partials, pairwise_sum
+from dpboost.mechanisms import CENTRE_BLOCK_ROWS, block_partials, pairwise_sum
 
 __all__ = ["dask_class_sums", "dask_multiclass_gain", "encode_classes_dask",
            "prepare_fit_multiclass"]
@@ -102,12 +104,31 @@ def dask_multiclass_gain(coef: np.ndarray, X, y_index):
 
 def _chunk_class_partials(x: np.ndarray, w: np.ndarray, y: np.ndarray, offsets: list[int],
                           n_classes: int, block_id=None) -> np.ndarray:
-    """Per class, :func:`block_partials` of one chunk (weights ``w [y = k]``): a 1 x 1 object."""
-    first = offsets[block_id[0]]
+    """Per class and global block, :func:`block_partials` of the chunk's rows of that class.
+
+    One pass: the rows of each global block piece are grouped by class (a stable argsort of
+    at most ``B`` labels) and each group is reduced alone, so a round costs ``O(n d)`` as in
+    memory, not ``K`` passes.  A group is a subset of one block's rows, reduced as that block
+    would be.  Returns a 1 x 1 object array holding ``(b0, P)`` with ``P`` of shape
+    ``(K, pieces, d)``.
+    """
+    B = CENTRE_BLOCK_ROWS
+    first, n = offsets[block_id[0]], x.shape[0]
+    labels, weights = y[:, 0], w[:, 0]
+    b0 = first // B
+    n_blocks = 0 if n == 0 else (first + n - 1) // B - b0 + 1
+    P = np.zeros((n_classes, n_blocks, x.shape[1]), dtype=np.float64)
+    for j in range(n_blocks):
+        start = (b0 + j) * B  # the global block's first row
+        lo, hi = max(0, start - first), min(n, start + B - first)
+        order = lo + np.argsort(labels[lo:hi], kind="stable")
+        bounds = np.searchsorted(labels[order], np.arange(n_classes + 1))
+        for k in range(n_classes):
+            rows = order[bounds[k]:bounds[k + 1]]
+            if rows.size:
+                P[k, j] = block_partials(x[rows], weights[rows], start)[1][0]
     out = np.empty((1, 1), dtype=object)
-    pieces = [block_partials(x, np.where(y[:, 0] == k, w[:, 0], 0.0), first)
-              for k in range(n_classes)]
-    out[0, 0] = (pieces[0][0], np.stack([P for _, P in pieces]) if pieces else None)
+    out[0, 0] = (b0, P)
     return out
 
 

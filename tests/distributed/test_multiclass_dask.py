@@ -101,3 +101,25 @@ def test_dask_needs_declared_classes_and_refuses_undeclared_labels(client):
     assert (y == 3).any()
     with pytest.raises(ValueError, match=r"Declare classes=\[\.\.\.\]"):  # never inferred
         PrivateHalfspaceClassifier(1.0, 1e-6, random_state=0).fit(Xd, yd)
+
+
+def test_chunks_that_cut_the_global_blocks_keep_the_bound(client):
+    """More rows than a centre block, chunks cutting blocks mid-way: each block's class rows
+    are reduced alone and the pieces added back; still the exact sums within the bound."""
+    from fractions import Fraction
+
+    from dpboost.mechanisms import CENTRE_BLOCK_ROWS
+
+    rng = np.random.default_rng(11)
+    n, d, K = 2 * CENTRE_BLOCK_ROWS + 777, 2, 5
+    X = rng.normal(size=(n, d)) / 2.0
+    y = rng.integers(0, K, n)
+    w = rng.random(n)
+    w /= w.sum()
+    chunk = CENTRE_BLOCK_ROWS // 3 + 1
+    Z = class_sums(da.from_array(X, chunks=(chunk, d)), da.from_array(y, chunks=chunk),
+                   da.from_array(w, chunks=chunk), K)
+    exact = np.array([[float(sum(Fraction(float(w[i])) * Fraction(float(X[i, j]))
+                                 for i in np.flatnonzero(y == k))) for j in range(d)]
+                      for k in range(K)])
+    assert np.linalg.norm(Z - exact) <= centre_error_bound(n, 1.0)
