@@ -394,11 +394,11 @@ def run(args) -> int:
         if public_classes is None and classes is not None:  # keep the declared order
             public_classes, y = list(classes), _label_positions(args.data, y, classes)
             classes = list(range(len(public_classes)))
-        clipped = clipped_fraction(X, args.norm_bound)
+        clipped = clipped_fraction(X, args.norm_bound) if _figures(args) else None
         estimator = _estimator(args, classes)
         estimator.fit(X, y)
     _warn_lines(caught)
-    if _figures(args) and clipped > CLIP_WARN_FRACTION:
+    if clipped is not None and clipped > CLIP_WARN_FRACTION:
         print(f"dpboost train: warning: {clipped:.1%} of the training rows (non-private "
               f"figure) had a norm above "
               f"--norm-bound {args.norm_bound:g} and were clipped, which distorts the model. "
