@@ -31,15 +31,8 @@ import numpy as np
 
 from dpboost import sample_complexity
 from dpboost._io import atomic_write_bytes
-from dpboost.experiments import (
-    _AXES,
-    Cell,
-    CurveSettings,
-    _cell_of,
-    axis_rows,
-    center_cell,
-    fit_slopes,
-)
+from dpboost.curve_slopes import _AXES, axis_rows, center_cell, fit_slopes
+from dpboost.experiments import Cell, CurveSettings, _cell_of
 
 __all__ = [
     "plot_all",

@@ -22,14 +22,13 @@ from dpboost.cli._options import add_out, add_seed, add_target_epsilon_delta
 from dpboost.experiments import (
     Cell,
     CurveSettings,
-    center_cell,
-    fit_slopes,
     make_grid,
     noise_tolerance,
     read_results,
     run_grid,
     training_diagnostics,
 )
+from dpboost.curve_slopes import center_cell, fit_slopes
 from dpboost.plotting import plot_all
 
 #: Default grid (star around tau=0.1, eps=1, alpha=0.1); noise rates are absolute.

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from dpboost import curve_slopes
 from dpboost import experiments as ex
 from dpboost.cli import main
 
@@ -54,12 +55,12 @@ def test_settings_validation_uses_template():
 
 def test_fit_slope_exact_and_t_interval():
     x = np.array([0.05, 0.1, 0.2, 0.4])
-    f = ex.fit_slope(x, 3.0 / x**2, "margin", 2.0)
+    f = curve_slopes.fit_slope(x, 3.0 / x**2, "margin", 2.0)
     assert f.slope == pytest.approx(2.0) and f.high - f.low == pytest.approx(0.0, abs=1e-9)
     # noisy: the interval is slope +- t_{0.975, m-2} * standard error (closed form)
     rng = np.random.default_rng(0)
     y = 5.0 / x * np.exp(rng.normal(0, 0.1, x.size))
-    f = ex.fit_slope(x, y)
+    f = curve_slopes.fit_slope(x, y)
     lx, ly = np.log(1 / x), np.log(y)
     b = np.polyfit(lx, ly, 1)
     resid = ly - np.polyval(b, lx)
@@ -67,9 +68,9 @@ def test_fit_slope_exact_and_t_interval():
     half = stats.t.ppf(0.975, x.size - 2) * se
     assert f.slope == pytest.approx(b[0])
     assert (f.low, f.high) == pytest.approx((b[0] - half, b[0] + half))
-    assert math.isinf(ex.fit_slope([0.1, 0.2], [10, 5]).high)
+    assert math.isinf(curve_slopes.fit_slope([0.1, 0.2], [10, 5]).high)
     with pytest.raises(ValueError, match="two distinct finite points"):
-        ex.fit_slope([0.1], [10])
+        curve_slopes.fit_slope([0.1], [10])
 
 
 def _bytes(path):
