@@ -191,6 +191,8 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
     Attributes
     ----------
     best_estimator_, best_params_, n_runs_, privacy_event_, privacy_report_
+        ``best_estimator_`` holds ``random_state=None``: the stream its run drew from carries
+        the search's seed, which would give away every run's noise.
 
     Examples
     --------
@@ -295,6 +297,9 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
                 # each run is a step of this one search, not a fit by sklearn's model selection
                 warnings.simplefilter("ignore", BudgetPerFitWarning)
                 est.fit(X[tr], y[tr])
+            # the run's stream must not stay in a released estimator: its SeedSequence holds
+            # the search's entropy, from which the split, every run's noise and K follow
+            est.set_params(random_state=None)
             for w in caught:  # the runs' other warnings (e.g. clipped rows), each once
                 key = (w.category, str(w.message))
                 if key not in seen:
