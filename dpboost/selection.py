@@ -190,9 +190,13 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
 
     Attributes
     ----------
-    best_estimator_, best_params_, n_runs_, privacy_event_, privacy_report_
+    best_estimator_, best_params_, privacy_event_, privacy_report_
         ``best_estimator_`` holds ``random_state=None``: the stream its run drew from carries
-        the search's seed, which would give away every run's noise.
+        the search's seed, which would give away every run's noise.  The number of runs ``K``
+        is not released: Theorem 2 covers the best run alone, and with ``K`` beside it a
+        ``rho_Q``-zCDP base (the best of ``K`` Gaussian scores) is (1, 2.6e-4)-DP, not
+        (1, 1e-6), at this class's default plan for ``epsilon = 1``
+        (``tests/audit/test_release_attacks.py``).
 
     Examples
     --------
@@ -310,7 +314,8 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
             if score > best[0]:
                 best = (score, params, est)
             assert ZCDPAccountant().compose(est.privacy_event_).rho <= rho_train * (1 + 1e-9)
-        self.best_estimator_, self.best_params_, self.n_runs_ = best[2], best[1], K
+        # K itself stays here: PS22's Theorem 2 covers the best run only, not (K, best run)
+        self.best_estimator_, self.best_params_ = best[2], best[1]
         self.classes_ = best[2].classes_
         self.n_features_in_ = best[2].n_features_in_
         self.privacy_event_ = TNBSelectionEvent(rho, eta, gamma)
@@ -321,7 +326,7 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
                          "Theorem 2)",
             "rho_per_run": rho, "rho_train": rho_train, "rho_score": rho_score,
             "eta": eta, "gamma": gamma, "expected_runs": self.privacy_event_.expected_runs,
-            "n_runs": K, "candidates": cands, "validation_fraction": vf,
+            "candidates": cands, "validation_fraction": vf,
             "best_params": best[1],
         }
         return self

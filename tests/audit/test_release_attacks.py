@@ -104,3 +104,54 @@ def test_a_fit_without_a_seed_keeps_no_stream():
         warnings.simplefilter("ignore")
         est = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[-1, 1]).fit(X, y)
     assert _streams_in(est, "est") == []
+
+
+def _delta_of_best_gaussian_score(event, epsilon: float, *, reveal_k: bool) -> float:
+    """delta(epsilon) of "best of K runs" for the base Q = a score N(mu, 1/(2 rho_Q)) with
+    sensitivity 1 (``rho_Q``-zCDP, so Theorem 2 of PS22 applies), output the best score.
+
+    With ``reveal_k`` the output is (K, best score): sum_k P[K = k] delta_k(epsilon); without,
+    the mixture over K.  D' is the dataset whose scores are lower (the large-K tail of a low
+    maximum is what tells it apart)."""
+    from scipy.special import log_ndtr
+
+    from accounting.selection import tnb_pmf
+
+    sigma = 1.0 / np.sqrt(2.0 * event.rho)
+    x = np.linspace(-12.0, 13.0, 25001) * sigma
+    dx = x[1] - x[0]
+
+    def density(k, mu):
+        u = (x - mu) / sigma
+        return np.exp(np.log(k) - 0.5 * u * u - 0.5 * np.log(2 * np.pi * sigma**2)
+                      + (k - 1) * log_ndtr(u))
+
+    revealed, mix_d, mix_d2 = 0.0, np.zeros_like(x), np.zeros_like(x)
+    k = 1
+    while (p := tnb_pmf(k, event.eta, event.gamma)) > 1e-16:
+        d, d2 = density(k, 1.0), density(k, 0.0)
+        revealed += p * float(np.sum(np.maximum(0.0, d2 - np.exp(epsilon) * d)) * dx)
+        mix_d += p * d
+        mix_d2 += p * d2
+        k += 1
+    hidden = float(np.sum(np.maximum(0.0, mix_d2 - np.exp(epsilon) * mix_d)) * dx)
+    return revealed if reveal_k else hidden
+
+
+def test_the_number_of_runs_is_not_released():
+    """PS22's Theorem 2 bounds the best run alone.  Beside it, K breaks the claim for a base
+    algorithm the accounting admits: at the default plan for (1, 1e-6) the best of K Gaussian
+    scores is (1, 1.4e-15)-DP with K hidden and only (1, 2.6e-4)-DP with K revealed.  Before the
+    fix ``n_runs_`` and ``privacy_report_["n_runs"]`` released K."""
+    planned = PrivateSelection(1.0, 1e-6).planned_privacy_event()
+    assert _delta_of_best_gaussian_score(planned, 1.0, reveal_k=False) < 1e-6
+    assert _delta_of_best_gaussian_score(planned, 1.0, reveal_k=True) > 1e-4
+    X, y = _data()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sel = PrivateSelection(1.0, 1e-6, classes=[-1, 1], candidates=FAST,
+                               random_state=0).fit(X, y)
+    released = {k for k in vars(sel) if k.endswith("_") and not k.startswith("_")}
+    assert released == {"best_estimator_", "best_params_", "classes_", "n_features_in_",
+                        "privacy_event_", "privacy_report_"}
+    assert not any("runs" in key and key != "expected_runs" for key in sel.privacy_report_)

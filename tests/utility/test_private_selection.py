@@ -21,7 +21,10 @@ def _data(n=8000, seed=0):
 
 
 @pytest.mark.slow
-def test_selection_spends_one_budget_and_picks_a_candidate():
+def test_selection_spends_one_budget_and_picks_a_candidate(monkeypatch):
+    draws = []  # K is not released (dpboost.selection): read it where it is drawn
+    sample = selection._sample_tnb
+    monkeypatch.setattr(selection, "_sample_tnb", lambda *a: draws.append(sample(*a)) or draws[-1])
     X, y = _data()
     sel = PrivateSelection(2.0, 1e-6, classes=[0, 1], random_state=3)
     planned = sel.planned_privacy_event()
@@ -35,7 +38,7 @@ def test_selection_spends_one_budget_and_picks_a_candidate():
     # K is drawn independently of the data: same seed, other data, same number of runs
     X2, y2 = _data(seed=9)
     other = PrivateSelection(2.0, 1e-6, classes=[0, 1], random_state=3).fit(X2, y2)
-    assert other.n_runs_ == sel.n_runs_
+    assert draws[0] == draws[1]
 
 
 @pytest.mark.parametrize("eps", [0.1, 1.0, 5.0])
