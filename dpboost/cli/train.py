@@ -534,8 +534,10 @@ def _run_dask(args, schema, ledger) -> int:
             out["non_private"] = {"training_accuracy": accuracy, "clipped_fraction": 0.0}
         print(json.dumps(out, indent=2))
     else:
+        # not the number of partitions: a CSV's is its size in bytes over the block size,
+        # which one row's length can change (a figure of the data outside the mechanism)
         print(f"wrote {args.out}: {X.shape[1]} features, classes "
-              f"{list(schema.label.classes)} (dask, {X.numblocks[0]} partitions)")
+              f"{list(schema.label.classes)} (dask)")
         print(f"privacy: {_summary(report)}")
         if accuracy is not None:
             print(f"non-private: training accuracy {accuracy:.4f} (computed on the training "
