@@ -48,6 +48,7 @@ from pathlib import Path
 import numpy as np
 
 from dpboost.cell_text import category_key, is_nan_text
+from dpboost.schema_spellings import LABEL_SPELLINGS, did_you_mean
 
 __all__ = [
     "CategoricalColumn",
@@ -65,38 +66,6 @@ _MISSING = ("zero", "indicator")
 
 def _err(what: str, expected: str, got: object) -> str:
     return f"The {what} in the schema must be {expected}. Got {got!r} instead."
-
-
-#: What a person writing a schema by hand often types, and the spelling the schema uses.
-_SPELLINGS = {
-    "number": "numeric", "numerical": "numeric", "float": "numeric", "int": "numeric",
-    "integer": "numeric", "continuous": "numeric", "real": "numeric", "double": "numeric",
-    "category": "categorical", "categories": "categorical", "nominal": "categorical",
-    "string": "categorical", "str": "categorical", "text": "categorical",
-    "enum": "categorical", "bool": "categorical", "boolean": "categorical",
-    "factor": "categorical", "ignore": "drop", "id": "drop", "skip": "drop",
-    "min": "lower", "max": "upper", "low": "lower", "high": "upper", "minimum": "lower",
-    "maximum": "upper", "values": "categories", "levels": "categories",
-    "choices": "categories", "name": "column", "labels": "classes",
-}
-
-
-_LABEL_SPELLINGS = {"values": "classes", "categories": "classes", "levels": "classes",
-                    "target": "column", "col": "column"}
-
-
-def _did_you_mean(got, allowed, spellings: dict | None = None) -> str:
-    """`` Did you mean 'numeric'?`` for a known misspelling of an allowed word, else ``""``."""
-    words = [got] if isinstance(got, str) else list(got) if isinstance(got, list) else []
-    hints = []
-    for word in words:
-        if not isinstance(word, str):
-            continue
-        key = word.strip().lower()
-        right = key if key in allowed else {**_SPELLINGS, **(spellings or {})}.get(key)
-        if right in allowed and right != word:
-            hints.append(f"{right!r} for {word!r}")
-    return f" Write {', '.join(hints)}." if hints else ""
 
 
 def _number(value, what: str) -> float:
@@ -213,7 +182,7 @@ class NumericColumn:
         if unknown:
             raise ValueError(_err(f"keys of {where}", "among type, lower, upper, transform, "
                                   "bins, edges, missing, from_data, note", sorted(unknown))
-                             + _did_you_mean(sorted(unknown), ("lower", "upper")))
+                             + did_you_mean(sorted(unknown), ("lower", "upper")))
         for key in ("lower", "upper"):
             if key not in spec:
                 raise ValueError(f"The {where} in the schema needs a public '{key}' bound.")
@@ -321,7 +290,7 @@ class CategoricalColumn:
         if unknown:
             raise ValueError(_err(f"keys of {where}", "among type, categories, missing, "
                                   "from_data, note", sorted(unknown))
-                             + _did_you_mean(sorted(unknown), ("categories",)))
+                             + did_you_mean(sorted(unknown), ("categories",)))
         cats = spec.get("categories")
         if not isinstance(cats, (list, tuple)) or not cats:
             raise ValueError(_err(f"'categories' of {where}", "a non-empty list", cats))
@@ -370,8 +339,8 @@ class Label:
         if unknown:  # e.g. "name" for "column": the label would be silently incomplete
             raise ValueError(_err("keys of the label", "among column, classes, from_data, note",
                                   sorted(unknown))
-                             + _did_you_mean(sorted(unknown), ("column", "classes"),
-                                             _LABEL_SPELLINGS))
+                             + did_you_mean(sorted(unknown), ("column", "classes"),
+                                             LABEL_SPELLINGS))
         column = spec.get("column")
         if column is not None and not isinstance(column, str):
             raise TypeError(_err("'column' of the label", "a column name", column))
@@ -439,7 +408,7 @@ class Schema:
         if unknown:
             raise ValueError(_err("top-level keys", "among " + ", ".join(sorted(known)),
                                   sorted(unknown))
-                             + _did_you_mean(sorted(unknown), ("label", "columns"),
+                             + did_you_mean(sorted(unknown), ("label", "columns"),
                                              {"target": "label", "y": "label",
                                               "labels": "label", "features": "columns"}))
         decimal = content.get("decimal", ".")
@@ -466,7 +435,7 @@ class Schema:
             else:
                 raise ValueError(_err(f"'type' of column {name!r}",
                                       "'numeric', 'categorical' or 'drop'", kind)
-                                 + _did_you_mean(kind, ("numeric", "categorical", "drop")))
+                                 + did_you_mean(kind, ("numeric", "categorical", "drop")))
         label = (Label.from_dict(content["label"], decimal)
                  if content.get("label") is not None else None)
         if label is not None and label.column in columns:
@@ -489,7 +458,13 @@ class Schema:
         na_values = content.get("na_values", [])
         if not isinstance(na_values, (list, tuple)) or not all(
                 isinstance(v, str) for v in na_values):
-            raise TypeError(_err("'na_values'", "a list of strings", na_values))
+            quoted = (isinstance(na_values, (list, tuple)) and all(
+                isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in na_values))
+            raise TypeError(_err("'na_values'", "a list of strings", na_values) + (
+                f" Write each in quotes: {json.dumps([str(v) for v in na_values])}."
+                if quoted else ""))
+        # cells are compared stripped (a reader strips them), so " ?" must mean "?"
+        na_values = list(dict.fromkeys(v.strip() for v in na_values if v.strip()))
         n_features = content.get("n_features")
         if n_features is not None and (isinstance(n_features, bool)
                                        or not isinstance(n_features, int) or n_features < 1):

@@ -33,6 +33,7 @@ import warnings
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
+from dpboost.cell_text import is_decimal_number
 from dpboost.exceptions import PrivacyLeakWarning
 from dpboost.schema import (
     CategoricalColumn,
@@ -139,7 +140,8 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...]) -> np.ndarray
     import pandas as pd
 
     if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
-        return series.to_numpy(dtype=np.float64, na_value=np.nan)
+        return _na_numbers_missing(series.to_numpy(dtype=np.float64, na_value=np.nan),
+                                   na_values)
     text = series.astype(object).where(series.notna(), None)
     text = text.map(lambda v: None if v is None else str(v).strip())
     missing = text.isin(("",) + tuple(na_values)) | text.map(is_nan_text).astype(bool)
@@ -158,7 +160,20 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...]) -> np.ndarray
                 "the schema's 'na_values'")
         raise BadValueError(f"Column {name!r} is declared numeric but holds the non-numeric "
                             f"value {value!r} at row {row}{hint}.", column=name, row=row)
-    return values
+    return _na_numbers_missing(values, na_values)
+
+
+def _na_numbers_missing(values: np.ndarray, na_values: tuple[str, ...]) -> np.ndarray:
+    """``values`` with NaN where a value equals a number of the schema's ``na_values``.
+
+    A sentinel such as ``"999"`` means missing wherever its number appears: a CSV reader
+    turns the text ``999`` into a missing cell, but a Parquet column of numbers (or a CSV cell
+    ``999.0``) holds the number itself, which was clipped as a value instead.
+    """
+    sentinels = [float(v) for v in na_values if is_decimal_number(v) and not is_nan_text(v)]
+    if not sentinels:
+        return values
+    return np.where(np.isin(values, sentinels), np.nan, values)
 
 
 class TabularEncoder(TransformerMixin, BaseEstimator):

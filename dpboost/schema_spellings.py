@@ -1,0 +1,50 @@
+"""What a person writing a schema by hand often types, and the spelling the schema uses.
+
+A schema is written from a data dictionary, often by someone who has never read the module
+docstring of :mod:`dpboost.schema`: ``"number"`` for ``"numeric"``, ``"min"`` for ``"lower"``,
+``"values"`` for ``"categories"``.  The schema refuses such a key or type in one line, and
+:func:`did_you_mean` adds the spelling to write instead.
+"""
+
+from __future__ import annotations
+
+__all__ = ["LABEL_SPELLINGS", "SPELLINGS", "did_you_mean"]
+
+#: A word typed by hand (lower case), and the schema's word for it.
+SPELLINGS = {
+    "number": "numeric", "numerical": "numeric", "float": "numeric", "int": "numeric",
+    "integer": "numeric", "continuous": "numeric", "real": "numeric", "double": "numeric",
+    "category": "categorical", "categories": "categorical", "nominal": "categorical",
+    "string": "categorical", "str": "categorical", "text": "categorical",
+    "enum": "categorical", "bool": "categorical", "boolean": "categorical",
+    "factor": "categorical", "ignore": "drop", "id": "drop", "skip": "drop",
+    "min": "lower", "max": "upper", "low": "lower", "high": "upper", "minimum": "lower",
+    "maximum": "upper", "values": "categories", "levels": "categories",
+    "choices": "categories", "name": "column", "labels": "classes",
+}
+
+#: The same for the keys of ``"label"``.
+LABEL_SPELLINGS = {"values": "classes", "categories": "classes", "levels": "classes",
+                   "target": "column", "col": "column"}
+
+
+def did_you_mean(got, allowed, spellings: dict | None = None) -> str:
+    """`` Write 'numeric' for 'number'.`` for a known misspelling of an allowed word, else ``""``.
+
+    Examples
+    --------
+    >>> did_you_mean("number", ("numeric", "categorical", "drop"))
+    " Write 'numeric' for 'number'."
+    >>> did_you_mean(["min", "colour"], ("lower", "upper"))
+    " Write 'lower' for 'min'."
+    """
+    words = [got] if isinstance(got, str) else list(got) if isinstance(got, list) else []
+    hints = []
+    for word in words:
+        if not isinstance(word, str):
+            continue
+        key = word.strip().lower()
+        right = key if key in allowed else {**SPELLINGS, **(spellings or {})}.get(key)
+        if right in allowed and right != word:
+            hints.append(f"{right!r} for {word!r}")
+    return f" Write {', '.join(hints)}." if hints else ""
