@@ -29,7 +29,7 @@ from pathlib import Path
 
 from dpboost.cell_text import DECIMAL_COMMA, is_decimal_number
 
-__all__ = ["csv_layout", "field_count", "header_names", "line_of", "read_table",
+__all__ = ["check_columns", "csv_layout", "field_count", "header_names", "line_of", "read_table",
            "sniff_delimiter", "table_format"]
 
 _PARQUET_SUFFIXES = (".parquet", ".pq")
@@ -98,22 +98,48 @@ def _first_lines(path: Path, k: int = 2) -> list[tuple[int, str]]:
 
 
 def sniff_delimiter(line: str) -> str | None:
-    """The most frequent of ``,``, ``;`` and tab outside double quotes; None = whitespace.
+    r"""The most frequent of ``,``, ``;`` and tab outside double quotes; None = whitespace.
+
+    A tab is whitespace too when the line aligns numbers with spaces and uses a tab only
+    here and there (UCI's auto-mpg: ``18.0   8   307.0 ...   1<TAB>"chevrolet malibu"``):
+    a tab-separated field that is itself several numbers apart is not one field.
 
     Examples
     --------
     >>> sniff_delimiter('a;"b,c";d'), sniff_delimiter("A11 6 A34"), sniff_delimiter("x,y")
     (';', None, ',')
+    >>> sniff_delimiter('18.0   8   307.0\t"chevrolet malibu"'), sniff_delimiter("New York\t12")
+    (None, '\t')
     """
     outside = re.sub(r'"[^"]*"', "", line)
     counts = {d: outside.count(d) for d in (",", ";", "\t")}
     best = max(counts, key=counts.get)
+    if best == "\t" and counts[best] > 0 and any(
+            len(tokens) > 1 and all(is_decimal_number(t) for t in tokens)
+            for tokens in (field.split() for field in outside.split("\t"))):
+        return None
     return best if counts[best] > 0 else None
+
+
+#: A whitespace-separated field: a run of non-blank characters and quoted parts, so that
+#: ``"chevrolet malibu"`` is one field, as pandas reads it.
+_WHITESPACE_FIELD = re.compile(r'(?:"[^"]*"|[^\s"])+')
+
+
+def _whitespace_fields(line: str) -> list[str]:
+    """The fields of a whitespace-separated line, a quoted value (spaces and all) one field.
+
+    Examples
+    --------
+    >>> _whitespace_fields('18 8 "chevrolet chevelle malibu"')
+    ['18', '8', '"chevrolet chevelle malibu"']
+    """
+    return _WHITESPACE_FIELD.findall(line)
 
 
 def _split(line: str, delimiter: str | None) -> list[str]:
     if delimiter is None:
-        return line.split()
+        return [field.strip('"') for field in _whitespace_fields(line)]
     return [cell.strip() for cell in next(csv.reader([line], delimiter=delimiter))]
 
 
@@ -153,13 +179,16 @@ def field_count(path: str | os.PathLike) -> int:
     return len(_split(lines[0][1], sniff_delimiter(lines[0][1])))
 
 
-def csv_layout(path: str | os.PathLike, names=None) -> tuple[str | None, list[str], int]:
+def csv_layout(path: str | os.PathLike, names=None,
+               columns=None) -> tuple[str | None, list[str], int]:
     """``(delimiter, column names, lines to skip)`` of a CSV file, as :func:`read_table` sees it.
 
     For readers that split a file into blocks (dask): the delimiter from the first line
     (None = whitespace), the header's stripped names without a byte-order mark (or ``names``
     for a headerless file, checked against the width), and the lines before the first data
-    row.
+    row.  As in :func:`read_table`, a repeated header name is an error only if it is one of
+    ``columns`` (None: every column is read); the repeats of an unread name are suffixed so a
+    parser takes them (``a,b,y,,`` has two columns named ``""``).
     """
     path = Path(path)
     lines = _first_lines(path)
@@ -168,10 +197,10 @@ def csv_layout(path: str | os.PathLike, names=None) -> tuple[str | None, list[st
     delimiter = sniff_delimiter(lines[0][1])
     first = _split(lines[0][1], delimiter)
     if names is None:
-        _check_unique(path, first, None)
+        _check_unique(path, first, columns)
         if len(lines) < 2:  # as read_table says it
             raise ValueError(f"{path} has a header row but no data rows.")
-        return delimiter, first, lines[0][0]
+        return delimiter, _unread_repeats_renamed(first), lines[0][0]
     names = [str(n) for n in names]
     if len(names) != len(first):
         raise ValueError(f"{path} has {len(first)} fields per row (line {lines[0][0]}) but "
@@ -266,7 +295,7 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
                          "'n_features'.")
     if fmt == "parquet":
         available = header_names(path)
-        _check_columns(path, columns, available)
+        check_columns(path, columns, available)
         try:
             frame = pd.read_parquet(path, columns=None if columns is None else list(columns))
         except (ValueError, OSError) as exc:
@@ -300,7 +329,7 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
             _check_unique(path, names, columns)
     if has_header and len(lines) < 2:
         raise ValueError(f"{path} has a header row but no data rows.")
-    _check_columns(path, columns, names)
+    check_columns(path, columns, names, header=has_header)
     names = _unread_repeats_renamed(names)
     na = [] if na_values is None else ["", *na_values]
     if delimiter is None:
@@ -359,20 +388,29 @@ def _unread_repeats_renamed(names: list[str]) -> list[str]:
     return out
 
 
-def _check_columns(path: Path, wanted, available) -> None:
+def check_columns(path: Path, wanted, available, *, header: bool = False) -> None:
+    """Refuse, in one line, a ``wanted`` column missing from the ``available`` names.
+
+    ``header``: the names came from the file's first row; when that row looks like data
+    (numbers where a header has names) the message says to declare ``"names"`` instead.
+    """
     if wanted is None:
         return
     absent = [c for c in wanted if c not in available]
     if absent:
+        shown = [str(a).split("\x00")[0] for a in available][:30]  # repeats unsuffixed
         hint = ""
-        folded = [a for a in available if a.casefold() == absent[0].casefold()]
+        folded = [a for a in shown if a.casefold() == absent[0].casefold()]
         if folded:
             hint = f" Column names are case-sensitive: the file has {folded[0]!r}."
         elif len(available) == 1 and len(wanted) > 1:
             hint = (" The file reads as a single column: the separator is taken from the "
                     "first line and must be a comma, semicolon, tab or whitespace.")
+        elif header and header_names(path, "infer") is None:
+            hint = (" Its first line looks like data, not a header: if the file has no "
+                    "header row, list its column names in the schema's 'names'.")
         raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema); its "
-                         f"columns are {list(available)[:30]}.{hint}")
+                         f"columns are {shown}.{hint}")
 
 
 def _read_arrow(path, names, skip, delimiter, columns, na, text_columns, decimal="."):
@@ -460,6 +498,7 @@ def _arrow_error(path: Path, exc: Exception) -> ValueError:
 def _read_whitespace(path, names, skip, columns, na, text_columns, decimal="."):
     import pandas as pd
 
+    _check_whitespace_widths(path, len(names), skip)  # first: pandas warns on a bad row
     try:
         frame = pd.read_csv(path, sep=r"\s+", header=None, names=names, skiprows=skip,
                             usecols=None if columns is None else list(columns),
@@ -474,7 +513,6 @@ def _read_whitespace(path, names, skip, columns, na, text_columns, decimal="."):
                              f"{match.group(1)} fields (as in the first row), found "
                              f"{match.group(3)}.") from None
         raise ValueError(f"{path} could not be read: {str(exc).splitlines()[0]}") from None
-    _check_whitespace_widths(path, len(names), skip)
     return frame
 
 
@@ -488,7 +526,7 @@ def _check_whitespace_widths(path: Path, width: int, skip: int) -> None:
         for number, line in enumerate(handle, start=1):
             if number <= skip or not line.strip():
                 continue
-            found = len(line.split())
+            found = len(_whitespace_fields(line))
             if found != width:
                 raise ValueError(f"{path}, line {number}: expected {width} fields (as in the "
                                  f"first row), found {found}.")

@@ -97,15 +97,26 @@ def file_error(error, path: str, schema) -> ValueError:
 
 
 def _parquet_paths(path: str) -> list[str]:
+    """The Parquet files of a folder (``*.parquet``), or of a glob or a single file when each
+    is Parquet as the in-memory reader knows it (suffix ``.parquet``/``.pq`` or the ``PAR1``
+    magic); else ``[]`` (a CSV).  Before, a single ``data.pq`` was read as CSV text on dask
+    ("not UTF-8 text") though it trained in memory."""
     if os.path.isdir(path):
         return sorted(glob.glob(os.path.join(path, "*.parquet")))
-    return sorted(glob.glob(path))
+    paths = sorted(glob.glob(path))
+    return paths if paths and all(os.path.isfile(p) and _is_parquet_file(p) for p in paths) else []
+
+
+def _is_parquet_file(path: str) -> bool:
+    if path.lower().endswith((".parquet", ".pq")):
+        return True
+    with open(path, "rb") as handle:
+        return handle.read(4) == b"PAR1"
 
 
 def is_large_table(path: str) -> bool:
-    """Whether ``path`` is a Parquet folder or glob (read with dask rather than in memory)."""
-    paths = _parquet_paths(str(path))
-    return bool(paths) and all(p.endswith(".parquet") for p in paths)
+    """Whether ``path`` is a Parquet folder, glob or file (read by row groups, not as CSV)."""
+    return bool(_parquet_paths(str(path)))
 
 
 def _encode(frame, encoder, dtype, first_row: int = 0) -> np.ndarray:
@@ -249,7 +260,7 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
     want_y = with_labels and label is not None
     parent = os.environ.get("DPBOOST_SPOOL_DIR") or None
     paths = _parquet_paths(str(path))
-    if paths and all(p.endswith(".parquet") for p in paths):
+    if paths:
         chunks = _parquet_chunks(paths, width * itemsize, chunk_bytes)
         lengths = [m for _, m in chunks]
         if not lengths:  # no rows at all (dask cannot concatenate no chunks)
@@ -276,21 +287,23 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
     import dask.dataframe as dd
     from dask.utils import parse_bytes
 
-    from dpboost.readers import csv_layout
+    from dpboost.readers import _is_gzip, check_columns, csv_layout
 
     # the same separator, header names (stripped, no byte-order mark) and 'names' as the
     # in-memory reader; the first block skips the header, the others hold data only
-    delimiter, names, skip = csv_layout(path, encoder.schema_.names)
+    wanted = [*encoder.schema_.used_columns, *([label.column] if want_y else [])]
+    delimiter, names, skip = csv_layout(path, encoder.schema_.names, wanted)
     blocksize = parse_bytes(blocksize or CSV_BLOCKSIZE)
-    frame = dd.read_csv(str(path), blocksize=blocksize, sample=min(blocksize, 256_000),
+    # a gzip stream cannot be cut into blocks (dask warned so, naming its own keyword), and
+    # is known by its magic bytes, as the in-memory reader knows it, not only by '.gz'
+    gz = _is_gzip(path)
+    frame = dd.read_csv(str(path), blocksize=None if gz else blocksize,
+                        compression="gzip" if gz else None,
+                        sample=min(blocksize, 256_000),
                         dtype=str, keep_default_na=False,
                         sep=r"\s+" if delimiter is None else delimiter, header=None,
                         names=names, skiprows=skip, skip_blank_lines=True)
-    wanted = [*encoder.schema_.used_columns, *([label.column] if want_y else [])]
-    absent = [c for c in wanted if c not in names]
-    if absent:
-        raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema); its "
-                         f"columns are {names[:30]}.")
+    check_columns(path, wanted, names, header=encoder.schema_.names is None)  # as in memory
     parts = frame.to_delayed()
     if spool and _spool_fits(os.path.getsize(path) * 8 * max(1, itemsize), parent):
         return (*_spool_csv(parts, encoder, dtype, label.column if want_y else None, parent),

@@ -143,3 +143,119 @@ def test_na_values_written_with_spaces_match_the_stripped_cells(tmp_path):
 def test_na_values_written_as_numbers_say_to_quote_them():
     with pytest.raises(TypeError, match=r'Write each in quotes: \["999", "\?"\]'):
         Schema.from_dict({"na_values": [999, "?"], "columns": {}})
+
+
+# -- train --workers reads what the in-memory reader reads ----------------------------------
+def _small_table(n: int = 40, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({"a": rng.normal(size=n).round(3), "c": rng.choice(["u", "v"], n),
+                         "label": rng.integers(0, 2, n)})
+
+
+SMALL_SCHEMA = {"columns": {"a": {"type": "numeric", "lower": -4, "upper": 4},
+                            "c": {"type": "categorical", "categories": ["u", "v"]}},
+                "label": {"column": "label", "classes": [0, 1]}}
+
+
+def _train_both(tmp_path, data: Path, scheduler, capsys) -> list:
+    """The model of ``data`` in memory and on dask; dask's stderr must be empty."""
+    schema = _write(tmp_path / "s.json", SMALL_SCHEMA)
+    coefs = []
+    for where in ([], ["--scheduler", scheduler]):
+        out = tmp_path / f"m{len(coefs)}.json"
+        code = main(["train", str(data), "--schema", str(schema), *TRAIN, *where,
+                     "--out", str(out)])
+        err = capsys.readouterr().err
+        assert code == 0, err
+        assert [ln for ln in err.splitlines() if " boosting rounds on " not in ln] == []
+        coefs.append(_coef(out))
+    return coefs
+
+
+def test_trailing_separators_train_on_dask_as_in_memory(tmp_path, capsys, scheduler):
+    """``a,c,label,,`` (a spreadsheet's trailing commas) trained in memory, which reads only
+    the schema's columns, but on dask was "the header row names the column(s) [''] more
+    than once" though neither empty column is read."""
+    frame = _small_table()
+    lines = ["a,c,label,,"] + [f"{r.a},{r.c},{r.label},," for r in frame.itertuples()]
+    data = _write(tmp_path / "trailing.csv", "\n".join(lines) + "\n")
+    in_memory, on_dask = _train_both(tmp_path, data, scheduler, capsys)
+    assert in_memory == on_dask
+
+
+@pytest.mark.parametrize("name", ["d.csv.gz", "d.csv"])
+def test_a_gzip_file_trains_on_dask_without_a_dask_warning(tmp_path, capsys, scheduler, name):
+    """A gzip CSV on dask printed dask's own "gzip compression does not support breaking
+    apart files ... use the keyword ``blocksize=None``" (a keyword the user cannot pass); one
+    without the '.gz' suffix, which the in-memory reader knows by its magic bytes, was read
+    as binary text."""
+    import gzip
+
+    data = tmp_path / name
+    data.write_bytes(gzip.compress(_small_table().to_csv(index=False).encode()))
+    in_memory, on_dask = _train_both(tmp_path, data, scheduler, capsys)
+    assert in_memory == on_dask
+
+
+@pytest.mark.parametrize("name", ["d.pq", "d.data"])
+def test_a_parquet_file_by_suffix_or_magic_trains_on_dask(tmp_path, capsys, scheduler, name):
+    """The in-memory reader knows Parquet by '.parquet', '.pq' or its 'PAR1' magic; on dask a
+    '.pq' file (or any other name) was read as CSV: "is not UTF-8 text; re-save it as UTF-8"."""
+    data = tmp_path / name
+    _small_table().to_parquet(data)
+    in_memory, on_dask = _train_both(tmp_path, data, scheduler, capsys)
+    np.testing.assert_allclose(in_memory[0], on_dask[0], rtol=1e-6)  # float32 on dask
+
+
+# -- reading: headerless and whitespace-separated files -----------------------------------
+def test_a_headerless_file_without_names_says_to_declare_them(tmp_path, capsys,
+                                                              one_line_error):
+    """UCI adult has no header row; a schema without "names" met "has no column 'age'; its
+    columns are ['39', 'State-gov', ...]" with no word on what to change."""
+    data = _write(tmp_path / "adult.data", "".join(
+        f"{30 + i}, State-gov, {i % 2}\n" for i in range(10)))
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"age": {"type": "numeric", "lower": 0, "upper": 100}},
+        "label": {"column": "income", "classes": [0, 1]}})
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "has no column 'age'", "list its column names in the schema's 'names'")
+
+
+AUTO_MPG = ('18.0   8   307.0      130.0      3504.      12.0   70  1\t"chevrolet chevelle '
+            'malibu"\n'
+            '15.0   8   350.0      165.0      3693.      11.5   70  1\t"buick skylark 320"\n'
+            '25.0   4   98.00      ?          2046.      19.0   71  1\t"ford pinto"\n'
+            '24.0   4   113.0      95.00      2372.      15.0   70  3\t"toyota corona mark ii"\n')
+AUTO_MPG_NAMES = ["mpg", "cylinders", "displacement", "horsepower", "weight", "acceleration",
+                  "model year", "origin", "car name"]
+
+
+def test_auto_mpg_aligned_with_spaces_and_one_tab_reads_as_whitespace(tmp_path, capsys):
+    """UCI auto-mpg aligns its numbers with spaces and puts a tab before the quoted car name:
+    the tab was taken for the separator ("2 fields per row but the schema's 'names' lists
+    9"), and a quoted name with spaces counted as several fields."""
+    data = _write(tmp_path / "auto-mpg.data", AUTO_MPG)
+    frame = read_table(data, names=AUTO_MPG_NAMES, na_values=["?"])
+    assert frame["car name"].tolist()[:2] == ["chevrolet chevelle malibu", "buick skylark 320"]
+    assert frame["horsepower"].isna().tolist() == [False, False, True, False]
+    assert frame["origin"].tolist() == [1, 1, 1, 3]
+    schema = _write(tmp_path / "s.json", {
+        "names": AUTO_MPG_NAMES, "na_values": ["?"],
+        "columns": {"horsepower": {"type": "numeric", "lower": 40, "upper": 250,
+                                   "missing": "indicator"},
+                    "weight": {"type": "numeric", "lower": 1500, "upper": 5500}},
+        "label": {"column": "origin", "classes": [1, 2, 3]}})
+    assert main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")]) == 0, capsys.readouterr().err
+
+
+def test_a_quoted_value_with_spaces_is_one_whitespace_separated_field(tmp_path):
+    """``18 8 "chevrolet malibu"`` is 3 fields, as pandas reads it; the width check split the
+    quotes and refused the line ("expected 3 fields (as in the first row), found 4")."""
+    data = _write(tmp_path / "cars.txt", 'mpg cyl name\n18 8 "chevrolet malibu"\n15 8 pinto\n')
+    frame = read_table(data)
+    assert frame["name"].tolist() == ["chevrolet malibu", "pinto"]
+    bad = _write(tmp_path / "bad.txt", 'mpg cyl name\n18 8 "chevrolet malibu" x\n')
+    with pytest.raises(ValueError, match="line 2: expected 3 fields"):
+        read_table(bad)
