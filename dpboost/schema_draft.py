@@ -8,6 +8,8 @@ holds only public facts, and training with a mark left warns ``PrivacyLeakWarnin
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from dpboost.schema import Schema, category_key, is_nan_text
@@ -21,16 +23,21 @@ DRAFT_NOTE = ("DRAFT READ FROM THE DATA, NOT PRIVATE: every value marked 'from_d
 
 
 def looks_like_identifier(name: str) -> bool:
-    """``id``, ``..._id`` or ``... id`` (any case): a draft drops such a column when its values
-    are unique.
+    """``id``, ``..._id``, ``... id`` or ``...-id`` (any case), a camel-case ``...Id`` or
+    ``...ID`` (Kaggle's ``PassengerId``, ``customerID``), or a column without a name (the
+    index pandas writes first, ``Unnamed: 0`` once read back): a draft drops such a column
+    when its values are unique.
 
     Examples
     --------
-    >>> [looks_like_identifier(n) for n in ("ID", "customer_id", "idea")]
-    [True, True, False]
+    >>> [looks_like_identifier(n) for n in ("ID", "customer_id", "PassengerId", "customerID",
+    ...                                     "", "Unnamed: 0", "idea", "paid", "Squid")]
+    [True, True, True, True, True, True, False, False, False]
     """
-    lowered = name.lower()
-    return lowered == "id" or lowered.endswith(("_id", " id"))
+    lowered = name.strip().lower()
+    return (lowered in ("id", "") or lowered.endswith(("_id", " id", "-id"))
+            or re.fullmatch(r"unnamed: \d+", lowered) is not None
+            or re.search(r"[a-z0-9](Id|ID)$", name.strip()) is not None)
 
 
 def _looks_numeric(values) -> bool:

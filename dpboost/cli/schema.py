@@ -65,6 +65,31 @@ def _unread_numbers(frame, draft) -> dict[str, str]:
     return found
 
 
+def _named_columns(path, no_header: bool) -> list[str] | None:
+    """The header's non-empty names when it has empty ones (None: read every column).
+
+    A spreadsheet's trailing separators (``a,b,y,,``) leave columns without a name; a schema
+    cannot name them, so the draft leaves them out and says so.  Before, two of them stopped
+    the draft with "the header row names the column(s) [''] more than once".
+    """
+    from dpboost.readers import header_names
+
+    names = None if no_header else header_names(path)
+    if not names or "" not in names:
+        return None
+    empty = [j + 1 for j, name in enumerate(names) if not name]
+    named = list(dict.fromkeys(name for name in names if name))
+    if not named:
+        raise ValueError(f"{path}: the header row names no column; name them, or pass "
+                         "--no-header if the file has no header row.")
+    why = ("; trailing separators?" if empty[0] > len(names) - len(empty) else
+           "; a row index saved without a name?" if empty == [1] else "")
+    print(f"{len(empty)} column{'s' if len(empty) > 1 else ''} without a name in the header "
+          f"row (position{'s' if len(empty) > 1 else ''} {', '.join(map(str, empty))}{why}) "
+          "left out of the draft: a schema names the columns it uses.", file=sys.stderr)
+    return named
+
+
 def run(args) -> int:
     from dpboost._io import check_writable
     from dpboost.readers import read_table
@@ -75,7 +100,8 @@ def run(args) -> int:
         raise ValueError(f"--max-categories must be an int >= 1. Got {args.max_categories} "
                          "instead.")
     check_writable(args.out, what="--out", inputs=[("data", args.data)])  # before reading
-    frame = read_table(args.data, header=not args.no_header, decimal=args.decimal)
+    frame = read_table(args.data, header=not args.no_header, decimal=args.decimal,
+                       columns=_named_columns(args.data, args.no_header))
     if args.no_header and args.label is not None and args.label not in frame.columns:
         raise ValueError(f"--label {args.label!r}: a file without a header has columns named "
                          f"0 to {frame.shape[1] - 1}.")

@@ -259,3 +259,30 @@ def test_a_quoted_value_with_spaces_is_one_whitespace_separated_field(tmp_path):
     bad = _write(tmp_path / "bad.txt", 'mpg cyl name\n18 8 "chevrolet malibu" x\n')
     with pytest.raises(ValueError, match="line 2: expected 3 fields"):
         read_table(bad)
+
+
+# -- dpboost schema: drafts that a new user can keep -----------------------------------------
+def test_schema_draft_leaves_out_columns_without_a_name(tmp_path, capsys):
+    """Trailing separators in the header stopped the draft ("the header row names the
+    column(s) [''] more than once; rename them"); now the unnamed columns are left out, and
+    stderr says which."""
+    data = _write(tmp_path / "d.csv", "a,b,label,,\n" + "".join(
+        f"{i / 10},{i % 3},{i % 2},,\n" for i in range(20)))
+    out = tmp_path / "draft.json"
+    assert main(["schema", str(data), "--label", "label", "--out", str(out)]) == 0
+    assert "positions 4, 5; trailing separators?" in capsys.readouterr().err
+    assert set(json.loads(out.read_text())["columns"]) == {"a", "b"}
+
+
+def test_schema_draft_drops_camel_case_identifiers(tmp_path, capsys):
+    """Kaggle's ``PassengerId`` (titanic) was drafted as a numeric feature from 1 to n, and
+    telco's ``customerID`` ("7590-VHVEG") got the hint "write the number alone, without
+    '-VHVEG', and give the column's 'lower' and 'upper' in that unit"."""
+    rows = [f"{i + 1},{7590 + i}-VHVEG,{i % 5},{i % 2}" for i in range(30)]
+    data = _write(tmp_path / "d.csv", "PassengerId,customerID,x,y\n" + "\n".join(rows))
+    out = tmp_path / "draft.json"
+    assert main(["schema", str(data), "--label", "y", "--out", str(out)]) == 0
+    columns = json.loads(out.read_text())["columns"]
+    assert columns["PassengerId"] == {"type": "drop"}
+    assert columns["customerID"] == {"type": "drop"}
+    assert "write the number alone" not in capsys.readouterr().err
