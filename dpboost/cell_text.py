@@ -13,10 +13,14 @@ import re
 
 import numpy as np
 
-__all__ = ["DECIMAL_COMMA", "category_key", "is_decimal_number", "is_nan_text"]
+__all__ = ["DECIMAL_COMMA", "NA_WORDS", "category_key", "is_decimal_number", "is_nan_text"]
 
 #: What the readers do to a cell of a text column under ``"decimal": ","``: ``1,5`` -> ``1.5``.
 DECIMAL_COMMA = re.compile(r"^\s*([+-]?\d*),(\d+)\s*$")
+
+#: Words (compared in lower case) that usually mean "missing" among numbers: a numeric column's
+#: error suggests listing them in 'na_values', and a draft lists them there.
+NA_WORDS = ("na", "n/a", "null", "none", "missing", "unknown", "nan", "nil", "?", "-", "--")
 
 #: Text that is an integer, possibly written with a zero fraction (``12``, ``-3``, ``7.00``).
 _INTEGER_TEXT = re.compile(r"[+-]?\d+(?:\.0*)?")

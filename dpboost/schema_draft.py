@@ -12,6 +12,7 @@ import re
 
 import numpy as np
 
+from dpboost.cell_text import NA_WORDS
 from dpboost.schema import Schema, category_key, is_nan_text
 
 __all__ = ["DRAFT_NOTE", "draft_schema", "looks_like_identifier"]
@@ -52,14 +53,37 @@ def _looks_numeric(values) -> bool:
     return bool(len(present)) and bool(pd.to_numeric(present, errors="coerce").notna().all())
 
 
-def _draft_column(values, max_categories: int, name: str = "") -> dict:
+def _na_markers(values) -> list[str]:
+    """The words of :data:`~dpboost.cell_text.NA_WORDS` (``?``, ``NA``, ``null``...) in a
+    column whose other cells are all numbers: there they mean "missing" (UCI's ``?``)."""
+    import pandas as pd
+
+    if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+        return []
+    text = values.dropna().astype(str).str.strip()
+    text = text[(text != "") & ~text.map(is_nan_text).astype(bool)]
+    marked = text.str.lower().isin(NA_WORDS)
+    rest = text[~marked]
+    if not marked.any() or not len(rest) or pd.to_numeric(rest, errors="coerce").isna().any():
+        return []
+    return sorted(set(text[marked]))
+
+
+def _draft_column(values, max_categories: int, name: str = "",
+                  na_found: set | None = None) -> dict:
+    """The draft of one column; words meaning "missing" among numbers go into ``na_found``."""
     import pandas as pd
 
     if looks_like_identifier(name) and values.is_unique:
         return {"type": "drop"}  # an identifier: never a feature
 
+    markers = _na_markers(values)
+    if markers:  # read as missing, as the encoder will once they are in 'na_values'
+        values = values.where(~values.astype(str).str.strip().isin(markers), None)
+        if na_found is not None:
+            na_found.update(markers)
     nan_text = values.map(is_nan_text).astype(bool)
-    has_missing = bool(values.isna().any() or nan_text.any() or
+    has_missing = bool(markers or values.isna().any() or nan_text.any() or
                        (values.astype(str).str.strip() == "").any())
     values = values.where(~nan_text, None)  # NaN text is missing, as the encoder reads it
     spec: dict
@@ -105,6 +129,8 @@ def draft_schema(frame, label: str | None = None, *, max_categories: int = 50) -
     Numeric columns get their observed min/max (and ``"log"`` when the maximum is far above
     the 90th percentile), text columns with at most ``max_categories`` distinct values their
     observed categories, other text columns ``"drop"``; the label column its observed classes.
+    A word such as ``?`` or ``NA`` among a column's numbers (:data:`~dpboost.cell_text.NA_WORDS`)
+    is read as missing and listed in ``"na_values"``.
     Every value read is marked ``"from_data"`` and the schema carries :data:`DRAFT_NOTE`.
     Replace each marked value with a public fact and delete the mark before training.
 
@@ -134,9 +160,12 @@ def draft_schema(frame, label: str | None = None, *, max_categories: int = 50) -
     if label is not None and label not in frame.columns:
         raise ValueError(f"Label column {label!r} not found; columns are "
                          f"{[str(c) for c in frame.columns]}.")
-    columns = {str(c): _draft_column(frame[c], max_categories, str(c))
+    na_found: set = set()
+    columns = {str(c): _draft_column(frame[c], max_categories, str(c), na_found)
                for c in frame.columns if c != label}
     content: dict = {"note": DRAFT_NOTE, "columns": columns}
+    if na_found:  # '?' among numbers (UCI's mark): a public convention of the file, kept
+        content["na_values"] = sorted(na_found)
     if label is not None:
         classes = sorted({category_key(v) for v in frame[label]} - {None})
         content["label"] = {"column": label, "classes": classes, "from_data": ["classes"]}

@@ -33,7 +33,7 @@ import warnings
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from dpboost.cell_text import is_decimal_number
+from dpboost.cell_text import NA_WORDS, is_decimal_number
 from dpboost.exceptions import PrivacyLeakWarning
 from dpboost.schema import (
     CategoricalColumn,
@@ -105,10 +105,6 @@ def _as_table(X, schema: Schema):
 _BOOLEANS = {"true": "1", "false": "0"}
 
 
-#: Words that usually mean "missing" in a numeric column (the hint suggests 'na_values').
-_NA_WORDS = ("na", "n/a", "null", "none", "missing", "unknown", "nan", "nil", "?", "-", "--")
-
-
 def _number_hint(value: str) -> str:
     """What to change when a cell is a number written for people: ``1,234``, ``12,5``, ``40%``,
     ``12 kg``, ``$5``.  None is guessed (``1,234`` is a thousand or a decimal): the file or the
@@ -154,7 +150,7 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...]) -> np.ndarray
         value = text.iloc[row]
         hint = (_number_hint(value) if any(c.isdigit() for c in value) else
                 f"; if it means a missing value, list {value!r} in the schema's 'na_values'"
-                if len(value) <= 3 and not value.isalpha() or value.lower() in _NA_WORDS else
+                if len(value) <= 3 and not value.isalpha() or value.lower() in NA_WORDS else
                 f"; if the column holds words (like {value!r}), declare it \"categorical\" "
                 "with its list of categories; if it means a missing value, list it in "
                 "the schema's 'na_values'")

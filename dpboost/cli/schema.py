@@ -120,6 +120,9 @@ def run(args) -> int:
     print("It is NOT private: replace every value marked 'from_data' with a public fact "
           "(a data dictionary, a unit, a law) and delete the mark; 'dpboost train' warns "
           "while a mark is left.", file=sys.stderr)
+    if draft.na_values:
+        print(f"cells {list(draft.na_values)} among numbers were read as missing and listed in "
+              "'na_values'; delete any that is a value in this file.", file=sys.stderr)
     unread = _unread_numbers(frame, draft)
     for name, hint in list(unread.items())[:3]:
         kind = draft.columns[name].to_dict()["type"]
