@@ -376,8 +376,12 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
             key = None if missing else category_key(value, schema.decimal)  # missing
             folded = [c for c in schema.label.classes if key is not None
                       and category_key(c, schema.decimal).casefold() == key.casefold()]
+            dotted = [c for c in schema.label.classes if key is not None and key.endswith(".")
+                      and category_key(c, schema.decimal) == key[:-1]]
             hint = (f" (labels are case-sensitive: the schema declares {folded[0]!r})"
-                    if folded else "")
+                    if folded else
+                    f" (it ends in '.', as UCI adult.test's labels do: remove the dots; the "
+                    f"schema declares {dotted[0]!r})" if dotted else "")
             raise BadValueError(
                 f"The label {value!r} at row {row} is not one of the schema's classes "
                 f"{list(schema.label.classes)}{hint}." if key is not None else

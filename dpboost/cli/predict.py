@@ -191,7 +191,7 @@ def _positional(model, args):
 _AUC_UNDEFINED = "ROC AUC: undefined (the file holds one class)"
 
 
-def _metrics(model, truth, score, pred) -> str:
+def _metrics(model, truth, score, pred, where: str = "") -> str:
     """The accuracy and ROC AUC line; the AUC is stated undefined on a file of one class.
 
     The ROC AUC compares positives with negatives, so a file whose labels hold one class has
@@ -207,8 +207,13 @@ def _metrics(model, truth, score, pred) -> str:
     classes = [category_key(c, decimal) for c in model.classes_.tolist()]
     unknown = sorted({k for k in keys if k not in classes}, key=str)
     if unknown:
-        raise UserError(f"The label column holds {unknown[:5]} outside the model's classes "
-                        f"{model.classes_.tolist()}.")
+        dotted = all(isinstance(k, str) and k.endswith(".") and k[:-1] in classes
+                     for k in unknown)
+        hint = (" (the labels end in '.', as in UCI adult.test: remove the dots)" if dotted
+                else "")
+        raise UserError(f"{where}the label column holds {unknown[:5]} outside the model's "
+                        f"classes {model.classes_.tolist()}{hint}; spell the labels as the "
+                        "classes, or drop --label to predict without scoring.")
     accuracy = float(np.mean(keys == np.array([category_key(p, decimal) for p in pred],
                                              dtype=object)))
     if np.ndim(score) == 2:  # multiclass: macro-averaged one-vs-rest ROC AUC of the scores
@@ -270,7 +275,8 @@ def run(args) -> int:
     header = ",".join(name for name, _ in columns)
     rows = zip(*(values for _, values in columns))
     text = header + "\n" + "".join(",".join(row) + "\n" for row in rows)
-    summary = _metrics(model, truth, score, pred) if truth is not None else None
+    summary = (_metrics(model, truth, score, pred, where=f"{args.data}: ")
+               if truth is not None else None)
     if args.out is None:
         sys.stdout.write(text)
     else:
