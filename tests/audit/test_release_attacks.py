@@ -155,3 +155,190 @@ def test_the_number_of_runs_is_not_released():
     assert released == {"best_estimator_", "best_params_", "classes_", "n_features_in_",
                         "privacy_event_", "privacy_report_"}
     assert not any("runs" in key and key != "expected_runs" for key in sel.privacy_report_)
+
+
+# -- 3. the accounting sums up ----------------------------------------------------------------
+
+#: Each release's L2 sensitivity under replace-one, stated here from the analyses (not read from
+#: the code): rounds 2R/(kappa n) (GaussianCenteringHalfspace, the joint release likewise),
+#: the mean 2R/n, the second-moment triangle sqrt 2 R^2; the count 1; the two histograms sqrt 2
+#: (one unit moves between cells); the cut's utility 1, the slope's 2^10 + 2 Brier steps.
+BRIER_STEPS = 2**10 + 2
+
+
+class _Recorder:
+    """Wraps every noise-drawing entry point of a fit and prices each call it sees (zCDP)."""
+
+    def __init__(self, monkeypatch):
+        import sys
+
+        from dpboost import defaults, mechanisms, private_platt, private_threshold
+
+        self.calls: list[tuple[str, float]] = []
+        self.context: dict = {}
+        release = mechanisms.LatticeGaussian.release
+
+        def priced_release(mech, value, *, rng):
+            caller = sys._getframe(1).f_globals["__name__"]
+            R, n = self.context["R"], self.context["n"]
+            if caller in ("dpboost.weak_learners", "dpboost.multiclass"):
+                delta = 2 * R / (self.context["kappa"] * n)
+            else:
+                delta = {"dpboost.input_map": 2 * R / n,
+                         "dpboost.whitening": np.sqrt(2.0) * R**2}[caller]
+            g, (t, m) = mech.granularity, mech.grid_variance
+            # the integer query round(f / g) moves by (Delta + 2E)/g + sqrt(d) (mechanisms.py)
+            steps = (delta + 2 * mech.error_bound) / g + np.sqrt(mech.dimension)
+            self.calls.append((caller, steps**2 / (2 * t * m)))
+            return release(mech, value, rng=rng)
+
+        def priced_gaussian(module):
+            sample = module.sample_discrete_gaussian
+
+            def wrapped(s2, size=None, *, rng):
+                name = sys._getframe(1).f_code.co_name
+                # squared sensitivity: the count 1, the norm histogram 2; the score histogram
+                # is drawn as two calls (positives, negatives) over one joint vector of
+                # squared sensitivity 2, so each call carries half of it
+                sens2 = {"private_count": 1.0, "private_norm_scale": 2.0,
+                         "private_platt": 1.0}[name]
+                self.calls.append((name, sens2 / (2 * float(s2))))
+                return sample(s2, size, rng=rng)
+            return wrapped
+
+        def priced_exponential(utility, eta, *, rng, weights=None):
+            slope = weights is None  # the cut's draw carries the public base measure
+            eps0 = 2 * float(eta) * (BRIER_STEPS if slope else 1)
+            self.calls.append(("slope" if slope else "cut", eps0**2 / 8))
+            return sample_exp(utility, eta, rng=rng, weights=weights)
+
+        sample_exp = private_threshold.sample_exponential
+        monkeypatch.setattr(mechanisms.LatticeGaussian, "release", priced_release)
+        monkeypatch.setattr(defaults, "sample_discrete_gaussian", priced_gaussian(defaults))
+        monkeypatch.setattr(private_platt, "sample_discrete_gaussian",
+                            priced_gaussian(private_platt))
+        monkeypatch.setattr(private_threshold, "sample_exponential", priced_exponential)
+        # kappa is known to the rounds only once the count is released: read it there
+        from dpboost import lazy_breg
+
+        init = lazy_breg.LazyBregBoost.__init__
+
+        def remember_kappa(nxm, kappa, *args, **kwargs):
+            self.context["kappa"] = kappa
+            init(nxm, kappa, *args, **kwargs)
+
+        monkeypatch.setattr(lazy_breg.LazyBregBoost, "__init__", remember_kappa)
+
+    @property
+    def rho(self) -> float:
+        return float(np.sum([rho for _, rho in self.calls]))
+
+
+def _mp_cks_epsilon(rho: float, delta: float):
+    """CKS20 Cor. 13 at 50 digits: min over alpha > 1 of
+    alpha rho + log(1 - 1/alpha) - (log delta + log alpha) / (alpha - 1)."""
+    import mpmath
+
+    mpmath.mp.dps = 50
+    r, d = mpmath.mpf(rho), mpmath.mpf(delta)
+
+    def f(a):
+        return a * r + mpmath.log(1 - 1 / a) - (mpmath.log(d) + mpmath.log(a)) / (a - 1)
+
+    # the minimiser solves (a - 1)^2 rho + log a = log(1/delta) (cks_epsilon's docstring)
+    lo, hi = mpmath.mpf(1) + mpmath.mpf(10) ** -30, 1 + mpmath.sqrt(mpmath.log(1 / d) / r) + 1
+    root = mpmath.findroot(lambda u: (u - 1) ** 2 * r + mpmath.log(u) - mpmath.log(1 / d),
+                           (lo, hi), solver="anderson")
+    return max(mpmath.mpf(0), f(root))
+
+
+def _labels(n, k, minority, rng):
+    if k == 2:
+        return (rng.random(n) < minority).astype(int)
+    return rng.integers(0, k, n)
+
+
+ACCOUNTING_CASES = [
+    # n, d, classes, minority, epsilon, delta, params
+    (60, 2, 2, 0.5, 1.0, 1e-6, {}),
+    (300, 5, 2, 0.1, 0.3, 1e-5, {}),
+    (300, 5, 2, 0.5, 8.0, 1e-8, {}),
+    (3000, 4, 2, 0.3, 2.0, 1e-6, {}),                           # the Platt histogram
+    (4000, 3, 2, 0.4, 20.0, 1e-6, {}),                          # and the whitening
+    (500, 6, 2, 0.2, 1.0, 1e-6, {"calibration": "private"}),
+    (500, 6, 2, 0.5, 1.0, 1e-6, {"kappa": 0.2, "n_rounds": 7}),
+    (500, 6, 2, 0.5, 3.0, 1e-6, {"margin": 0.5, "n_rounds": 9}),
+    (400, 4, 3, None, 1.0, 1e-6, {}),
+    (400, 4, 4, None, 2.0, 1e-7, {"multiclass": "ovr"}),
+    (400, 4, 3, None, 1.0, 1e-6, {"n_rounds": 6, "kappa": 0.4}),
+]
+
+
+@pytest.mark.parametrize("n, d, k, minority, eps, delta, params", ACCOUNTING_CASES)
+def test_the_event_is_the_sum_of_the_mechanisms_invoked(monkeypatch, n, d, k, minority, eps,
+                                                         delta, params):
+    from accounting import ZCDPAccountant
+
+    rng = np.random.default_rng(n + d + k)
+    X = rng.normal(size=(n, d)) / np.sqrt(d)
+    y = _labels(n, k, minority, rng)
+    X[y == 1] += 0.2
+    rec = _Recorder(monkeypatch)
+    rec.context.update(R=1.0, n=n)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = PrivateHalfspaceClassifier(eps, delta, classes=list(range(k)), random_state=1,
+                                         **params).fit(X, y)
+    report = est.privacy_report_
+    event_rho = ZCDPAccountant().compose(est.privacy_event_).rho
+    # every mechanism the report lists ran, and nothing else drew noise from the data
+    rounds = sum(1 for name, _ in rec.calls if name in ("dpboost.weak_learners",
+                                                          "dpboost.multiclass"))
+    assert rounds == report["n_rounds"] * (k if params.get("multiclass") == "ovr" else 1)
+    # the cut and the slope are one listed mechanism, and so are the score histogram's halves
+    two_draws = bool(report.get("threshold") or report.get("calibration"))
+    assert len(rec.calls) - rounds == len(report["mechanisms"]) - 1 + two_draws
+    # what was drawn costs no more than the event says, and the event is no loose upper bound
+    assert rec.rho <= event_rho * (1 + 1e-12)
+    assert rec.rho >= event_rho * 0.98
+    assert report["rho"] == pytest.approx(event_rho, rel=1e-12)
+    # the event meets the target in 50-digit arithmetic (CKS20 Cor. 13, the tightest bound used)
+    assert _mp_cks_epsilon(event_rho, delta) <= eps
+    assert _mp_cks_epsilon(rec.rho, delta) <= eps
+
+
+def _noise_for_twice_the_charge(monkeypatch):
+    """The calibration's histogram (or cut and slope) drawn for twice the rho it is charged."""
+    from dpboost import estimator, private_platt, private_threshold
+
+    platt, cut = private_platt.private_platt, private_threshold.private_threshold
+    monkeypatch.setattr(estimator, "private_platt",
+                        lambda u, y, rho, *, rng: platt(u, y, 2 * rho, rng=rng))
+    monkeypatch.setattr(estimator, "private_threshold",
+                        lambda u, y, rho, d, *, rng: cut(u, y, 2 * rho, d, rng=rng))
+
+
+def _mean_at_half_its_sensitivity(monkeypatch):
+    from dpboost import input_map
+
+    mech = input_map.mean_mechanism
+    monkeypatch.setattr(input_map, "mean_mechanism",
+                        lambda n, d, R, rho: mech(2 * n, d, R, rho))
+
+
+def _rounds_at_half_their_sensitivity(monkeypatch):
+    from dpboost import multiclass, weak_learners
+
+    for cls in (weak_learners.GaussianCenteringHalfspace, multiclass.JointGaussianCentering):
+        monkeypatch.setattr(cls, "sensitivity",
+                            lambda self, n, f=cls.sensitivity: f(self, n) / 2)
+
+
+@pytest.mark.parametrize("mutant", [_noise_for_twice_the_charge, _mean_at_half_its_sensitivity,
+                                    _rounds_at_half_their_sensitivity])
+@pytest.mark.parametrize("case", [ACCOUNTING_CASES[1], ACCOUNTING_CASES[3]])
+def test_the_accounting_attack_catches_a_release_charged_below_its_noise(monkeypatch, mutant,
+                                                                         case):
+    mutant(monkeypatch)
+    with pytest.raises(AssertionError):
+        test_the_event_is_the_sum_of_the_mechanisms_invoked(monkeypatch, *case)
