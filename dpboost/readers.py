@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import json
 import os
 import re
 from pathlib import Path
@@ -401,8 +402,13 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
         shown = [str(a).split("\x00")[0] for a in available][:30]  # repeats unsuffixed
         hint = ""
         folded = [a for a in shown if a.casefold() == absent[0].casefold()]
+        spaced = [a for a in shown
+                  if " ".join(a.split()).casefold() == " ".join(absent[0].split()).casefold()]
         if folded:
             hint = f" Column names are case-sensitive: the file has {folded[0]!r}."
+        elif spaced:  # a spreadsheet's non-breaking space, a double space, a tab
+            hint = (f" The file's {spaced[0]!r} differs from it only in its spaces; write "
+                    f"the name as the file does (in JSON: {json.dumps(spaced[0])}).")
         elif len(available) == 1 and len(wanted) > 1:
             hint = (" The file reads as a single column: the separator is taken from the "
                     "first line and must be a comma, semicolon, tab or whitespace.")

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import warnings
 
 import numpy as np
@@ -105,6 +106,14 @@ def _as_table(X, schema: Schema):
 _BOOLEANS = {"true": "1", "false": "0"}
 
 
+#: A date or a time stamp as files write them: 2020-05-27, 27/05/2020, 2020-05-27 10:00.
+_DATE_TEXT = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[ T]\d{1,2}:\d{2}.*)?")
+
+_DATE_HINT = ("; it reads as a date: declare the column \"categorical\" with its public dates, "
+              "\"drop\" it, or write it as a number (days since a public date) with public "
+              "bounds")
+
+
 def _number_hint(value: str) -> str:
     """What to change when a cell is a number written for people: ``1,234``, ``12,5``, ``40%``,
     ``12 kg``, ``$5``.  None is guessed (``1,234`` is a thousand or a decimal): the file or the
@@ -148,7 +157,8 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...]) -> np.ndarray
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         value = text.iloc[row]
-        hint = (_number_hint(value) if any(c.isdigit() for c in value) else
+        hint = (_DATE_HINT if _DATE_TEXT.fullmatch(value) else
+                _number_hint(value) if any(c.isdigit() for c in value) else
                 f"; if it means a missing value, list {value!r} in the schema's 'na_values'"
                 if len(value) <= 3 and not value.isalpha() or value.lower() in NA_WORDS else
                 f"; if the column holds words (like {value!r}), declare it \"categorical\" "

@@ -215,6 +215,9 @@ def _with_line(exc, path, frame=None, *, header: bool | None = None):
     line = line_of(path, exc.row, header=header)
     text = str(exc).replace(f"at row {exc.row}", f"at line {line}" if line else
                             f"at row {exc.row}")
+    if not header and exc.row == 0:  # 'names' declared, and the first row does not fit
+        text += (" If that line is a header row, delete 'names' from the schema and name "
+                 "'columns' and 'label' as the header does.")
     return ValueError(f"{path}: {text}")
 
 

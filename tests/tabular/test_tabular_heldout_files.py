@@ -250,6 +250,43 @@ def test_a_headerless_file_without_names_says_to_declare_them(tmp_path, capsys,
     one_line_error(code, "has no column 'age'", "list its column names in the schema's 'names'")
 
 
+def test_names_over_a_header_that_differs_from_them_suggest_deleting_names(tmp_path,
+                                                                            one_line_error):
+    """A schema's "names" (copied from adult.names) over a file that has its own header
+    spelled otherwise ('Age' for 'age'): the header was read as data and the error advised
+    declaring 'age' categorical, since it "holds words (like 'Age')"."""
+    data = _write(tmp_path / "adult.csv", "Age,Work,Income\n39,Private,<=50K\n50,?,>50K\n")
+    schema = _write(tmp_path / "s.json", {**ADULT_SCHEMA, "names": ["age", "workclass",
+                                                                    "income"]})
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "'Age' at line 1", "If that line is a header row, delete 'names'")
+
+
+def test_a_header_name_with_a_non_breaking_space_is_named_as_such(tmp_path, one_line_error):
+    """Excel writes 'Total<NBSP>Charges'; a schema's 'Total Charges' met "has no column 'Total
+    Charges'; its columns are ['Total\\xa0Charges', ...]" with no word on the difference."""
+    data = _write(tmp_path / "telco.csv", "Total\u00a0Charges,y\n1,0\n2,1\n")
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"Total Charges": {"type": "numeric", "lower": 0, "upper": 9000}},
+        "label": {"column": "y", "classes": [0, 1]}})
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "differs from it only in its spaces", '"Total\\u00a0Charges"')
+
+
+def test_a_date_in_a_numeric_column_says_what_to_do(tmp_path, one_line_error):
+    """A signup date declared numeric was "holds the non-numeric value '2020-05-27'" and no
+    more (no hint: the text holds digits but is no number written for people)."""
+    data = _write(tmp_path / "d.csv", "signup,y\n2020-05-27,0\n2021-01-03,1\n")
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"signup": {"type": "numeric", "lower": 0, "upper": 1}},
+        "label": {"column": "y", "classes": [0, 1]}})
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "'2020-05-27' at line 2", "it reads as a date", '"categorical"')
+
+
 AUTO_MPG = ('18.0   8   307.0      130.0      3504.      12.0   70  1\t"chevrolet chevelle '
             'malibu"\n'
             '15.0   8   350.0      165.0      3693.      11.5   70  1\t"buick skylark 320"\n'
