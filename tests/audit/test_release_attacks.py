@@ -342,3 +342,131 @@ def test_the_accounting_attack_catches_a_release_charged_below_its_noise(monkeyp
     mutant(monkeypatch)
     with pytest.raises(AssertionError):
         test_the_event_is_the_sum_of_the_mechanisms_invoked(monkeypatch, *case)
+
+
+# -- 2. every noisy release is exact ----------------------------------------------------------
+
+def _raw_releases(monkeypatch) -> list[tuple[str, object, object]]:
+    """Record each mechanism's raw output, with its public support, as the fit draws it."""
+    import sys
+
+    from dpboost import defaults, mechanisms, private_threshold
+
+    out = []
+    release = mechanisms.LatticeGaussian.release
+
+    def grid_release(mech, value, *, rng):
+        noisy = release(mech, value, rng=rng)
+        out.append((sys._getframe(1).f_globals["__name__"], noisy, mech.granularity))
+        return noisy
+
+    count = defaults.private_count
+
+    def recorded_count(y_pm, rho, *, rng):
+        noisy, event = count(y_pm, rho, rng=rng)
+        out.append(("count", noisy, "int"))
+        return noisy, event
+
+    norm_scale = defaults.private_norm_scale
+
+    def recorded_scale(X, R, rho, *, rng):
+        scale = norm_scale(X, R, rho, rng=rng)
+        out.append(("scale", scale, [2.0 ** (j / 4) for j in range(defaults.NORM_BINS)]))
+        return scale
+
+    threshold = private_threshold.private_threshold
+
+    def recorded_threshold(u, y, rho, d, *, rng):
+        fit = threshold(u, y, rho, d, rng=rng)
+        out.append(("cut", fit.threshold, private_threshold.candidate_cuts(d).tolist()))
+        out.append(("slope", fit.slope, private_threshold.candidate_slopes(d).tolist()))
+        return fit
+
+    from dpboost import estimator, multiclass
+
+    monkeypatch.setattr(mechanisms.LatticeGaussian, "release", grid_release)
+    monkeypatch.setattr(estimator, "private_count", recorded_count)
+    monkeypatch.setattr(estimator, "private_norm_scale", recorded_scale)
+    monkeypatch.setattr(defaults, "private_norm_scale", recorded_scale)  # (multiclass)
+    monkeypatch.setattr(estimator, "private_threshold", recorded_threshold)
+    assert multiclass  # its rounds and mean go through LatticeGaussian.release as well
+    return out
+
+
+def _off_support(releases) -> list[str]:
+    from dpboost.float_attack import grid_output_possible
+
+    bad = []
+    for name, value, support in releases:
+        if support == "int":
+            ok = isinstance(value, int)
+        elif isinstance(support, list):
+            ok = value in support
+        else:
+            ok = bool(grid_output_possible(value, support).all())
+        if not ok:
+            bad.append(name)
+    return bad
+
+
+EXACT_CASES = {  # n, d, classes, epsilon, fits
+    "small data: cut and slope": (300, 5, 2, 1.0, 8),
+    "mean, whitening, Platt histogram": (4000, 3, 2, 20.0, 3),
+    "multiclass joint": (400, 4, 3, 1.0, 8),
+}
+
+
+@pytest.mark.parametrize("case", EXACT_CASES)
+def test_every_raw_release_lies_on_its_public_support(monkeypatch, case):
+    """Mironov's attack needs an output that one neighbour can produce and the other cannot.
+    Every raw release (the noisy count, the grid releases of the mean, second moment and
+    rounds, the input scale, the cut and the slope) lies on a support fixed by public values
+    and covered by the noise whatever the data: 0 off-support outputs in 19 fits."""
+    n, d, k, eps, fits = EXACT_CASES[case]
+    seen = set()
+    for seed in range(fits):
+        rng = np.random.default_rng(seed)
+        X = rng.normal(size=(n, d)) / np.sqrt(d)
+        y = _labels(n, k, 0.3, rng)
+        releases = _raw_releases(monkeypatch)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            PrivateHalfspaceClassifier(eps, 1e-6, classes=list(range(k)),
+                                       random_state=seed).fit(X, y)
+        assert _off_support(releases) == []
+        seen |= {name for name, _, _ in releases}
+        monkeypatch.undo()
+    expected = {"dpboost.input_map", "scale",
+                "dpboost.multiclass" if k > 2 else "dpboost.weak_learners"}
+    expected |= {"count", "cut", "slope"} if case.startswith("small") else set()
+    expected |= {"count", "dpboost.whitening"} if "whitening" in case else set()
+    assert expected <= seen
+
+
+def test_a_release_with_floating_point_noise_is_off_its_support(monkeypatch):
+    """The same check on a mutant that adds numpy's floating-point Gaussian to the private
+    mean (the release Mironov attacked) flags it in every fit."""
+    from dpboost import mechanisms
+
+    release = mechanisms.LatticeGaussian.release
+
+    def naive(mech, value, *, rng):
+        import sys
+
+        if sys._getframe(2).f_globals["__name__"] != "dpboost.input_map":  # (via the recorder)
+            return release(mech, value, rng=rng)
+        return np.asarray(value) + rng.normal(0.0, mech.sigma, size=mech.dimension)
+
+    flagged = 0
+    for seed in range(8):
+        monkeypatch.setattr(mechanisms.LatticeGaussian, "release", naive)
+        releases = _raw_releases(monkeypatch)
+        rng = np.random.default_rng(seed)
+        X = rng.normal(size=(300, 5)) / 3
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1], random_state=seed).fit(
+                X, (X[:, 0] > 0).astype(int))
+        flagged += _off_support(releases) == ["dpboost.input_map"]
+        monkeypatch.undo()
+    assert flagged == 8
