@@ -8,6 +8,7 @@ and the CLI all take their rules from here.
 
 from __future__ import annotations
 
+import datetime
 import math
 import re
 
@@ -33,8 +34,9 @@ def category_key(value, decimal: str = ".") -> str | None:
     become ``"true"``/``"false"``; numbers that are integers become their exact integer text
     (``2``, ``2.0`` and ``"2"`` all match, and so do ``2**60`` and ``"1152921504606846976"``:
     integer text is read exactly, never through a float), other numbers their shortest
-    ``repr``.  The same rule is applied to the schema's declared values and to the data, so a
-    CSV read as text, as ints, or as bools matches the same declaration.
+    ``repr``; a date (a Parquet column's) its ISO text, without the time at midnight.  The
+    same rule is applied to the schema's declared values and to the data, so a CSV read as
+    text, as ints, or as bools matches the same declaration.
 
     With ``decimal=","`` (a schema's ``"decimal": ","``) a text ``1,5`` first becomes ``1.5``,
     the rule the readers apply to the cells of such a file, so ``"1,5"``, ``"1.5"`` and
@@ -46,9 +48,14 @@ def category_key(value, decimal: str = ".") -> str | None:
     ['A11', '2', '2', 'true', 'true', None, None]
     >>> category_key("1,5"), category_key("1,5", decimal=","), category_key(" 7.00 ")
     ('1,5', '1.5', '7')
+    >>> import datetime
+    >>> category_key(datetime.datetime(2020, 1, 1)), category_key(datetime.date(2020, 6, 15))
+    ('2020-01-01', '2020-06-15')
     """
     if value is None:
         return None
+    if isinstance(value, datetime.date):  # a Parquet date or time stamp, as a CSV writes it
+        return _date_key(value)
     if isinstance(value, (bool, np.bool_)):
         return "true" if value else "false"
     if isinstance(value, (int, np.integer)):
@@ -77,6 +84,19 @@ def category_key(value, decimal: str = ".") -> str | None:
     if math.isnan(number) or text.lower() in ("inf", "-inf", "infinity", "-infinity", "+inf"):
         return text
     return category_key(number)
+
+
+def _date_key(value: datetime.date) -> str | None:
+    """``2020-01-01`` for a date or a time stamp at midnight, ``2020-01-01 10:30:00`` for
+    another time (pandas' ``NaT`` is missing): the text a CSV holds, so a Parquet column of
+    time stamps matches the dates a schema declares."""
+    if value != value:  # NaT
+        return None
+    if not isinstance(value, datetime.datetime):
+        return value.isoformat()
+    if value.time() == datetime.time(0) and value.tzinfo is None:
+        return value.date().isoformat()
+    return value.isoformat(sep=" ")
 
 
 def is_nan_text(value) -> bool:

@@ -145,6 +145,31 @@ def test_na_values_written_as_numbers_say_to_quote_them():
         Schema.from_dict({"na_values": [999, "?"], "columns": {}})
 
 
+def test_parquet_time_stamps_match_declared_dates_as_csv_text_does(tmp_path, capsys):
+    """A date column saved by pandas to Parquet holds time stamps, keyed
+    '2020-01-01 00:00:00', so the declared '2020-01-01' never matched: the column was all
+    zeros from Parquet (without a word) and one-hot from the same table as CSV."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"signup": pd.to_datetime(rng.choice(["2020-01-01", "2020-06-15"], 40)),
+                          "y": rng.integers(0, 2, 40)})
+    frame.to_parquet(tmp_path / "d.parquet")
+    frame.assign(signup=frame["signup"].dt.strftime("%Y-%m-%d")).to_csv(tmp_path / "d.csv",
+                                                                       index=False)
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"signup": {"type": "categorical", "categories": ["2020-01-01",
+                                                                    "2020-06-15"]}},
+        "label": {"column": "y", "classes": [0, 1]}})
+    coefs = []
+    for name in ("d.csv", "d.parquet"):
+        out = tmp_path / f"{name}.json"
+        assert main(["train", str(tmp_path / name), "--schema", str(schema), *TRAIN,
+                     "--out", str(out)]) == 0, capsys.readouterr().err
+        coefs.append(_coef(out))
+    assert coefs[0] == coefs[1]
+    encoded = TabularEncoder(json.loads(schema.read_text())).fit_transform(frame)
+    assert (encoded[:, :2] > 0).sum(axis=1).tolist() == [1] * 40
+
+
 # -- train --workers reads what the in-memory reader reads ----------------------------------
 def _small_table(n: int = 40, seed: int = 0) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
