@@ -66,25 +66,25 @@ def clip_rows(X: np.ndarray, norm_bound: float) -> np.ndarray:
 
     Rows inside the ball are untouched; the input is never modified (a copy is made only if some
     row needs clipping).  The factor is shrunk by a few ulps so that the clipped row's norm,
-    after rounding in ``X``'s precision, does not exceed ``norm_bound``.
+    rounded in ``X``'s precision, is at most ``norm_bound``; no value can make it warn.
 
-    Examples
-    --------
-    >>> clip_rows(np.array([[3.0, 4.0], [0.3, 0.4]]), 1.0).round(6).tolist()
-    [[0.6, 0.8], [0.3, 0.4]]
+    >>> clip_rows(np.array([[3.0, 4.0], [0.3, 0.4], [1e308, 1e308]]), 1.0).round(6).tolist()
+    [[0.6, 0.8], [0.3, 0.4], [0.707107, 0.707107]]
     """
     with np.errstate(over="ignore"):
         norms = np.sqrt(np.einsum("ij,ij->i", X, X, dtype=np.float64))
-    huge = np.isinf(norms)
-    if huge.any():  # finite rows near 1e308: ||x|| = m ||x / m|| with m the largest |entry|
-        m = np.abs(X[huge]).max(axis=1).astype(np.float64)
-        norms[huge] = m * np.linalg.norm(X[huge] / m[:, None].astype(X.dtype), axis=1)
     over = norms > norm_bound
     if not over.any():
         return X
+    shrink = 1.0 - 8.0 * np.finfo(X.dtype).eps
     factor = np.ones(X.shape[0], dtype=np.float64)
-    factor[over] = norm_bound / norms[over] * (1.0 - 8.0 * np.finfo(X.dtype).eps)
-    return X * factor.astype(X.dtype)[:, None]
+    factor[over] = norm_bound / norms[over] * shrink  # 0 where ||x||^2 overflowed, replaced below
+    out = X * factor.astype(X.dtype)[:, None]
+    huge = np.flatnonzero(np.isinf(norms))  # (float64 only) x / m, m the largest |x_j|, is finite
+    if huge.size:
+        unit = X[huge] / np.abs(X[huge]).max(axis=1, keepdims=True)
+        out[huge] = unit * (norm_bound / np.linalg.norm(unit, axis=1) * shrink)[:, None]
+    return out
 
 
 def _clip(X, norm_bound: float):

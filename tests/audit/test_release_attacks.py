@@ -470,3 +470,62 @@ def test_a_release_with_floating_point_noise_is_off_its_support(monkeypatch):
         flagged += _off_support(releases) == ["dpboost.input_map"]
         monkeypatch.undo()
     assert flagged == 8
+
+
+# -- 4. side channels: warnings and stderr ------------------------------------------------------
+
+EXTREME_ROWS = {
+    "1e308": [1e308] * 5, "-1e308 and 1e308": [-1e308, 1e308, 1e-300, 0.0, 1.0],
+    "1e200": [1e200, 0, 0, 0, 0], "denormal": [5e-324] * 5, "zero": [0.0] * 5,
+}
+
+
+def _warnings_of_fit(row, params) -> list[str]:
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 5)) * 0.3
+    y = (X[:, 0] > 0).astype(int)
+    if row is not None:
+        X[0] = row
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1], random_state=0, **params).fit(X, y)
+    return sorted(f"{w.category.__name__}: {w.message}" for w in caught)
+
+
+@pytest.mark.parametrize("params", [{}, {"n_rounds": 5, "kappa": 0.25}])
+@pytest.mark.parametrize("row", EXTREME_ROWS)
+def test_a_fit_warns_alike_on_neighbours(params, row):
+    """One row replaced by finite extreme values: the fit's warnings are those of D.  Before
+    the fix a row of 1e308 raised 'RuntimeWarning: overflow encountered in multiply' in
+    clip_rows (its norm overflowed, and the row was clipped to 0, not onto the sphere), which
+    ``dpboost train`` prints on stderr: an output possible under D' only."""
+    assert _warnings_of_fit(EXTREME_ROWS[row], params) == _warnings_of_fit(None, params)
+
+
+def test_train_stderr_is_alike_on_neighbours(tmp_path, capsys):
+    from dpboost.cli import main
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 5)) * 0.3
+    y = (X[:, 0] > 0).astype(int)
+    errs = []
+    for name, row in (("d", X[0]), ("d2", np.full(5, 1e308))):
+        X[0] = row
+        path = tmp_path / f"{name}.csv"
+        path.write_text("x0,x1,x2,x3,x4,label\n" + "".join(
+            ",".join([*(repr(float(v)) for v in x), str(c)]) + "\n" for x, c in zip(X, y)))
+        assert main(["train", str(path), "--label", "label", "--classes", "0,1",
+                     "--target-epsilon", "1", "--target-delta", "1e-6", "--seed", "0",
+                     "--out", str(tmp_path / f"{name}.json")]) == 0
+        errs.append(capsys.readouterr().err)
+    assert errs[0] == errs[1]
+
+
+def test_clipping_puts_a_huge_row_on_the_sphere():
+    from dpboost.estimator import clip_rows
+
+    with np.errstate(all="raise"):
+        out = clip_rows(np.array([[1e308] * 4, [-1e308, 0, 0, 1e300], [3.0, 4.0, 0, 0]]), 2.0)
+    np.testing.assert_allclose(np.linalg.norm(out, axis=1), 2.0, rtol=1e-14)
+    assert np.all(np.linalg.norm(out, axis=1) <= 2.0)
+    np.testing.assert_allclose(out[0], np.full(4, 1.0), rtol=1e-14)
