@@ -116,9 +116,9 @@ def sniff_delimiter(line: str) -> str | None:
     counts = {d: outside.count(d) for d in (",", ";", "\t")}
     best = max(counts, key=counts.get)
     if best == "\t" and counts[best] > 0 and any(
-            len(tokens) > 1 and all(is_decimal_number(t) for t in tokens)
+            sum(map(is_decimal_number, tokens)) >= max(2, len(tokens) / 2)
             for tokens in (field.split() for field in outside.split("\t"))):
-        return None
+        return None  # several numbers (and maybe a '?') in one field: space-aligned
     return best if counts[best] > 0 else None
 
 

@@ -287,12 +287,17 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
     import dask.dataframe as dd
     from dask.utils import parse_bytes
 
-    from dpboost.readers import _is_gzip, check_columns, csv_layout
+    from dpboost.readers import _is_gzip, check_columns, csv_layout, field_count
 
     # the same separator, header names (stripped, no byte-order mark) and 'names' as the
     # in-memory reader; the first block skips the header, the others hold data only
     wanted = [*encoder.schema_.used_columns, *([label.column] if want_y else [])]
-    delimiter, names, skip = csv_layout(path, encoder.schema_.names, wanted)
+    names = encoder.schema_.names
+    if (names is not None and not want_y and label is not None and label.column in names
+            and field_count(path) == len(names) - 1):
+        # a headerless test file may leave out the label, as in memory (predict)
+        names = [n for n in names if n != label.column]
+    delimiter, names, skip = csv_layout(path, names, wanted)
     blocksize = parse_bytes(blocksize or CSV_BLOCKSIZE)
     # a gzip stream cannot be cut into blocks (dask warned so, naming its own keyword), and
     # is known by its magic bytes, as the in-memory reader knows it, not only by '.gz'

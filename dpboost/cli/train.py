@@ -206,7 +206,7 @@ def _with_line(exc, path, frame=None, *, header: bool | None = None):
     ``header``: whether the file has a header row (default: as ``frame`` was read).  A
     Parquet file has no lines: the error names the file and keeps the row.
     """
-    from dpboost.readers import line_of, table_format
+    from dpboost.readers import header_names, line_of, table_format
 
     if table_format(path) == "parquet":
         return ValueError(f"{path}: {exc}")
@@ -215,9 +215,10 @@ def _with_line(exc, path, frame=None, *, header: bool | None = None):
     line = line_of(path, exc.row, header=header)
     text = str(exc).replace(f"at row {exc.row}", f"at line {line}" if line else
                             f"at row {exc.row}")
-    if not header and exc.row == 0:  # 'names' declared, and the first row does not fit
-        text += (" If that line is a header row, delete 'names' from the schema and name "
-                 "'columns' and 'label' as the header does.")
+    if not header and exc.row == 0 and header_names(path, "infer") is not None:
+        # 'names' declared, but line 1 reads as a header (words above numbers)
+        text += (" That line looks like a header row: delete 'names' from the schema and "
+                 "name 'columns' and 'label' as the header does.")
     return ValueError(f"{path}: {text}")
 
 

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from dpboost.cli import main
-from dpboost.readers import read_table
+from dpboost.readers import read_table, sniff_delimiter
 from dpboost.schema import Schema
 from dpboost.tabular import TabularEncoder
 
@@ -257,7 +257,27 @@ def test_adult_test_labels_ending_in_a_dot_say_so(tmp_path, capsys, one_line_err
     one_line_error(code, str(test), "remove the dots", "drop --label")
     code = main(["train", str(test), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m2.json")])
-    one_line_error(code, "at line 1", "remove the dots", "'<=50K'")
+    line = one_line_error(code, "at line 1", "remove the dots", "'<=50K'")
+    assert "header" not in line  # line 1 is data: no hint to delete 'names'
+
+
+def test_predict_on_dask_takes_a_headerless_test_file_without_the_label(tmp_path, capsys,
+                                                                         scheduler):
+    """The README: a headerless test file for predict may leave out the label column of the
+    schema's "names". In memory it could; with --workers it was "has 2 fields per row (line
+    1) but the schema's 'names' lists 3"."""
+    rows = [f"{20 + i}, {['Private', '?', 'State-gov'][i % 3]}" for i in range(30)]
+    data = _write(tmp_path / "adult.data", "\n".join(
+        f"{r}, {'>50K' if i % 4 == 0 else '<=50K'}" for i, r in enumerate(rows)) + "\n")
+    test = _write(tmp_path / "adult.test", "\n".join(rows) + "\n")
+    schema = _write(tmp_path / "s.json", ADULT_SCHEMA)
+    model = tmp_path / "m.json"
+    assert main(["train", str(data), "--schema", str(schema), *TRAIN, "--out", str(model)]) == 0
+    for where, out in (([], "p.csv"), (["--scheduler", scheduler], "pd.csv")):
+        code = main(["predict", "--model", str(model), str(test), *where,
+                     "--out", str(tmp_path / out)])
+        assert code == 0, capsys.readouterr().err
+    assert (tmp_path / "p.csv").read_text() == (tmp_path / "pd.csv").read_text()
 
 
 # -- reading: headerless and whitespace-separated files -----------------------------------
@@ -285,7 +305,7 @@ def test_names_over_a_header_that_differs_from_them_suggest_deleting_names(tmp_p
                                                                     "income"]})
     code = main(["train", str(data), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
-    one_line_error(code, "'Age' at line 1", "If that line is a header row, delete 'names'")
+    one_line_error(code, "'Age' at line 1", "looks like a header row: delete 'names'")
 
 
 def test_a_header_name_with_a_non_breaking_space_is_named_as_such(tmp_path, one_line_error):
@@ -325,6 +345,7 @@ def test_auto_mpg_aligned_with_spaces_and_one_tab_reads_as_whitespace(tmp_path, 
     """UCI auto-mpg aligns its numbers with spaces and puts a tab before the quoted car name:
     the tab was taken for the separator ("2 fields per row but the schema's 'names' lists
     9"), and a quoted name with spaces counted as several fields."""
+    assert sniff_delimiter(AUTO_MPG.splitlines()[2]) is None  # a '?' among the numbers
     data = _write(tmp_path / "auto-mpg.data", AUTO_MPG)
     frame = read_table(data, names=AUTO_MPG_NAMES, na_values=["?"])
     assert frame["car name"].tolist()[:2] == ["chevrolet chevelle malibu", "buick skylark 320"]
