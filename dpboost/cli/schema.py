@@ -92,7 +92,7 @@ def _named_columns(path, no_header: bool) -> list[str] | None:
 
 def run(args) -> int:
     from dpboost._io import check_writable
-    from dpboost.readers import read_table
+    from dpboost.readers import header_names, read_table, table_format
     from dpboost.schema import Schema
     from dpboost.schema_draft import draft_schema
 
@@ -105,6 +105,14 @@ def run(args) -> int:
     if args.no_header and args.label is not None and args.label not in frame.columns:
         raise ValueError(f"--label {args.label!r}: a file without a header has columns named "
                          f"0 to {frame.shape[1] - 1}.")
+    headerless = (not args.no_header and table_format(args.data) == "csv"
+                  and header_names(args.data, "infer") is None)
+    hint = (" Its first line looks like data, not a header: if the file has no header row, "
+            "pass --no-header (the columns are then named 0, 1, ...).")
+    if args.label is not None and args.label not in frame.columns:
+        raise ValueError(f"--label {args.label!r} is not a column of {args.data}; its columns "
+                         f"are {[str(c) for c in frame.columns][:30]}."
+                         + (hint if headerless else ""))
     draft = draft_schema(frame, args.label, max_categories=args.max_categories)
     if args.no_header or args.decimal != ".":
         content = draft.to_dict()
@@ -120,6 +128,9 @@ def run(args) -> int:
     print("It is NOT private: replace every value marked 'from_data' with a public fact "
           "(a data dictionary, a unit, a law) and delete the mark; 'dpboost train' warns "
           "while a mark is left.", file=sys.stderr)
+    if headerless:  # the first data row became the column names
+        print(f"The draft's column names are the first line of {args.data}.{hint}",
+              file=sys.stderr)
     if draft.na_values:
         print(f"cells {list(draft.na_values)} among numbers were read as missing and listed in "
               "'na_values'; delete any that is a value in this file.", file=sys.stderr)

@@ -418,3 +418,18 @@ def test_schema_draft_reads_a_question_mark_among_numbers_as_missing(tmp_path, c
     assert "?" not in content["columns"]["ca"].get("categories", [])
     assert main(["train", str(data), "--schema", str(draft), *TRAIN,
                  "--out", str(tmp_path / "m.json")]) == 0
+
+
+def test_schema_draft_of_a_headerless_file_says_to_pass_no_header(tmp_path, capsys,
+                                                                  one_line_error):
+    """`dpboost schema adult.data` (no header row) took the first data row for the column
+    names without a word, and `--label income` said "Label column 'income' not found;
+    columns are ['39', 'State-gov', ...]"."""
+    data = _write(tmp_path / "adult.data", "".join(
+        f"{30 + i}, State-gov, {1000 * i}, {'>50K' if i % 3 else '<=50K'}\n"
+        for i in range(10)))
+    out = tmp_path / "draft.json"
+    assert main(["schema", str(data), "--out", str(out)]) == 0
+    assert "pass --no-header" in capsys.readouterr().err
+    code = main(["schema", str(data), "--label", "income", "--out", str(out)])
+    one_line_error(code, "--label 'income'", "pass --no-header")
