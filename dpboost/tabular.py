@@ -392,10 +392,15 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
                     if folded else
                     f" (it ends in '.', as UCI adult.test's labels do: remove the dots; the "
                     f"schema declares {dotted[0]!r})" if dotted else "")
+            both = [v for v in schema.na_values if category_key(v, schema.decimal) in index]
+            why = (f" (its cell is empty or one of the schema's 'na_values' {both}, which "
+                   "apply to every column: the label's class "
+                   f"{both[0]!r} always reads as missing; remove it from 'na_values')"
+                   if both else "")
             raise BadValueError(
                 f"The label {value!r} at row {row} is not one of the schema's classes "
                 f"{list(schema.label.classes)}{hint}." if key is not None else
-                f"The label is missing at row {row}.", column=column, row=row)
+                f"The label is missing at row {row}{why}.", column=column, row=row)
         return out
 
 

@@ -261,6 +261,21 @@ def test_adult_test_labels_ending_in_a_dot_say_so(tmp_path, capsys, one_line_err
     assert "header" not in line  # line 1 is data: no hint to delete 'names'
 
 
+def test_a_class_listed_in_na_values_says_why_the_label_is_missing(tmp_path, one_line_error):
+    """Pima diabetes marks a missing glucose with 0; a schema listing "0" in 'na_values' made
+    every label 0 missing too, and train said only "The label is missing at line 2" of a
+    line whose label cell reads 0."""
+    data = _write(tmp_path / "diabetes.csv", "Glucose,Outcome\n148,1\n0,0\n85,0\n")
+    schema = _write(tmp_path / "s.json", {
+        "na_values": ["0"],
+        "columns": {"Glucose": {"type": "numeric", "lower": 40, "upper": 200,
+                                "missing": "indicator"}},
+        "label": {"column": "Outcome", "classes": [0, 1]}})
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "missing at line 3", "'na_values' ['0']", "class '0' always reads")
+
+
 def test_predict_on_dask_takes_a_headerless_test_file_without_the_label(tmp_path, capsys,
                                                                          scheduler):
     """The README: a headerless test file for predict may leave out the label column of the
