@@ -343,12 +343,14 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         """
         schema = getattr(self, "schema_", None) or self._schema()
         table = _as_table(X, schema)
-        columns = {str(c): c for c in table.columns}
+        # names are matched without spaces around them, as the file readers strip a header
+        # (pandas keeps the spaces of "age, job": the schema's 'job' missed ' job')
+        columns = {str(c).strip(): c for c in table.columns}
         absent = [c for c in schema.used_columns if c not in columns]
         if absent:
             raise ValueError(f"The data has no column {absent[0]!r} (named in the schema); "
                              f"its columns are {list(columns)[:20]}.")
-        named = [str(c) for c in table.columns]
+        named = [str(c).strip() for c in table.columns]
         repeated = [c for c in schema.used_columns if named.count(c) > 1]
         if repeated:
             raise ValueError(f"The data has {named.count(repeated[0])} columns named "

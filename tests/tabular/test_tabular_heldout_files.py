@@ -448,3 +448,20 @@ def test_schema_draft_of_a_headerless_file_says_to_pass_no_header(tmp_path, caps
     assert "pass --no-header" in capsys.readouterr().err
     code = main(["schema", str(data), "--label", "income", "--out", str(out)])
     one_line_error(code, "--label 'income'", "pass --no-header")
+
+
+# -- the Python API of the README --------------------------------------------------------------
+def test_the_encoder_matches_frame_columns_without_their_spaces():
+    """`pandas.read_csv` keeps the spaces of a header written "age, job, y", which the file
+    readers strip: the README's pipeline on such a frame failed with "The data has no column
+    'job'; its columns are ['age', ' job', ' y']"."""
+    import io
+
+    frame = pd.read_csv(io.StringIO("age, job, y\n30, clerk, no\n40, eng, yes\n"))
+    schema = {"columns": {"age": {"type": "numeric", "lower": 0, "upper": 100},
+                          "job": {"type": "categorical", "categories": ["clerk", "eng"]}}}
+    stripped = frame.rename(columns=str.strip)
+    np.testing.assert_array_equal(TabularEncoder(schema).fit_transform(frame),
+                                  TabularEncoder(schema).fit_transform(stripped))
+    with pytest.raises(ValueError, match="2 columns named 'job'"):
+        TabularEncoder(schema).fit_transform(pd.concat([stripped, frame[[" job"]]], axis=1))
