@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import math
 import re
+import unicodedata
 
 import numpy as np
 
@@ -34,7 +35,8 @@ def category_key(value, decimal: str = ".") -> str | None:
     become ``"true"``/``"false"``; numbers that are integers become their exact integer text
     (``2``, ``2.0`` and ``"2"`` all match, and so do ``2**60`` and ``"1152921504606846976"``:
     integer text is read exactly, never through a float), other numbers their shortest
-    ``repr``; a date (a Parquet column's) its ISO text, without the time at midnight.  The
+    ``repr``; a date (a Parquet column's) its ISO text, without the time at midnight.  Text
+    is compared in Unicode's composed form (NFC), so an accent saved decomposed matches.  The
     same rule is applied to the schema's declared values and to the data, so a CSV read as
     text, as ints, or as bools matches the same declaration.
 
@@ -68,6 +70,8 @@ def category_key(value, decimal: str = ".") -> str | None:
     text = str(value).strip()
     if not text:
         return None
+    if not text.isascii():  # 'São' typed (composed) matches 'São' saved decomposed (NFD)
+        text = unicodedata.normalize("NFC", text)
     if text.lower() in ("true", "false"):
         return text.lower()
     if decimal == ",":

@@ -26,6 +26,7 @@ import gzip
 import json
 import os
 import re
+import unicodedata
 from pathlib import Path
 
 from dpboost.cell_text import DECIMAL_COMMA, is_decimal_number
@@ -404,11 +405,16 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
         folded = [a for a in shown if a.casefold() == absent[0].casefold()]
         spaced = [a for a in shown
                   if " ".join(a.split()).casefold() == " ".join(absent[0].split()).casefold()]
+        composed = [a for a in shown if unicodedata.normalize("NFC", a)
+                    == unicodedata.normalize("NFC", absent[0])]
         if folded:
             hint = f" Column names are case-sensitive: the file has {folded[0]!r}."
         elif spaced:  # a spreadsheet's non-breaking space, a double space, a tab
             hint = (f" The file's {spaced[0]!r} differs from it only in its spaces; write "
                     f"the name as the file does (in JSON: {json.dumps(spaced[0])}).")
+        elif composed:  # 'São' typed in the schema, 'Sa\u0303o' saved by the file
+            hint = (f" The file writes it with its accents decomposed (Unicode NFD, in JSON: "
+                    f"{json.dumps(composed[0])}); write it so, or re-save the file as NFC.")
         elif len(available) == 1 and len(wanted) > 1:
             hint = (" The file reads as a single column: the separator is taken from the "
                     "first line and must be a comma, semicolon, tab or whitespace.")

@@ -170,6 +170,30 @@ def test_parquet_time_stamps_match_declared_dates_as_csv_text_does(tmp_path, cap
     assert (encoded[:, :2] > 0).sum(axis=1).tolist() == [1] * 40
 
 
+def test_decomposed_accents_match_the_declared_categories(tmp_path, one_line_error):
+    """A file saved with decomposed accents (Unicode NFD, as macOS tools may write 'São
+    Paulo') matched none of the declared categories typed composed: the column was all zeros
+    without a word, and such a header name was "no column 'Região'; its columns are
+    ['Região', ...]", two names that print alike."""
+    import unicodedata
+
+    rows = [f"{c},{i % 2}" for i, c in enumerate(["São Paulo", "Zürich"] * 10)]
+    data = _write(tmp_path / "d.csv", unicodedata.normalize("NFD", "city,y\n"
+                                                            + "\n".join(rows) + "\n"))
+    schema = {"columns": {"city": {"type": "categorical", "categories": ["São Paulo",
+                                                                        "Zürich"]}},
+              "label": {"column": "y", "classes": [0, 1]}}
+    encoded = TabularEncoder(schema).fit_transform(read_table(data, text_columns=["city"]))
+    assert (encoded[:, :2] > 0).sum(axis=1).tolist() == [1] * 20
+    header = _write(tmp_path / "h.csv", unicodedata.normalize("NFD", "Região,y\n1,0\n2,1\n"))
+    schema_path = _write(tmp_path / "s.json", {
+        "columns": {"Região": {"type": "numeric", "lower": 0, "upper": 3}},
+        "label": {"column": "y", "classes": [0, 1]}})
+    code = main(["train", str(header), "--schema", str(schema_path), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "accents decomposed", '"Regia\\u0303o"')
+
+
 # -- train --workers reads what the in-memory reader reads ----------------------------------
 def _small_table(n: int = 40, seed: int = 0) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
