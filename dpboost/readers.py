@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import itertools
 import json
 import os
 import re
@@ -204,9 +205,7 @@ def csv_layout(path: str | os.PathLike, names=None,
             raise ValueError(f"{path} has a header row but no data rows.")
         return delimiter, _unread_repeats_renamed(first), lines[0][0]
     names = [str(n) for n in names]
-    if len(names) != len(first):
-        raise ValueError(f"{path} has {len(first)} fields per row (line {lines[0][0]}) but "
-                         f"the schema's 'names' lists {len(names)}.")
+    _check_width(path, first, names, lines[0][0])
     _check_not_a_header(path, first, names, lines[0][0])
     return delimiter, names, lines[0][0] - 1
 
@@ -317,9 +316,7 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     width = len(_split(lines[0][1], delimiter))
     if names is not None:
         names = [str(n) for n in names]
-        if len(names) != width:
-            raise ValueError(f"{path} has {width} fields per row (line {lines[0][0]}) but "
-                             f"the schema's 'names' lists {len(names)}.")
+        _check_width(path, _split(lines[0][1], delimiter), names, lines[0][0])
         _check_not_a_header(path, _split(lines[0][1], delimiter), names, lines[0][0])
         skip, has_header = lines[0][0] - 1, False
     else:
@@ -357,6 +354,20 @@ def _check_selection(columns) -> list[str]:
         raise ValueError("The 'columns' parameter of read_table must list at least one column, "
                          f"each once. Got {columns!r} instead.")
     return columns
+
+
+def _check_width(path: Path, first: list[str], names: list[str], line: int) -> None:
+    """A headerless file's first row must have one field per name of the schema's 'names'."""
+    if len(first) == len(names):
+        return
+    extra = len(first) - len(names)
+    trailing = len(first) - len(list(itertools.dropwhile(
+        lambda cell: not cell.strip(), reversed(first))))  # empty fields at the end
+    hint = (f" Its last {f'{extra} fields are' if extra > 1 else 'field is'} empty (a "
+            "separator at the end of each row?): add a name for each to 'names'; columns "
+            "the schema does not declare are not used." if 0 < extra <= trailing else "")
+    raise ValueError(f"{path} has {len(first)} fields per row (line {line}) but the schema's "
+                     f"'names' lists {len(names)}.{hint}")
 
 
 def _check_not_a_header(path: Path, first: list[str], names: list[str], line: int) -> None:

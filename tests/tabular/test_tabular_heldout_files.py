@@ -489,3 +489,15 @@ def test_the_encoder_matches_frame_columns_without_their_spaces():
                                   TabularEncoder(schema).fit_transform(stripped))
     with pytest.raises(ValueError, match="2 columns named 'job'"):
         TabularEncoder(schema).fit_transform(pd.concat([stripped, frame[[" job"]]], axis=1))
+
+
+def test_a_headerless_file_whose_rows_end_in_a_separator_says_so(tmp_path, one_line_error):
+    """Rows written 'a,y,' have one empty field more than the schema's "names": the error
+    counted the fields but did not say that the extra one is the empty last field."""
+    data = _write(tmp_path / "d.data", "".join(f"{i},{i % 2},\n" for i in range(10)))
+    schema = _write(tmp_path / "s.json", {
+        "names": ["a", "y"], "columns": {"a": {"type": "numeric", "lower": 0, "upper": 10}},
+        "label": {"column": "y", "classes": [0, 1]}})
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "3 fields per row", "last field is empty", "add a name for each")
