@@ -112,9 +112,15 @@ class RunPlan:
         return _rho(score_histogram_event(self.rho_calibration))
 
     def rounds_noise_multiplier(self, n_rounds: int) -> float:
+        """``z = sqrt(T / (2 rho_rounds))``, raised by ulps until the accountant prices the ``T``
+        rounds at no more than ``rho_rounds`` (rounded, the formula could come out one ulp over:
+        the fitted event would then exceed the planned one a ledger checked)."""
         if self.legacy_noise_multiplier is not None:
             return self.legacy_noise_multiplier
-        return math.sqrt(n_rounds / (2.0 * self.rho_rounds))
+        z = math.sqrt(n_rounds / (2.0 * self.rho_rounds))
+        while _rho(SelfComposedEvent(DiscreteGaussianEvent(z), count=n_rounds)) > self.rho_rounds:
+            z = math.nextafter(z, math.inf)
+        return z
 
     def rounds_event(self, n_rounds: int | None) -> SelfComposedEvent | ZCDPEvent:
         if n_rounds is None:
