@@ -526,7 +526,7 @@ def _read_whitespace(path, names, skip, columns, na, text_columns, decimal="."):
         frame = pd.read_csv(path, sep=r"\s+", header=None, names=names, skiprows=skip,
                             usecols=None if columns is None else list(columns),
                             na_values=na, keep_default_na=False, index_col=False,
-                            decimal=decimal,
+                            decimal=decimal, low_memory=False,  # no chunk-wise DtypeWarning
                             dtype={c: str for c in text_columns} or None,
                             compression="gzip" if _is_gzip(path) else None)
     except (pd.errors.ParserError, ValueError) as exc:

@@ -189,13 +189,20 @@ def _summary(report: dict) -> str:
     return ", ".join(parts)
 
 
-def _warn_lines(caught) -> None:
+def _warn_lines(caught, figures: bool = False) -> None:
+    """One stderr line per warning of dpboost's own (public facts: a schema's marks, inferred
+    classes); another library's warning is a figure of the data (pandas' "Columns (0: x)
+    have mixed types" appears when one row of a whitespace file holds 'true'), shown only
+    with ``--non-private-figures``."""
     from dpboost.exceptions import ClippedRowsWarning
 
     for warning in caught:
         if issubclass(warning.category, ClippedRowsWarning):
             continue  # a count of the data: train states the clipped fraction itself,
             # with --non-private-figures only (above 1%, with the fix)
+        own = warning.category.__module__.split(".")[0] in ("dpboost", "accounting")
+        if not own and not figures:
+            continue
         message = " ".join(str(warning.message).split())
         print(f"dpboost train: warning: {message}", file=sys.stderr)
 
@@ -401,7 +408,7 @@ def run(args) -> int:
         clipped = clipped_fraction(X, args.norm_bound) if _figures(args) else None
         estimator = _estimator(args, classes)
         estimator.fit(X, y)
-    _warn_lines(caught)
+    _warn_lines(caught, _figures(args))
     if clipped is not None and clipped > CLIP_WARN_FRACTION:
         print(f"dpboost train: warning: {clipped:.1%} of the training rows (non-private "
               f"figure) had a norm above "
@@ -524,7 +531,7 @@ def _run_dask(args, schema, ledger) -> int:
                         if _figures(args) else None)
         except BadValueError as exc:
             raise file_error(exc, args.data, schema) from None
-    _warn_lines(caught)
+    _warn_lines(caught, _figures(args))
     if ledger is not None:
         ledger.spend(estimator.privacy_event_, label=f"dpboost train {Path(args.data).name}")
     save_model(estimator, args.out, schema=schema,

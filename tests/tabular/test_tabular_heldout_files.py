@@ -72,6 +72,49 @@ def test_train_on_dask_prints_no_partition_count(tmp_path, capsys, monkeypatch, 
     assert outputs[0] == outputs[1]
 
 
+def test_a_whitespace_file_reads_without_a_warning_that_one_row_sets(tmp_path):
+    """pandas parses a whitespace-separated file in chunks of 262,144 rows and warned
+    "Columns (0: x) have mixed types" when one row far down held 'true' (read as 1) in a
+    numeric column; train printed the warning by default, a bit of one row's content."""
+    import warnings
+
+    rows = [f"{i % 50} {i % 2}" for i in range(270_000)]
+    rows[-10] = "true 1"
+    data = _write(tmp_path / "d.txt", "x y\n" + "\n".join(rows) + "\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        frame = read_table(data, columns=["x", "y"])
+    assert len(frame) == 270_000
+
+
+def test_train_prints_no_other_librarys_warning_by_default(tmp_path, capsys, monkeypatch):
+    """Warnings raised while reading and fitting were all printed; one from pandas or dask
+    can depend on the rows (as pandas' mixed types did). Only dpboost's own warnings (a
+    draft's marks, inferred classes) are printed, the others with --non-private-figures."""
+    import warnings
+
+    import pandas.errors
+
+    import dpboost.readers
+
+    real = dpboost.readers.read_table
+
+    def read_and_warn(*args, **kwargs):
+        warnings.warn("Columns (0: x) have mixed types.", pandas.errors.DtypeWarning)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(dpboost.readers, "read_table", read_and_warn)
+    data = _write(tmp_path / "d.csv", "x,y\n" + "".join(f"{i},{i % 2}\n" for i in range(20)))
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"x": {"type": "numeric", "lower": 0, "upper": 20}},
+        "label": {"column": "y", "classes": [0, 1]}})
+    args = ["train", str(data), "--schema", str(schema), *TRAIN, "--out", str(tmp_path / "m")]
+    assert main(args) == 0
+    assert "mixed types" not in capsys.readouterr().err
+    assert main([*args, "--non-private-figures"]) == 0
+    assert "dpboost train: warning: Columns (0: x) have mixed types." in capsys.readouterr().err
+
+
 # -- na_values: one rule whichever reader produced the table --------------------------------
 def _sentinel_frame(n: int = 40) -> pd.DataFrame:
     rng = np.random.default_rng(1)
