@@ -261,6 +261,11 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
     parent = os.environ.get("DPBOOST_SPOOL_DIR") or None
     paths = _parquet_paths(str(path))
     if paths:
+        from dpboost.readers import check_columns, header_names
+
+        wanted = [*encoder.schema_.used_columns, *([label.column] if want_y else [])]
+        for file in paths:  # from the footers: a file without a column read is an error
+            check_columns(file, wanted, header_names(file))  # (its rows read as missing)
         chunks = _parquet_chunks(paths, width * itemsize, chunk_bytes)
         lengths = [m for _, m in chunks]
         if not lengths:  # no rows at all (dask cannot concatenate no chunks)

@@ -362,6 +362,22 @@ def test_predict_on_dask_takes_a_headerless_test_file_without_the_label(tmp_path
     assert (tmp_path / "p.csv").read_text() == (tmp_path / "pd.csv").read_text()
 
 
+def test_a_parquet_folder_file_without_a_declared_column_is_refused(tmp_path, scheduler,
+                                                                    one_line_error):
+    """A Parquet folder whose second file lacks the declared column 'c' trained without a
+    word: the chunk's files were concatenated and that file's rows read 'c' as missing."""
+    frame = _small_table()
+    folder = tmp_path / "data"
+    folder.mkdir()
+    frame.iloc[:20].to_parquet(folder / "part-0.parquet")
+    frame.iloc[20:].drop(columns=["c"]).to_parquet(folder / "part-1.parquet")
+    schema = _write(tmp_path / "s.json", SMALL_SCHEMA)
+    code = main(["train", str(folder), "--schema", str(schema), *TRAIN,
+                 "--scheduler", scheduler, "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "part-1.parquet has no column 'c'")
+    assert not (tmp_path / "m.json").exists()
+
+
 # -- reading: headerless and whitespace-separated files -----------------------------------
 def test_a_headerless_file_without_names_says_to_declare_them(tmp_path, capsys,
                                                               one_line_error):
