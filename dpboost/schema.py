@@ -48,7 +48,7 @@ from pathlib import Path
 import numpy as np
 
 from dpboost.cell_text import category_key, is_nan_text
-from dpboost.schema_spellings import LABEL_SPELLINGS, did_you_mean
+from dpboost.schema_spellings import LABEL_SPELLINGS, did_you_mean, json_mistake
 
 __all__ = [
     "CategoricalColumn",
@@ -529,7 +529,7 @@ class Schema:
             content = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_json_int)
         except json.JSONDecodeError as exc:
             raise ValueError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}."
-                             ) from None
+                             + json_mistake(text, exc.pos)) from None
         except RecursionError:
             raise ValueError(f"{path} nests JSON lists or objects too deeply to read; a schema "
                              "is an object of column objects, a few levels deep.") from None

@@ -8,7 +8,7 @@ docstring of :mod:`dpboost.schema`: ``"number"`` for ``"numeric"``, ``"min"`` fo
 
 from __future__ import annotations
 
-__all__ = ["LABEL_SPELLINGS", "SPELLINGS", "did_you_mean"]
+__all__ = ["LABEL_SPELLINGS", "SPELLINGS", "did_you_mean", "json_mistake"]
 
 #: A word typed by hand (lower case), and the schema's word for it.
 SPELLINGS = {
@@ -48,3 +48,30 @@ def did_you_mean(got, allowed, spellings: dict | None = None) -> str:
         if right in allowed and right != word:
             hints.append(f"{right!r} for {word!r}")
     return f" Write {', '.join(hints)}." if hints else ""
+
+
+def json_mistake(text: str, pos: int) -> str:
+    """What to change for the JSON slips of a schema typed by hand, at the parser's error
+    position ``pos`` of ``text`` (a comment, single quotes, a trailing comma, Python's
+    ``True``/``None``), else ``""``.
+
+    Examples
+    --------
+    >>> json_mistake('{"a": 1,\\n}', 9)
+    ' A comma at line 1 ends an object or a list: JSON allows none there; delete it.'
+    >>> json_mistake("{'a': 1}", 1)
+    ' JSON writes names and texts in double quotes ("), not single ones.'
+    """
+    rest, before = text[pos:].lstrip(), text[:pos].rstrip()
+    if rest.startswith(("//", "/*", "#")):
+        return ' JSON has no comments: delete it, or write it as a "note" key.'
+    if rest.startswith("'"):
+        return ' JSON writes names and texts in double quotes ("), not single ones.'
+    if before.endswith(",") and rest[:1] in ("}", "]"):
+        line = text.count("\n", 0, len(before)) + 1
+        return (f" A comma at line {line} ends an object or a list: JSON allows none there; "
+                "delete it.")
+    for python, json_word in (("True", "true"), ("False", "false"), ("None", "null")):
+        if rest.startswith(python):
+            return f" JSON writes {json_word}, not Python's {python}."
+    return ""

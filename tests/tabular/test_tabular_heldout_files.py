@@ -115,6 +115,26 @@ def test_train_prints_no_other_librarys_warning_by_default(tmp_path, capsys, mon
     assert "dpboost train: warning: Columns (0: x) have mixed types." in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("text, hint", [
+    ('{"columns": {\n "age": {"type": "numeric", "lower": 0, "upper": 99},\n},\n'
+     ' "label": {"column": "y", "classes": [0, 1]}}', "A comma at line 2 ends an object"),
+    ('{"columns": {\n // age in years\n "age": {"type": "numeric", "lower": 0, "upper": 99}'
+     '}}', "JSON has no comments"),
+    ("{'columns': {}}", "not single ones"),
+    ('{"columns": {}, "label": None}', "JSON writes null, not Python's None"),
+])
+def test_json_slips_of_a_hand_written_schema_say_what_to_change(tmp_path, one_line_error,
+                                                                 text, hint):
+    """A trailing comma, a comment, single quotes or Python's None (a schema typed by hand or
+    pasted from Python) gave only the parser's "Expecting property name enclosed in double
+    quotes at line 3", which names neither the slip nor its line."""
+    data = _write(tmp_path / "d.csv", "age,y\n30,0\n40,1\n")
+    schema = _write(tmp_path / "s.json", text)
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "is not valid JSON", hint)
+
+
 # -- na_values: one rule whichever reader produced the table --------------------------------
 def _sentinel_frame(n: int = 40) -> pd.DataFrame:
     rng = np.random.default_rng(1)
