@@ -22,7 +22,9 @@ DECIMAL_COMMA = re.compile(r"^\s*([+-]?\d*),(\d+)\s*$")
 
 #: Words (compared in lower case) that usually mean "missing" among numbers: a numeric column's
 #: error suggests listing them in 'na_values', and a draft lists them there.
-NA_WORDS = ("na", "n/a", "null", "none", "missing", "unknown", "nan", "nil", "?", "-", "--")
+NA_WORDS = ("na", "n/a", "n.a.", "null", "none", "missing", "unknown", "nan", "nil", "?", "-",
+            "--", ".",  # SAS and Stata write a missing number as "."
+            "#n/a", "#na", "#null!", "#div/0!", "#value!", "#ref!", "#num!", "#name?")  # Excel
 
 #: Text that is an integer, possibly written with a zero fraction (``12``, ``-3``, ``7.00``).
 _INTEGER_TEXT = re.compile(r"[+-]?\d+(?:\.0*)?")

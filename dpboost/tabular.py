@@ -157,10 +157,11 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...]) -> np.ndarray
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         value = text.iloc[row]
-        hint = (_DATE_HINT if _DATE_TEXT.fullmatch(value) else
+        na_hint = f"; if it means a missing value, list {value!r} in the schema's 'na_values'"
+        hint = (na_hint if value.lower() in NA_WORDS else
+                _DATE_HINT if _DATE_TEXT.fullmatch(value) else
                 _number_hint(value) if any(c.isdigit() for c in value) else
-                f"; if it means a missing value, list {value!r} in the schema's 'na_values'"
-                if len(value) <= 3 and not value.isalpha() or value.lower() in NA_WORDS else
+                na_hint if len(value) <= 3 and not value.isalpha() else
                 f"; if the column holds words (like {value!r}), declare it \"categorical\" "
                 "with its list of categories; if it means a missing value, list it in "
                 "the schema's 'na_values'")

@@ -450,6 +450,20 @@ def test_a_date_in_a_numeric_column_says_what_to_do(tmp_path, one_line_error):
     one_line_error(code, "'2020-05-27' at line 2", "it reads as a date", '"categorical"')
 
 
+@pytest.mark.parametrize("marker", ["#N/A", "#DIV/0!", "n.a."])
+def test_a_spreadsheet_missing_marker_points_at_na_values(tmp_path, one_line_error, marker):
+    """Excel writes '#N/A' or '#DIV/0!' where a number is missing: the error advised declaring
+    the column categorical, since it "holds words (like '#N/A')"."""
+    data = _write(tmp_path / "d.csv", f"x,y\n1,0\n{marker},1\n3,0\n")
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"x": {"type": "numeric", "lower": 0, "upper": 5}},
+        "label": {"column": "y", "classes": [0, 1]}})
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    line = one_line_error(code, "at line 3", f"list {marker!r} in the schema's 'na_values'")
+    assert "categorical" not in line
+
+
 AUTO_MPG = ('18.0   8   307.0      130.0      3504.      12.0   70  1\t"chevrolet chevelle '
             'malibu"\n'
             '15.0   8   350.0      165.0      3693.      11.5   70  1\t"buick skylark 320"\n'
