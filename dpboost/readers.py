@@ -429,11 +429,21 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
         elif len(available) == 1 and len(wanted) > 1:
             hint = (" The file reads as a single column: the separator is taken from the "
                     "first line and must be a comma, semicolon, tab or whitespace.")
-        elif header and header_names(path, "infer") is None:
+        elif (header and any(is_decimal_number(a) for a in shown)
+              and header_names(path, "infer") is None):  # numbers where names should be
             hint = (" Its first line looks like data, not a header: if the file has no "
                     "header row, list its column names in the schema's 'names'.")
+        elif header and absent[0] in _second_row(path):  # 'X1,X2,...' above the names
+            hint = (f" Its next line holds {absent[0]!r}: the file has two header rows (as "
+                    "a spreadsheet export may); delete the first.")
         raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema); its "
                          f"columns are {shown}.{hint}")
+
+
+def _second_row(path: Path) -> list[str]:
+    """The cells of a CSV file's second non-blank line (``[]`` if it has none)."""
+    lines = _first_lines(Path(path))
+    return _split(lines[1][1], sniff_delimiter(lines[0][1])) if len(lines) > 1 else []
 
 
 def _read_arrow(path, names, skip, delimiter, columns, na, text_columns, decimal="."):

@@ -464,6 +464,24 @@ def test_a_spreadsheet_missing_marker_points_at_na_values(tmp_path, one_line_err
     assert "categorical" not in line
 
 
+def test_two_header_rows_are_named_as_such_not_as_a_headerless_file(tmp_path, capsys,
+                                                                    one_line_error):
+    """UCI's credit-card-default spreadsheet, exported, has a row 'X1,X2,...,Y' above the
+    names. The schema's 'LIMIT_BAL' was "no column" with no word on why; the headerless hint
+    must not fire there (its first line holds no number)."""
+    data = _write(tmp_path / "credit.csv", ",X1,X2,Y\nID,LIMIT_BAL,SEX,default payment next "
+                                           "month\n1,20000,2,1\n2,120000,2,1\n3,90000,2,0\n")
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"LIMIT_BAL": {"type": "numeric", "lower": 0, "upper": 1e6}},
+        "label": {"column": "default payment next month", "classes": [0, 1]}})
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    line = one_line_error(code, "no column 'LIMIT_BAL'", "two header rows", "delete the first")
+    assert "'names'" not in line
+    assert main(["schema", str(data), "--out", str(tmp_path / "d.json")]) == 0
+    assert "--no-header" not in capsys.readouterr().err
+
+
 AUTO_MPG = ('18.0   8   307.0      130.0      3504.      12.0   70  1\t"chevrolet chevelle '
             'malibu"\n'
             '15.0   8   350.0      165.0      3693.      11.5   70  1\t"buick skylark 320"\n'
