@@ -61,7 +61,21 @@ class IndependentNoiseCloneMixin:
     successive clones differ).  An int ``random_state`` is reproducibility by request: clones
     repeat the noise, and a :class:`~dpboost.exceptions.SeededCloneWarning` says so once per
     process.  ``None`` stays ``None`` (fresh OS entropy at every fit).
+
+    The same mixin keeps a *fitted* estimator's pickle (and deep copy) free of a ``Generator``
+    ``random_state``: its ``SeedSequence`` and its state after the fit replay the noise of every
+    release (PCG64 steps backwards as well as forwards), so a published pickle would publish
+    the noise.  The pickle holds ``None`` instead; the estimator in memory is left as given,
+    and an unfitted one (sent to a joblib worker) keeps its stream.  An int seed is kept: it
+    is reproducibility by request.
     """
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        fitted = any(k.endswith("_") and not k.startswith("__") for k in state)
+        if fitted and isinstance(state.get("random_state"), np.random.Generator):
+            state = {**state, "random_state": None}
+        return state
 
     def __sklearn_clone__(self):
         new = super().__sklearn_clone__()
