@@ -33,6 +33,17 @@ def _coef(path: Path) -> list:
     return [model["coef"], model["intercept"]]
 
 
+def _same_model_from(tmp_path: Path, capsys, schema: Path, names: tuple[str, ...]) -> None:
+    """Train on each of ``names`` (one table saved in different formats): the same model."""
+    coefs = []
+    for name in names:
+        out = tmp_path / f"{name}.json"
+        assert main(["train", str(tmp_path / name), "--schema", str(schema), *TRAIN,
+                     "--out", str(out)]) == 0, capsys.readouterr().err
+        coefs.append(_coef(out))
+    assert coefs[0] == coefs[1]
+
+
 @pytest.fixture(scope="module")
 def scheduler():
     """The address of a 1-worker local dask cluster for this module's ``--scheduler`` runs."""
@@ -158,13 +169,7 @@ def test_a_numeric_sentinel_in_na_values_is_missing_in_parquet_as_in_csv(tmp_pat
     frame.to_csv(tmp_path / "bank.csv", index=False)
     frame.to_parquet(tmp_path / "bank.parquet")
     schema = _write(tmp_path / "s.json", SENTINEL_SCHEMA)
-    coefs = []
-    for name in ("bank.csv", "bank.parquet"):
-        out = tmp_path / f"{name}.json"
-        assert main(["train", str(tmp_path / name), "--schema", str(schema), *TRAIN,
-                     "--out", str(out)]) == 0, capsys.readouterr().err
-        coefs.append(_coef(out))
-    assert coefs[0] == coefs[1]
+    _same_model_from(tmp_path, capsys, schema, ("bank.csv", "bank.parquet"))
     encoded = TabularEncoder(SENTINEL_SCHEMA).fit_transform(frame)
     assert (encoded[:, 2] > 0).sum() == (frame["pdays"] == 999).sum()  # the indicator
 
@@ -222,13 +227,7 @@ def test_parquet_time_stamps_match_declared_dates_as_csv_text_does(tmp_path, cap
         "columns": {"signup": {"type": "categorical", "categories": ["2020-01-01",
                                                                     "2020-06-15"]}},
         "label": {"column": "y", "classes": [0, 1]}})
-    coefs = []
-    for name in ("d.csv", "d.parquet"):
-        out = tmp_path / f"{name}.json"
-        assert main(["train", str(tmp_path / name), "--schema", str(schema), *TRAIN,
-                     "--out", str(out)]) == 0, capsys.readouterr().err
-        coefs.append(_coef(out))
-    assert coefs[0] == coefs[1]
+    _same_model_from(tmp_path, capsys, schema, ("d.csv", "d.parquet"))
     encoded = TabularEncoder(json.loads(schema.read_text())).fit_transform(frame)
     assert (encoded[:, :2] > 0).sum(axis=1).tolist() == [1] * 40
 
