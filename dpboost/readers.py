@@ -32,8 +32,8 @@ from pathlib import Path
 
 from dpboost.cell_text import DECIMAL_COMMA, is_decimal_number
 
-__all__ = ["check_columns", "csv_layout", "field_count", "header_names", "line_of", "read_table",
-           "sniff_delimiter", "table_format"]
+__all__ = ["check_columns", "csv_layout", "field_count", "first_line_is_data", "header_names",
+           "line_of", "read_table", "sniff_delimiter", "table_format"]
 
 _PARQUET_SUFFIXES = (".parquet", ".pq")
 
@@ -429,8 +429,7 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
         elif len(available) == 1 and len(wanted) > 1:
             hint = (" The file reads as a single column: the separator is taken from the "
                     "first line and must be a comma, semicolon, tab or whitespace.")
-        elif (header and any(is_decimal_number(a) for a in shown)
-              and header_names(path, "infer") is None):  # numbers where names should be
+        elif header and first_line_is_data(path, shown):
             hint = (" Its first line looks like data, not a header: if the file has no "
                     "header row, list its column names in the schema's 'names'.")
         elif header and absent[0] in _second_row(path):  # 'X1,X2,...' above the names
@@ -438,6 +437,14 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
                     "a spreadsheet export may); delete the first.")
         raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema); its "
                          f"columns are {shown}.{hint}")
+
+
+def first_line_is_data(path: str | os.PathLike, names) -> bool:
+    """Whether a file read as having a header holds data in its first line: a number among the
+    header ``names`` and no header by :func:`header_names`' rule (a headerless file, such as
+    UCI's adult.data, whose first row became the column names)."""
+    return (any(is_decimal_number(str(name)) for name in names)
+            and header_names(path, "infer") is None)
 
 
 def _second_row(path: Path) -> list[str]:

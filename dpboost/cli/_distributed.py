@@ -259,11 +259,11 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
     label = encoder.schema_.label
     want_y = with_labels and label is not None
     parent = os.environ.get("DPBOOST_SPOOL_DIR") or None
+    wanted = [*encoder.schema_.used_columns, *([label.column] if want_y else [])]
     paths = _parquet_paths(str(path))
     if paths:
         from dpboost.readers import check_columns, header_names
 
-        wanted = [*encoder.schema_.used_columns, *([label.column] if want_y else [])]
         for file in paths:  # from the footers: a file without a column read is an error
             check_columns(file, wanted, header_names(file))  # (its rows read as missing)
         chunks = _parquet_chunks(paths, width * itemsize, chunk_bytes)
@@ -296,7 +296,6 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
 
     # the same separator, header names (stripped, no byte-order mark) and 'names' as the
     # in-memory reader; the first block skips the header, the others hold data only
-    wanted = [*encoder.schema_.used_columns, *([label.column] if want_y else [])]
     names = encoder.schema_.names
     if (names is not None and not want_y and label is not None and label.column in names
             and field_count(path) == len(names) - 1):

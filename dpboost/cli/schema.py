@@ -92,8 +92,7 @@ def _named_columns(path, no_header: bool) -> list[str] | None:
 
 def run(args) -> int:
     from dpboost._io import check_writable
-    from dpboost.cell_text import is_decimal_number
-    from dpboost.readers import header_names, read_table, table_format
+    from dpboost.readers import first_line_is_data, read_table, table_format
     from dpboost.schema import Schema
     from dpboost.schema_draft import draft_schema
 
@@ -107,8 +106,7 @@ def run(args) -> int:
         raise ValueError(f"--label {args.label!r}: a file without a header has columns named "
                          f"0 to {frame.shape[1] - 1}.")
     headerless = (not args.no_header and table_format(args.data) == "csv"
-                  and any(is_decimal_number(str(c)) for c in frame.columns)
-                  and header_names(args.data, "infer") is None)
+                  and first_line_is_data(args.data, frame.columns))
     hint = (" Its first line looks like data, not a header: if the file has no header row, "
             "pass --no-header (the columns are then named 0, 1, ...).")
     if args.label is not None and args.label not in frame.columns:
