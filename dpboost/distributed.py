@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from dpboost.clipping import clip_rows
 from dpboost.mechanisms import CENTRE_BLOCK_ROWS, block_partials, pairwise_sum
 from dpboost.round_ops import is_dask_array
 
@@ -260,7 +261,7 @@ def da_isin(y, values):
 
 
 def _clip_chunk(block: np.ndarray, norm_bound: float) -> np.ndarray:
-    """:func:`dpboost.estimator.clip_rows` of one chunk, with a fast path for float32.
+    """:func:`dpboost.clipping.clip_rows` of one chunk, with a fast path for float32.
 
     ``clip_rows`` squares in float64 (an upcast: 5x a BLAS pass over a float32 chunk, paid
     at every read of a spooled chunk).  Squared norms summed in float32 are within relative
@@ -271,8 +272,6 @@ def _clip_chunk(block: np.ndarray, norm_bound: float) -> np.ndarray:
     (or for NaN, overflow, float64) ``clip_rows`` decides, so the result is always identical.
     """
     import math
-
-    from dpboost.estimator import clip_rows
 
     d = block.shape[1] if block.ndim == 2 else 0
     m = (d + 1) * 2.0**-24
@@ -286,7 +285,7 @@ def _clip_chunk(block: np.ndarray, norm_bound: float) -> np.ndarray:
 
 
 def clip_rows_dask(X, norm_bound: float):
-    """:func:`dpboost.estimator.clip_rows` chunk by chunk (each row scaled alone: lazy, exact)."""
+    """:func:`dpboost.clipping.clip_rows` chunk by chunk (each row scaled alone: lazy, exact)."""
     return X.map_blocks(_clip_chunk, float(norm_bound), dtype=X.dtype)
 
 

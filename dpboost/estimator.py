@@ -28,6 +28,7 @@ from dpboost._validation import (
     warn_if_clipped,
 )
 from dpboost.budget_plan import plan_run
+from dpboost.clipping import clip_any, clip_rows
 from dpboost.defaults import (
     adaptive_kappa,
     adaptive_rounds,
@@ -59,41 +60,6 @@ def _is_multiclass(estimator, y) -> bool:
     """Three or more classes: declared with ``classes=``, else seen in ``y`` (which warns)."""
     declared = declared_n_classes(estimator)
     return (declared if declared is not None else np.unique(y).size) > 2
-
-
-def clip_rows(X: np.ndarray, norm_bound: float) -> np.ndarray:
-    """Scale every row with ``||x|| > norm_bound`` down onto the sphere of radius ``norm_bound``.
-
-    Rows inside the ball are untouched; the input is never modified (a copy is made only if some
-    row needs clipping).  The factor is shrunk by a few ulps so that the clipped row's norm,
-    rounded in ``X``'s precision, is at most ``norm_bound``; no value can make it warn.
-
-    >>> clip_rows(np.array([[3.0, 4.0], [0.3, 0.4], [1e308, 1e308]]), 1.0).round(6).tolist()
-    [[0.6, 0.8], [0.3, 0.4], [0.707107, 0.707107]]
-    """
-    with np.errstate(over="ignore"):
-        norms = np.sqrt(np.einsum("ij,ij->i", X, X, dtype=np.float64))
-    over = norms > norm_bound
-    if not over.any():
-        return X
-    shrink = 1.0 - 8.0 * np.finfo(X.dtype).eps
-    factor = np.ones(X.shape[0], dtype=np.float64)
-    factor[over] = norm_bound / norms[over] * shrink  # 0 where ||x||^2 overflowed, replaced below
-    out = X * factor.astype(X.dtype)[:, None]
-    huge = np.flatnonzero(np.isinf(norms))  # (float64 only) x / m, m the largest |x_j|, is finite
-    if huge.size:
-        unit = X[huge] / np.abs(X[huge]).max(axis=1, keepdims=True)
-        out[huge] = unit * (norm_bound / np.linalg.norm(unit, axis=1) * shrink)[:, None]
-    return out
-
-
-def _clip(X, norm_bound: float):
-    """:func:`clip_rows` for numpy, its chunk-wise twin for a dask array."""
-    if is_dask_array(X):
-        from dpboost import distributed
-
-        return distributed.clip_rows_dask(X, norm_bound)
-    return clip_rows(X, norm_bound)
 
 
 class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
@@ -433,7 +399,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         if plan.rho_mean:  # a private centre (and whitening), a constant coordinate
             imap, plan, self.input_whitening_ = private_input_map(  # (dpboost.input_map)
                 X, s["R"], plan, rng_mean=rng_mean, rng_whitening=rng_white)
-            X = _clip(imap.transform(X), s["R"])
+            X = clip_any(imap.transform(X), s["R"])
         d = X.shape[1]
         scale = 1.0
         if plan.rho_norms:  # a private input scale (dpboost.defaults.private_norm_scale)
@@ -448,7 +414,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
                 X *= scale  # the mapped rows are this fit's own copy: no third n x d array
                 X = clip_rows(X, s["R"])
             elif scale > 1.0:
-                X = _clip(X * scale, s["R"])
+                X = clip_any(X * scale, s["R"])
         if plan.rho_calibration and self.calibration == "auto" and not worthwhile(
                 n, plan.rho_calibration):
             plan = plan.with_threshold_only()  # too little data: a private cut, same budget

@@ -379,8 +379,8 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     estimator ``privacy_event_`` and ``privacy_report_``.
     """
     from dpboost._validation import check_random_state, warn_if_clipped
+    from dpboost.clipping import clip_rows
     from dpboost.defaults import private_norm_scale
-    from dpboost.estimator import clip_rows
     from dpboost.halfspace_base import one_blas_thread
     from dpboost.input_map import InputMap, mean_rho, private_mean
     from dpboost.weak_learners import CenteringHalfspace

@@ -1,0 +1,51 @@
+"""Rows into the public ball: each row longer than the norm bound is scaled onto its sphere.
+
+Clipping row by row is what keeps every sensitivity of a fit (``2R/(kappa n)`` for a round,
+``2R/n`` for the mean) a function of the public bound ``R`` alone: a row is never rescaled by
+anything computed from the other rows (Bun, Carmosino & Sorrell 2020, Theorem 24 needs
+``||x|| <= 1``).  The numpy version is here; the dask backend applies it chunk by chunk
+(:func:`dpboost.distributed.clip_rows_dask`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dpboost.round_ops import is_dask_array
+
+__all__ = ["clip_any", "clip_rows"]
+
+
+def clip_rows(X: np.ndarray, norm_bound: float) -> np.ndarray:
+    """Scale every row with ``||x|| > norm_bound`` down onto the sphere of radius ``norm_bound``.
+
+    Rows inside the ball are untouched; the input is never modified (a copy is made only if some
+    row needs clipping).  The factor is shrunk by a few ulps so that the clipped row's norm,
+    rounded in ``X``'s precision, is at most ``norm_bound``; no value can make it warn.
+
+    >>> clip_rows(np.array([[3.0, 4.0], [0.3, 0.4], [1e308, 1e308]]), 1.0).round(6).tolist()
+    [[0.6, 0.8], [0.3, 0.4], [0.707107, 0.707107]]
+    """
+    with np.errstate(over="ignore"):
+        norms = np.sqrt(np.einsum("ij,ij->i", X, X, dtype=np.float64))
+    over = norms > norm_bound
+    if not over.any():
+        return X
+    shrink = 1.0 - 8.0 * np.finfo(X.dtype).eps
+    factor = np.ones(X.shape[0], dtype=np.float64)
+    factor[over] = norm_bound / norms[over] * shrink  # 0 where ||x||^2 overflowed, replaced below
+    out = X * factor.astype(X.dtype)[:, None]
+    huge = np.flatnonzero(np.isinf(norms))  # (float64 only) x / m, m the largest |x_j|, is finite
+    if huge.size:
+        unit = X[huge] / np.abs(X[huge]).max(axis=1, keepdims=True)
+        out[huge] = unit * (norm_bound / np.linalg.norm(unit, axis=1) * shrink)[:, None]
+    return out
+
+
+def clip_any(X, norm_bound: float):
+    """:func:`clip_rows` for numpy, its chunk-wise twin for a dask array."""
+    if is_dask_array(X):
+        from dpboost import distributed
+
+        return distributed.clip_rows_dask(X, norm_bound)
+    return clip_rows(X, norm_bound)
