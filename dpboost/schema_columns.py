@@ -1,0 +1,296 @@
+"""The column declarations of a :class:`~dpboost.schema.Schema`, and the checks they share.
+
+Each class holds the public facts about one column (its type, range, categories, how a
+missing value is encoded) and validates its JSON spec with one-line errors;
+:mod:`dpboost.schema` assembles them into a schema and re-exports them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from dpboost.cell_text import category_key
+from dpboost.schema_spellings import LABEL_SPELLINGS, did_you_mean
+
+__all__ = ["MAX_BINS", "CategoricalColumn", "ColumnSpec", "DropColumn", "Label",
+           "NumericColumn"]
+
+_TRANSFORMS = (None, "log", "signed-log")
+_MISSING = ("zero", "indicator")
+
+
+def _err(what: str, expected: str, got: object) -> str:
+    return f"The {what} in the schema must be {expected}. Got {got!r} instead."
+
+
+def _number(value, what: str) -> float:
+    """``value`` as a finite float; a one-line error for text, a bool, NaN, inf or an int too
+    large for a float (JSON allows ``1e400`` written out in 401 digits)."""
+    if isinstance(value, str) and category_key(value) is not None:
+        try:
+            float(value)
+        except ValueError:
+            pass
+        else:
+            raise TypeError(_err(what, "a number", value)
+                            + f" Write it without quotes: {value.strip()}.")
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(_err(what, "a number", value))
+    try:
+        number = float(value)
+    except OverflowError:
+        digits = len(str(abs(int(value))))
+        raise ValueError(f"The {what} in the schema must be a finite number. Got an integer "
+                         f"of {digits} digits instead, too large for a float.") from None
+    if not math.isfinite(number):
+        raise ValueError(_err(what, "a finite number", number))
+    return number
+
+
+#: The most bins one numeric column may declare: each is a one-hot feature (the noise on the
+#: halfspace grows with the square root of the dimension), and 10,000 already makes a
+#: million-row table 80 GB dense.
+MAX_BINS = 10_000
+
+def _scalars(values, what: str) -> None:
+    """Categories and classes are texts, numbers or booleans (a nested list never matches)."""
+    for value in values:
+        if value is not None and not isinstance(value, (str, int, float, bool)):
+            raise TypeError(_err(what, "a list of texts, numbers or booleans", list(values)))
+
+
+def _from_data(spec: dict, where: str) -> tuple[str, ...]:
+    marks = spec.get("from_data", ())
+    if isinstance(marks, bool):
+        marks = ("values",) if marks else ()
+    if isinstance(marks, str):
+        marks = (marks,)
+    if not all(isinstance(m, str) for m in marks):
+        raise TypeError(_err(f"'from_data' of {where}", "a list of field names", marks))
+    return tuple(marks)
+
+
+def _missing(spec: dict, where: str) -> str:
+    missing = spec.get("missing", "zero")
+    if missing not in _MISSING:
+        raise ValueError(_err(f"'missing' of {where}", "'zero' or 'indicator'", missing))
+    return missing
+
+
+@dataclass(frozen=True)
+class NumericColumn:
+    """A number with a public range ``[lower, upper]`` (values outside are clipped to it).
+
+    ``transform``: None, ``"log"`` (``log(1 + x - lower)``, for non-negative heavy tails) or
+    ``"signed-log"`` (``sign(x) log(1 + |x|)``).  The transformed range must have a finite,
+    positive width (``[-1e308, 1e308]`` overflows a float: use ``"signed-log"``).  ``bins``
+    (k equal-width bins between the transformed bounds) or ``edges`` (increasing bin
+    boundaries in the raw unit, within ``[lower, upper]``; usually the first and last are the
+    bounds) one-hot encode the value instead of scaling it.  A cell reading
+    ``true``/``false`` (any case) counts as 1/0; an empty cell, one of the schema's
+    ``na_values`` or the text ``NaN`` (any case, :func:`is_nan_text`) is missing; any other
+    text is an error naming its line.
+    """
+
+    lower: float
+    upper: float
+    transform: str | None = None
+    bins: int | None = None
+    edges: tuple[float, ...] | None = None
+    missing: str = "zero"
+    from_data: tuple[str, ...] = ()
+
+    @classmethod
+    def from_dict(cls, spec: dict, name: str) -> NumericColumn:
+        where = f"numeric column {name!r}"
+        unknown = set(spec) - {"type", "lower", "upper", "transform", "bins", "edges",
+                               "missing", "from_data", "note"}
+        if unknown:
+            raise ValueError(_err(f"keys of {where}", "among type, lower, upper, transform, "
+                                  "bins, edges, missing, from_data, note", sorted(unknown))
+                             + did_you_mean(sorted(unknown), ("lower", "upper")))
+        for key in ("lower", "upper"):
+            if key not in spec:
+                raise ValueError(f"The {where} in the schema needs a public '{key}' bound.")
+        lower = _number(spec["lower"], f"'lower' of {where}")
+        upper = _number(spec["upper"], f"'upper' of {where}")
+        if not lower < upper:
+            raise ValueError(_err(f"'upper' of {where}", f"a number above lower = {lower:g}",
+                                  upper))
+        transform = spec.get("transform")
+        if transform not in _TRANSFORMS:
+            raise ValueError(_err(f"'transform' of {where}", "'log' or 'signed-log'",
+                                  transform))
+        bins, edges = spec.get("bins"), spec.get("edges")
+        if bins is not None and edges is not None:
+            raise ValueError(f"The {where} in the schema gives both 'bins' and 'edges'; "
+                             "give one.")
+        if bins is not None and (isinstance(bins, bool) or not isinstance(bins, int)
+                                 or not 2 <= bins <= MAX_BINS):
+            raise ValueError(_err(f"'bins' of {where}", f"an int from 2 to {MAX_BINS:,}",
+                                  bins if not isinstance(bins, int) or bins < 10**12
+                                  else f"an int of {len(str(bins))} digits"))
+        if edges is not None:
+            if not isinstance(edges, (list, tuple)) or len(edges) < 3:
+                raise ValueError(_err(f"'edges' of {where}", "a list of at least 3 numbers",
+                                      edges))
+            edges = tuple(_number(e, f"'edges' of {where}") for e in edges)
+            if any(b <= a for a, b in itertools.pairwise(edges)):
+                raise ValueError(_err(f"'edges' of {where}", "strictly increasing", edges))
+            if not (lower <= edges[0] and edges[-1] <= upper):
+                raise ValueError(_err(f"'edges' of {where}",
+                                      f"within [lower, upper] = [{lower:g}, {upper:g}]",
+                                      list(edges))
+                                 + " Values are clipped to that range before binning.")
+        column = cls(lower, upper, transform, bins, edges, _missing(spec, where),
+                     _from_data(spec, where))
+        column._check_scale(where)
+        return column
+
+    def transformed(self, x) -> np.ndarray:
+        """Values in ``[lower, upper]`` on the scale the encoding is linear in (float64)."""
+        x = np.asarray(x, dtype=np.float64)
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked at load
+            if self.transform == "log":
+                return np.log1p(x - self.lower)
+            if self.transform == "signed-log":
+                return np.sign(x) * np.log1p(np.abs(x))
+        return x
+
+    def _check_scale(self, where: str) -> None:
+        """Refuse a range the encoder cannot scale: its transformed width must be finite and
+        positive, or every value would encode as NaN (``[-1e308, 1e308]``: 2e308 overflows)."""
+        lo, hi = self.transformed([self.lower, self.upper])
+        with np.errstate(over="ignore", invalid="ignore"):
+            width = float(hi - lo)
+        bounds = f"[{self.lower:g}, {self.upper:g}]"
+        if not math.isfinite(width):
+            hint = ('; declare a narrower public range, or "transform": "signed-log"'
+                    if self.transform != "signed-log" else "")
+            raise ValueError(f"The range {bounds} of {where} in the schema is too wide to "
+                             f"compute with: upper - lower overflows a float{hint}.")
+        if not width > 0:
+            raise ValueError(f"The range {bounds} of {where} in the schema is too narrow for "
+                             f"its {self.transform!r} transform: both bounds transform to the "
+                             "same number; drop the transform.")
+        if self.edges is not None and not np.isfinite(self.transformed(self.edges)).all():
+            raise ValueError(_err(f"'edges' of {where}", "finite after the "
+                                  f"{self.transform!r} transform", list(self.edges)))
+
+    def to_dict(self) -> dict:
+        out: dict = {"type": "numeric", "lower": self.lower, "upper": self.upper}
+        for key in ("transform", "bins"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.edges is not None:
+            out["edges"] = list(self.edges)
+        if self.missing != "zero":
+            out["missing"] = self.missing
+        if self.from_data:
+            out["from_data"] = list(self.from_data)
+        return out
+
+
+@dataclass(frozen=True)
+class CategoricalColumn:
+    """One of a public list of categories, one-hot encoded; any other value is all zeros.
+
+    A value matches a declared category when their :func:`category_key` agree: surrounding
+    spaces are ignored and ``2``, ``2.0``, ``"2"`` agree, as do ``TRUE`` and ``true``, but
+    other text is compared case-sensitively (``"Clerk"`` is not ``"clerk"``: it is all zeros,
+    and ``dpboost train``/``predict`` warn when a column holds such near misses).  An empty
+    cell, one of the schema's ``na_values`` or the text ``NaN`` (any case,
+    :func:`is_nan_text`) is missing, as in a numeric column, unless that exact text is one of
+    the declared ``categories``: then it is that category.
+    """
+
+    categories: tuple
+    missing: str = "zero"
+    from_data: tuple[str, ...] = ()
+
+    @classmethod
+    def from_dict(cls, spec: dict, name: str, decimal: str = ".") -> CategoricalColumn:
+        """Validate a column spec; ``decimal`` is the schema's (``","``: ``"1,5"`` is ``1.5``)."""
+        where = f"categorical column {name!r}"
+        unknown = set(spec) - {"type", "categories", "missing", "from_data", "note"}
+        if unknown:
+            raise ValueError(_err(f"keys of {where}", "among type, categories, missing, "
+                                  "from_data, note", sorted(unknown))
+                             + did_you_mean(sorted(unknown), ("categories",)))
+        cats = spec.get("categories")
+        if not isinstance(cats, (list, tuple)) or not cats:
+            raise ValueError(_err(f"'categories' of {where}", "a non-empty list", cats))
+        _scalars(cats, f"'categories' of {where}")
+        keys = [category_key(c, decimal) for c in cats]
+        if None in keys:
+            raise ValueError(_err(f"'categories' of {where}", "a list without empty values",
+                                  list(cats)))
+        if len(set(keys)) != len(keys):
+            raise ValueError(_err(f"'categories' of {where}", "a list without duplicates",
+                                  list(cats)))
+        return cls(tuple(cats), _missing(spec, where), _from_data(spec, where))
+
+    def to_dict(self) -> dict:
+        out: dict = {"type": "categorical", "categories": list(self.categories)}
+        if self.missing != "zero":
+            out["missing"] = self.missing
+        if self.from_data:
+            out["from_data"] = list(self.from_data)
+        return out
+
+
+@dataclass(frozen=True)
+class DropColumn:
+    """A column that is read (so a header check finds it) but never used."""
+
+    def to_dict(self) -> dict:
+        return {"type": "drop"}
+
+
+@dataclass(frozen=True)
+class Label:
+    """The label column and its public classes (K >= 2; the second is positive if K = 2)."""
+
+    column: str | None
+    classes: tuple
+    from_data: tuple[str, ...] = ()
+
+    @classmethod
+    def from_dict(cls, spec: dict, decimal: str = ".") -> Label:
+        """Validate a label spec; ``decimal`` is the schema's (``","``: ``"1,5"`` is ``1.5``)."""
+        if not isinstance(spec, dict):
+            raise TypeError(_err("'label'", 'an object {"column": ..., "classes": [...]}',
+                                 spec))
+        unknown = set(spec) - {"column", "classes", "from_data", "note"}
+        if unknown:  # e.g. "name" for "column": the label would be silently incomplete
+            raise ValueError(_err("keys of the label", "among column, classes, from_data, note",
+                                  sorted(unknown))
+                             + did_you_mean(sorted(unknown), ("column", "classes"),
+                                             LABEL_SPELLINGS))
+        column = spec.get("column")
+        if column is not None and not isinstance(column, str):
+            raise TypeError(_err("'column' of the label", "a column name", column))
+        column = column.strip() if column is not None else None
+        classes = spec.get("classes")
+        if not isinstance(classes, (list, tuple)) or len(classes) < 2:
+            raise ValueError(_err("'classes' of the label", "a list of at least 2 labels",
+                                  classes))
+        _scalars(classes, "'classes' of the label")
+        keys = [category_key(c, decimal) for c in classes]
+        if None in keys or len(set(keys)) != len(keys):
+            raise ValueError(_err("'classes' of the label", "distinct non-empty labels",
+                                  list(classes)))
+        return cls(column, tuple(classes), _from_data(spec, "the label"))
+
+    def to_dict(self) -> dict:
+        out: dict = {"column": self.column, "classes": list(self.classes)}
+        if self.from_data:
+            out["from_data"] = list(self.from_data)
+        return out
+
+
+ColumnSpec = NumericColumn | CategoricalColumn | DropColumn
