@@ -21,9 +21,9 @@ import numpy as np
 from accounting._validation import house_message as _message
 from accounting._validation import interval
 
-__all__ = ["NORM_BOUND_RANGE", "check_choice", "check_finite_rows", "check_norm_bound",
-           "check_random_state", "check_scalar", "interval", "warn_if_clipped",
-           "warn_inferred_classes"]
+__all__ = ["NORM_BOUND_RANGE", "check_choice", "check_declared_labels", "check_finite_rows",
+           "check_norm_bound", "check_random_state", "check_scalar", "interval",
+           "warn_if_clipped", "warn_inferred_classes"]
 
 #: Admissible ``norm_bound`` (closed interval).  The mechanisms compute ``R**2`` (the
 #: whitening's sensitivity ``sqrt(2) R^2``, its error bound ``n R^2``) and divide the released
@@ -200,3 +200,187 @@ def warn_inferred_classes(owner: str, classes, *, stacklevel: int = 3,
         f"{owner}: classes were inferred from y, which releases without privacy the set of "
         f"labels present in the training data ({np.asarray(classes).tolist()}). Pass {fix} "
         "to avoid this leak.", PrivacyLeakWarning, stacklevel=stacklevel + 1)
+
+
+# -- labels outside the declared classes ----------------------------------------------------
+def _text(v):
+    return v if isinstance(v, str) else None
+
+
+def _strip(v):
+    return v.strip() if isinstance(v, str) else None
+
+
+def _fold(v):
+    return v.casefold() if isinstance(v, str) else None
+
+
+def _strip_fold(v):
+    return v.strip().casefold() if isinstance(v, str) else None
+
+
+def _number(v):
+    """``float(v)`` for a number (bools excluded), else None."""
+    if isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)):
+        return float(v)
+    return None
+
+
+def _text_number(v):
+    """The number a text label spells (``" 1"``, ``"1.0"``), else None."""
+    if isinstance(v, (str, bytes)):
+        try:
+            return float(v)
+        except ValueError:
+            return None
+    return None
+
+
+def _decoded(v):
+    return v.decode("utf-8", errors="replace") if isinstance(v, bytes) else None
+
+
+def _numeric_classes(classes) -> list | None:
+    """The declared text classes as numbers (public), or None when one is not a number."""
+    out = []
+    for c in classes:
+        x = _text_number(c)
+        if x is None or not math.isfinite(x):
+            return None
+        out.append(int(x) if x.is_integer() else x)
+    return out
+
+
+#: Slips that make a label miss its declared class (``numpy.isin`` already matches ``1.0`` and
+#: ``True`` to ``1``, so those need no hint).  Each is (name, key of a label, key of a class,
+#: hint); a slip explains a label outside the classes when their keys meet (spaces: only
+#: around the label, the classes as declared).  The hints name what to
+#: change and never a label of the data.
+_SLIPS = (
+    ("spaces", _strip, _text,
+     "They match a declared class once the spaces around them are removed (often a space "
+     "after the separator of a CSV file): strip the labels (pandas.read_csv(..., "
+     "skipinitialspace=True) does it on reading)."),
+    ("case", _fold, _fold,
+     "They match a declared class except for upper and lower case: make the case of the "
+     "labels agree with the classes, or declare the classes as spelt in y."),
+    ("spaces and case", _strip_fold, _fold,
+     "They match a declared class once the spaces around them are removed and case is "
+     "ignored: strip the labels and make their case agree with the classes."),
+    ("numbers as text", _text_number, _number,
+     "They are numbers written as text and the declared classes are numbers: convert y to "
+     "numbers (for example y.astype(float)) before fitting."),
+    ("text as numbers", _number, _text_number,
+     "They are numbers and the declared classes are text: {fix}"),
+    ("bytes", _decoded, _text,
+     "They are bytes and the declared classes are text: decode the labels (for example "
+     "numpy.char.decode(y, 'utf-8'))."),
+)
+
+
+def _slips_explaining(values, classes) -> tuple[bool, ...]:
+    """For each of :data:`_SLIPS`, whether it explains every one of ``values``."""
+    out = []
+    for _, key, class_key, _ in _SLIPS:
+        targets = {class_key(c) for c in classes} - {None}
+        out.append(all(key(v) is not None and key(v) in targets for v in values))
+    return tuple(out)
+
+
+def label_summary(y: np.ndarray, classes: np.ndarray) -> tuple[int, int, tuple[bool, ...]]:
+    """``(count, first_row, slips)`` of the labels of ``y`` outside ``classes`` (numpy).
+
+    ``slips[j]`` says whether :data:`_SLIPS` ``[j]`` explains every such label (all False
+    when there are none).  Summaries of consecutive chunks combine
+    (:func:`combine_label_summaries`), so a dask ``y`` is checked in one gather.
+    """
+    unknown = ~np.isin(y, classes)
+    count = int(np.count_nonzero(unknown))
+    if not count:
+        return 0, -1, (False,) * len(_SLIPS)
+    bad = np.asarray(y)[unknown]
+    try:  # the distinct labels outside the classes (an object array may not sort)
+        values = np.unique(bad).tolist() if bad.dtype.kind != "O" else set(bad.tolist())
+        slips = _slips_explaining(values, np.asarray(classes).tolist())
+    except TypeError:  # unhashable or unorderable labels: no hint
+        slips = (False,) * len(_SLIPS)
+    return count, int(np.flatnonzero(unknown)[0]), slips
+
+
+def combine_label_summaries(summaries, offsets) -> tuple[int, int, tuple[bool, ...]]:
+    """One summary from those of consecutive chunks starting at rows ``offsets``."""
+    count, first, slips = 0, -1, [True] * len(_SLIPS)
+    for (c, f, s), offset in zip(summaries, offsets):
+        if c:
+            first = offset + f if first < 0 else first
+            count += c
+            slips = [a and b for a, b in zip(slips, s)]
+    return count, first, tuple(slips) if count else (False,) * len(_SLIPS)
+
+
+def unknown_labels_message(classes, count: int, first_row: int, slips) -> str:
+    """The message for labels outside the declared classes, with the first slip's hint.
+
+    It names the declared classes (public), the first row and the number of rows, never a
+    label of the data.
+
+    Examples
+    --------
+    >>> print(unknown_labels_message(np.array([0, 1]), 2, 7, (False,) * 3 + (True,) * 3))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    y contains labels that are not in classes=[0, 1] (first at row 7); 2 rows in all. They are
+    numbers written as text and the declared classes are numbers: convert y to numbers (for
+    example y.astype(float)) before fitting.
+    """
+    classes = np.asarray(classes)
+    rows = "row" if count == 1 else "rows"
+    msg = (f"y contains labels that are not in classes={classes.tolist()} (first at row "
+           f"{first_row}); {count} {rows} in all.")
+    for (name, _, _, hint), fired in zip(_SLIPS, slips):
+        if fired:
+            numeric = _numeric_classes(classes.tolist())
+            fix = (f"declare the classes as numbers (classes={numeric})" if numeric is not None
+                   else "convert the labels to the text of the classes")
+            return f"{msg} {hint.format(fix=fix + '.')}"
+    return msg
+
+
+def check_declared_labels(y, classes) -> np.ndarray:
+    """Raise ``ValueError`` if ``y`` holds a label outside the declared ``classes``.
+
+    Returns the declared classes, sorted and distinct.  The message names the first such row,
+    how many there are and the declared classes, and, when one slip explains every such label
+    (surrounding spaces, case, numbers written as text or the reverse, bytes), what to
+    change (:data:`_SLIPS`); it never prints a label.  A dask ``y`` is summarised chunk by
+    chunk and checked with one gather of a small tuple per chunk.
+
+    Examples
+    --------
+    >>> check_declared_labels(np.array([1.0, 0.0, 1.0]), [0, 1]).tolist()  # 1.0 is 1
+    [0, 1]
+    >>> check_declared_labels(np.array(["yes", " no"]), ["no", "yes"])
+    Traceback (most recent call last):
+    ...
+    ValueError: y contains labels that are not in classes=['no', 'yes'] (first at row 1); 1 row in all. They match a declared class once the spaces around them are removed (often a space after the separator of a CSV file): strip the labels (pandas.read_csv(..., skipinitialspace=True) does it on reading).
+    """
+    classes = np.unique(np.asarray(classes))
+    from dpboost.round_ops import is_dask_array
+
+    if is_dask_array(y):
+        from dpboost.distributed import gather, row_offsets
+
+        parts = y.map_blocks(lambda b: _boxed(label_summary(b, classes)), dtype=object,
+                             chunks=((1,) * y.numblocks[0],),
+                             meta=np.empty((0,), dtype=object))
+        summary = combine_label_summaries(gather(parts).tolist(), row_offsets(y.chunks[0]))
+    else:
+        summary = label_summary(np.asarray(y), classes)
+    if summary[0]:
+        raise ValueError(unknown_labels_message(classes, *summary))
+    return classes
+
+
+def _boxed(value) -> np.ndarray:
+    out = np.empty((1,), dtype=object)
+    out[0] = value
+    return out

@@ -31,7 +31,7 @@ the two float sums straddle a rounding boundary).
 
 **Labels.**  On dask the classes must be declared (``classes=`` or the schema's label): reading
 them from ``y`` would release the set of labels present.  A label outside the declared classes
-is one error, counted per chunk.
+is one error, summarised per chunk and gathered once.
 """
 
 from __future__ import annotations
@@ -47,15 +47,13 @@ __all__ = ["dask_class_sums", "dask_multiclass_gain", "encode_classes_dask",
 def encode_classes_dask(y, classes) -> tuple[np.ndarray, object]:
     """``(classes_, y_index)``: the declared classes (sorted) and ``y`` as class indices (lazy).
 
-    A label outside ``classes`` raises one ``ValueError`` (one count per chunk is gathered).
+    A label outside ``classes`` raises one ``ValueError``
+    (:func:`dpboost._validation.check_declared_labels`: one small summary per chunk is
+    gathered).
     """
-    from dpboost.distributed import da_isin, gather
+    from dpboost._validation import check_declared_labels
 
-    classes = np.unique(np.asarray(classes))
-    unknown = int(gather((~da_isin(y, classes)).sum()))
-    if unknown:
-        raise ValueError(f"y contains {unknown} labels that are not in classes="
-                         f"{classes.tolist()}.")
+    classes = check_declared_labels(y, classes)
     return classes, y.map_blocks(_class_index, classes, dtype=np.int64)
 
 

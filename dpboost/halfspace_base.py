@@ -25,7 +25,8 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import ThreadpoolController
 
-from dpboost._validation import check_finite_rows, warn_inferred_classes
+from dpboost._validation import (check_declared_labels, check_finite_rows,
+                                 warn_inferred_classes)
 from dpboost.boost import boost
 from dpboost.exceptions import SeededCloneWarning
 from dpboost.lazy_breg import LazyBregBoost
@@ -138,12 +139,7 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
                     f"labels (two for a binary fit, three or more for multiclass). Got "
                     f"{self.classes!r} instead."
                 )
-            unknown = ~np.isin(y, classes)
-            if unknown.any():
-                raise ValueError(
-                    f"y contains labels that are not in classes={list(classes)} (first at row "
-                    f"{int(np.flatnonzero(unknown)[0])})."
-                )
+            check_declared_labels(y, classes)
         else:
             y_type = type_of_target(y, input_name="y", raise_unknown=True)
             classes = np.unique(y)

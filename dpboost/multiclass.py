@@ -41,7 +41,8 @@ import math
 import numpy as np
 
 from accounting._validation import house_message
-from dpboost._validation import check_choice, check_scalar, warn_inferred_classes
+from dpboost._validation import (check_choice, check_declared_labels, check_scalar,
+                                 warn_inferred_classes)
 from dpboost.lazy_breg import LazyBregBoost
 from dpboost.mechanisms import LatticeGaussian, blocked_centre, centre_error_bound
 from dpboost.round_ops import is_dask_array
@@ -338,11 +339,7 @@ def encode_classes(estimator, y, *, warn: bool) -> tuple[np.ndarray, np.ndarray]
     owner = type(estimator).__name__
     y = np.asarray(y)
     if estimator.classes is not None:
-        classes = np.unique(np.asarray(estimator.classes))
-        unknown = ~np.isin(y, classes)
-        if unknown.any():
-            raise ValueError(f"y contains labels that are not in classes={list(classes)} "
-                             f"(first at row {int(np.flatnonzero(unknown)[0])}).")
+        classes = check_declared_labels(y, estimator.classes)
     else:
         classes = np.unique(y)
         if warn:

@@ -43,6 +43,7 @@ from sklearn.utils.validation import check_is_fitted, check_X_y
 from accounting import TNBSelectionEvent, ZCDPAccountant, cks_epsilon
 from accounting.selection import rdp_epsilon, selection_rdp
 from dpboost._validation import (
+    check_declared_labels,
     check_finite_rows,
     check_random_state,
     check_scalar,
@@ -360,10 +361,7 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         if self.classes is not None:
             # here, not in a run: a run sees only its training part, so a label outside the
             # classes would fail the runs whose split put it there and pass the others
-            unknown = ~np.isin(y, np.unique(np.asarray(self.classes)))
-            if unknown.any():
-                raise ValueError(f"y contains labels that are not in classes={self.classes!r} "
-                                 f"(first at row {int(np.flatnonzero(unknown)[0])}).")
+            check_declared_labels(y, self.classes)
             return X, y, self.classes
         classes = np.unique(y)
         if classes.size < 2:
