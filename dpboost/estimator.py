@@ -123,7 +123,8 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         when both ``kappa`` and ``n_rounds`` are given (then, as before, the rounds get the
         whole budget).  ``"none"``/None: the homogeneous halfspace.
     diagnostics : bool, default False
-        Compute ``diagnostics_`` (NON-PRIVATE statistics of the training data).
+        Compute ``diagnostics_`` (NON-PRIVATE statistics of the training data), for binary
+        and multiclass fits, in memory and on dask; the model is bit-identical without it.
     multiclass : {"joint", "ovr"}, default "joint"
         With three or more classes: ``"joint"`` releases all K class centres of a round in one
         discrete Gaussian whose sensitivity does not grow with K (:mod:`dpboost.multiclass`);
@@ -131,7 +132,8 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         ``coef_`` is then (K, d), ``decision_function`` (n, K), ``predict`` the argmax.
     verbose : bool or int, default 0
         Print the planned rounds and an estimated time to stderr before boosting, and a tqdm
-        progress bar for runs estimated over 3 s (:mod:`dpboost.progress`).
+        progress bar for runs estimated over 3 s (:mod:`dpboost.progress`); multiclass fits
+        name the booster (joint, or K one-vs-rest runs).
     random_state : None, int or numpy.random.Generator
         ``None`` draws fresh OS entropy at every fit (what privacy needs); a seed makes the noise
         predictable to whoever knows it (reproducibility only).  ``sklearn.clone`` gives a
@@ -194,7 +196,13 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         Only with ``diagnostics=True``; labelled non-private: fraction of training points with
         ``y H(x) <= gamma`` (``gamma = tau/8`` in theory mode, 0 otherwise) beside Theorem 24's
         bound ``kappa``, the largest ``mu_hat(i) kappa n`` over rounds (<= 1 by smoothness) and
-        the training accuracy.
+        the training accuracy.  Multiclass fits (:mod:`dpboost.multiclass_diagnostics`) hold
+        the same keys, with ``H``'s margin the multiclass one (``mean_t clip(s_y - max_{k != y}
+        s_k, -1, 1)``; one-vs-rest: the largest over the K class-vs-rest problems), plus
+        ``multiclass``, ``n_classes``, ``training_accuracy_by_round`` (the running-mean model's
+        argmax after each round), ``fraction_at_cap_by_round`` (rows with ``mu(i) = 1``; mean
+        over the K problems for one-vs-rest) and, for one-vs-rest, ``by_class`` (each problem's
+        margin fraction, largest ``mu_hat kappa n`` and cap fractions by round).
 
     Notes
     -----

@@ -235,11 +235,13 @@ def multiclass_round_pair(n: int, kappa: float, n_classes: int, norm_bound: floa
 
 
 def boost_joint(X: np.ndarray, y: np.ndarray, n_classes: int, *, n_rounds: int, kappa: float,
-                learning_rate: float, weak_learner, rng: np.random.Generator) -> np.ndarray:
+                learning_rate: float, weak_learner, rng: np.random.Generator,
+                callback=None) -> np.ndarray:
     """Run the joint booster for ``n_rounds`` rounds; return the released ``(T, K, d)`` centres.
 
     ``y`` holds class indices in ``[0, K)``.  Rows are sorted by class once (a permutation: the
     privacy analysis is over the multiset of rows) so each round's class sums are one pass.
+    ``callback(t, mu, h)``: as in :func:`dpboost.boost.boost` (progress, diagnostics).
     """
     from dpboost.boost import boost
 
@@ -249,17 +251,18 @@ def boost_joint(X: np.ndarray, y: np.ndarray, n_classes: int, *, n_rounds: int, 
         order = np.argsort(y, kind="stable")
         Xs, ys = X[order], np.asarray(y)[order]
     H = boost(Xs, ys, measure_producer=MulticlassLazyBregBoost(kappa, learning_rate),
-              weak_learner=weak_learner, n_rounds=n_rounds, rng=rng)
+              weak_learner=weak_learner, n_rounds=n_rounds, rng=rng, callback=callback)
     return np.array([h.coef for h in H], dtype=np.float64).reshape(n_rounds, n_classes,
                                                                   X.shape[1])
 
 
 def boost_one_vs_rest(X: np.ndarray, y: np.ndarray, n_classes: int, *, n_rounds: int,
                       kappa: float, learning_rate: float, make_learner,
-                      rng: np.random.Generator) -> np.ndarray:
+                      rng: np.random.Generator, callback=None) -> np.ndarray:
     """K binary LazyBregBoost runs (class k against the rest); return ``(T, K, d)`` halfspaces.
 
-    ``make_learner()`` builds each binary weak learner.  A replaced row changes all K binary
+    ``make_learner()`` builds each binary weak learner; ``callback(k)`` (optional) returns the
+    :func:`dpboost.boost.boost` callback of problem ``k``.  A replaced row changes all K binary
     problems, so the K runs compose: the caller gives each ``1/K`` of the zCDP budget (noise
     multiplier ``z sqrt(K)``), which is why one-vs-rest's noise grows with ``sqrt(K)``.
     """
@@ -271,7 +274,8 @@ def boost_one_vs_rest(X: np.ndarray, y: np.ndarray, n_classes: int, *, n_rounds:
         y_pm = ((y == k).astype(np.int8) * 2 - 1 if is_dask_array(y)
                 else np.where(np.asarray(y) == k, 1, -1).astype(np.int8))
         H = boost(X, y_pm, measure_producer=LazyBregBoost(kappa, learning_rate),
-                  weak_learner=make_learner(), n_rounds=n_rounds, rng=stream)
+                  weak_learner=make_learner(), n_rounds=n_rounds, rng=stream,
+                  callback=None if callback is None else callback(k))
         coefs[:, k, :] = np.array([h.coef for h in H])
     return coefs
 
@@ -380,6 +384,8 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     from dpboost.defaults import private_norm_scale
     from dpboost.halfspace_base import one_blas_thread
     from dpboost.input_map import InputMap, mean_rho, private_mean
+    from dpboost.multiclass_diagnostics import MeasureWatch, multiclass_diagnostics
+    from dpboost.progress import round_callback
     from dpboost.weak_learners import CenteringHalfspace
 
     private = settings is not None
@@ -392,6 +398,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         kappa = s["kappa"] if s["kappa"] is not None else MULTICLASS_KAPPA
     else:
         R, lr, kappa = estimator.norm_bound, estimator.learning_rate, estimator.kappa
+    diagnose = private and bool(estimator.diagnostics)
     dask = is_dask_array(X)
     if dask:  # declared classes, rows clipped chunk by chunk (dpboost.distributed_multiclass)
         from dpboost.distributed import clip_rows_dask, private_norm_scale_dask
@@ -434,21 +441,33 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
             T = s["T"] if s["T"] is not None else multiclass_rounds(kappa, n, width, per_problem)
             releases = T if mode == "joint" else K * T
             z = plan.rounds_noise_multiplier(releases)
-            if mode == "joint":
-                learner = JointGaussianCentering(z, kappa, K, R, s["sensitivity"])
-                coefs = boost_joint(X, y_idx, K, n_rounds=T, kappa=kappa, learning_rate=lr,
-                                    weak_learner=learner, rng=rng_boost)
-                mech = learner.mechanism(n, d)
-            else:
-                from dpboost.weak_learners import GaussianCenteringHalfspace
+            watch = MeasureWatch(kappa, n, 1 if mode == "joint" else K, T) if diagnose else None
+            progress, close = round_callback(owner, n, estimator.n_features_in_, T,
+                                             estimator.verbose, n_classes=K, multiclass=mode)
+            callback = _round_callback(progress, watch)
+            try:
+                if mode == "joint":
+                    learner = JointGaussianCentering(z, kappa, K, R, s["sensitivity"])
+                    coefs = boost_joint(X, y_idx, K, n_rounds=T, kappa=kappa, learning_rate=lr,
+                                        weak_learner=learner, rng=rng_boost,
+                                        callback=None if callback is None else callback(0))
+                    mech = learner.mechanism(n, d)
+                else:
+                    from dpboost.weak_learners import GaussianCenteringHalfspace
 
-                def make():
-                    return GaussianCenteringHalfspace(z, kappa, R, s["sensitivity"])
+                    def make():
+                        return GaussianCenteringHalfspace(z, kappa, R, s["sensitivity"])
 
-                coefs = boost_one_vs_rest(X, y_idx, K, n_rounds=T, kappa=kappa,
-                                          learning_rate=lr, make_learner=make, rng=rng_boost)
-                mech = make().mechanism(n, d)
+                    coefs = boost_one_vs_rest(X, y_idx, K, n_rounds=T, kappa=kappa,
+                                              learning_rate=lr, make_learner=make,
+                                              rng=rng_boost, callback=callback)
+                    mech = make().mechanism(n, d)
+            finally:
+                close()
             event = plan.event(releases)
+            if diagnose:  # NON-private (dpboost.multiclass_diagnostics); the model is as without
+                estimator.diagnostics_ = multiclass_diagnostics(
+                    X, y_idx, coefs, watch, mode=mode, kappa=kappa, gamma=s["gamma"])
     estimator.classes_ = classes
     estimator.hypothesis_coefs_ = estimator.released_centres_ = coefs
     estimator.hypothesis_intercepts_ = estimator.input_centre_ = None
@@ -498,3 +517,22 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         "labels_inferred_from_data": estimator.classes is None,
     }
     return estimator
+
+
+def _round_callback(progress, watch):
+    """``callback(k)``: problem ``k``'s round callback (the progress bar, the measure watch)."""
+    if progress is None and watch is None:
+        return None
+
+    def for_problem(k):
+        seen = None if watch is None else watch.callback(k)
+
+        def callback(t, mu, h):
+            if seen is not None:
+                seen(t, mu, h)
+            if progress is not None:
+                progress(t, mu, h)
+
+        return callback
+
+    return for_problem
