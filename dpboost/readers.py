@@ -30,7 +30,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from dpboost.cell_text import DECIMAL_COMMA, is_decimal_number
+from dpboost.cell_text import DECIMAL_COMMA, category_key, is_decimal_number
 
 __all__ = ["check_columns", "csv_layout", "field_count", "first_line_is_data", "header_names",
            "line_of", "read_table", "sniff_delimiter", "table_format"]
@@ -249,7 +249,8 @@ def _find_line(path: Path, text: str) -> int | None:
 
 
 def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(),
-               header: bool | str = True, text_columns=(), decimal: str = "."):
+               header: bool | str = True, text_columns=(), decimal: str = ".",
+               column_na_values=None):
     """Read a CSV or Parquet file into a pandas DataFrame with stripped column names.
 
     Parameters
@@ -264,6 +265,11 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     na_values : sequence of str or None
         Strings that mean "missing" besides the empty cell (None: nothing is missing, an
         empty cell is read as the text ``""``).
+    column_na_values : dict or None
+        ``{column: strings}`` that mean "missing" in that column only (a schema's
+        :attr:`~dpboost.schema.Schema.column_na_values`); a text cell matches a string by
+        :func:`~dpboost.cell_text.category_key` (``"999"`` matches ``999.0``).  Cells of
+        numbers are left to the encoder, which matches them too.
     header : bool or "infer", default=True
         Whether the first non-blank row holds column names (ignored when ``names`` is given).
     text_columns : sequence of str
@@ -307,6 +313,7 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
         for name in frame.columns:  # text cells that mean "missing", as in a CSV
             if na and (frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name])):
                 frame[name] = frame[name].mask(frame[name].isin(na))
+        _mask_column_na(frame, column_na_values, decimal)
         frame.attrs["dpboost_header"] = True
         return frame
     lines = _first_lines(path)
@@ -339,8 +346,24 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
         for name in set(text_columns) & set(frame.columns):
             if frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name]):
                 frame[name] = frame[name].str.replace(DECIMAL_COMMA, r"\1.\2", regex=True)
+    _mask_column_na(frame, column_na_values, decimal)
     frame.attrs["dpboost_header"] = has_header
     return frame
+
+
+def _mask_column_na(frame, column_na_values, decimal: str) -> None:
+    """Mark missing, in place, the text cells of each column that are one of its own
+    ``na_values`` (compared by :func:`~dpboost.cell_text.category_key`)."""
+    import pandas as pd
+
+    for name, tokens in (column_na_values or {}).items():
+        if name not in frame.columns or not tokens:
+            continue
+        values = frame[name]
+        if values.dtype == object or pd.api.types.is_string_dtype(values):
+            keys = {category_key(t, decimal) for t in tokens} - {None}
+            hit = values.map(lambda v: isinstance(v, str) and category_key(v, decimal) in keys)
+            frame[name] = values.mask(hit.astype(bool))
 
 
 def _check_selection(columns) -> list[str]:

@@ -14,11 +14,12 @@ JSON layout (the same as the Python object, via :meth:`Schema.from_dict` / :meth
         "age":    {"type": "numeric", "lower": 17, "upper": 100},
         "amount": {"type": "numeric", "lower": 0, "upper": 1e6, "transform": "log"},
         "hours":  {"type": "numeric", "lower": 0, "upper": 100, "bins": 5},
-        "job":    {"type": "categorical", "categories": ["a", "b"], "missing": "indicator"},
+        "job":    {"type": "categorical", "categories": ["a", "b"], "missing": "indicator",
+                   "na_values": ["unknown"]},     # optional: missing in THIS column
         "id":     {"type": "drop"}},
      "label": {"column": "y", "classes": ["no", "yes"]},
      "names": ["id", "age", ...],          # optional: column names of a headerless file
-     "na_values": ["?"],                   # optional: strings that mean "missing"
+     "na_values": ["?"],                   # optional: strings missing in every column
      "decimal": ",",                       # optional: the file writes 12,5 for 12.5
      "n_features": 123, "index_base": 1,   # LIBSVM files only: the public dimension
      "norm_bound": 3.7417}                 # LIBSVM/numeric files: a public bound on ||x||
@@ -53,6 +54,7 @@ from dpboost.schema_columns import (
     NumericColumn,
     _err,
     _number,
+    token_text,
 )
 from dpboost.schema_spellings import did_you_mean, json_mistake
 
@@ -140,7 +142,7 @@ class Schema:
         if unknown:
             raise ValueError(_err("top-level keys", "among " + ", ".join(sorted(known)),
                                   sorted(unknown))
-                             + did_you_mean(sorted(unknown), ("label", "columns"),
+                             + did_you_mean(sorted(unknown), ("label", "columns", "na_values"),
                                              {"target": "label", "y": "label",
                                               "labels": "label", "features": "columns"}))
         decimal = content.get("decimal", ".")
@@ -303,6 +305,34 @@ class Schema:
         """Columns a reader must find: every named column and the label column."""
         label = (self.label.column,) if self.label and self.label.column else ()
         return tuple(self.columns) + label
+
+    @property
+    def column_na_values(self) -> dict[str, tuple[str, ...]]:
+        """``{column: na_values_of(column)}`` for each column (and the label column) that
+        declares ``na_values`` of its own: what a reader marks missing column by column."""
+        specs = dict(self.columns)
+        if self.label is not None and self.label.column:
+            specs[self.label.column] = self.label
+        return {name: self.na_values_of(name) for name, spec in specs.items()
+                if getattr(spec, "na_values", ())}
+
+    def na_values_of(self, name: str) -> tuple[str, ...]:
+        """The texts that mean *missing* in column ``name`` (or the label column): the
+        schema's ``na_values``, which apply to every column, then the column's own (a number
+        as :func:`~dpboost.schema_columns.token_text` writes it).
+
+        Examples
+        --------
+        >>> s = Schema.from_dict({"na_values": ["?"], "columns": {
+        ...     "age": {"type": "numeric", "lower": 0, "upper": 99, "na_values": [999, "-"]},
+        ...     "job": {"type": "categorical", "categories": ["a"]}}})
+        >>> s.na_values_of("age"), s.na_values_of("job")
+        (('?', '999', '-'), ('?',))
+        """
+        spec = (self.label if self.label is not None and name == self.label.column
+                else self.columns.get(name))
+        own = tuple(token_text(t) for t in getattr(spec, "na_values", ()))
+        return tuple(dict.fromkeys(self.na_values + own))
 
     def draft_marks(self) -> list[str]:
         """Columns (and ``"label"``) whose declarations were read from the data."""

@@ -8,6 +8,7 @@ missing value is encoded) and validates its JSON spec with one-line errors;
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from dataclasses import dataclass
 
@@ -77,8 +78,50 @@ def _from_data(spec: dict, where: str) -> tuple[str, ...]:
 def _missing(spec: dict, where: str) -> str:
     missing = spec.get("missing", "zero")
     if missing not in _MISSING:
-        raise ValueError(_err(f"'missing' of {where}", "'zero' or 'indicator'", missing))
+        hint = (" List the texts that mean missing in 'na_values'; 'missing' says how a "
+                "missing value is encoded." if isinstance(missing, (list, tuple)) else "")
+        raise ValueError(_err(f"'missing' of {where}", "'zero' or 'indicator'", missing) + hint)
     return missing
+
+
+def token_text(token) -> str:
+    """The text of an ``na_values`` token: a text as it is, a number as :func:`category_key`
+    writes it (``999`` and ``999.0`` are ``"999"``), so it matches that number wherever it
+    appears (``999.0`` in a CSV, a Parquet number)."""
+    return token if isinstance(token, str) else category_key(token)
+
+
+def _na_tokens(spec: dict, where: str, declared: dict | None = None,
+               decimal: str = ".") -> tuple:
+    """A column's (or the label's) own ``na_values``: texts (stripped, empty ones dropped)
+    and finite numbers, each once.  ``declared`` (category key -> category) refuses a token
+    that is also a declared category or class: a cell holding it would be both."""
+    tokens = spec.get("na_values", [])
+    what = f"'na_values' of {where}"
+    if isinstance(tokens, (str, int, float)) and not isinstance(tokens, bool):
+        raise TypeError(_err(what, "a list of texts or numbers", tokens)
+                        + f" Write it as a list: [{json.dumps(tokens)}].")
+    if not isinstance(tokens, (list, tuple)) or not all(
+            isinstance(t, (str, int, float)) and not isinstance(t, bool) for t in tokens):
+        raise TypeError(_err(what, "a list of texts or numbers", tokens))
+    out: list = []
+    for token in tokens:
+        if isinstance(token, str):
+            token = token.strip()  # cells are compared stripped: " ?" means "?"
+            if not token:
+                continue
+        elif not math.isfinite(token):
+            raise ValueError(_err(what, "a list of texts or finite numbers", list(tokens)))
+        if token_text(token) not in map(token_text, out):
+            out.append(token)
+    for token in out:
+        key = category_key(token, decimal)
+        if declared is not None and key in declared:
+            raise ValueError(f"The {what} in the schema lists {token!r}, which is also its "
+                             f"declared {'class' if where == 'the label' else 'category'} "
+                             f"{declared[key]!r}: a cell {token!r} would be both; remove it "
+                             "from one of the lists.")
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -92,7 +135,8 @@ class NumericColumn:
     boundaries in the raw unit, within ``[lower, upper]``; usually the first and last are the
     bounds) one-hot encode the value instead of scaling it.  A cell reading
     ``true``/``false`` (any case) counts as 1/0; an empty cell, one of the schema's
-    ``na_values`` or the text ``NaN`` (any case, :func:`is_nan_text`) is missing; any other
+    ``na_values`` or of the column's own ``na_values`` (a number matches wherever it appears:
+    ``999`` is ``999.0``), or the text ``NaN`` (any case, :func:`is_nan_text`) is missing; any other
     text is an error naming its line.
     """
 
@@ -103,16 +147,18 @@ class NumericColumn:
     edges: tuple[float, ...] | None = None
     missing: str = "zero"
     from_data: tuple[str, ...] = ()
+    na_values: tuple = ()
 
     @classmethod
     def from_dict(cls, spec: dict, name: str) -> NumericColumn:
         where = f"numeric column {name!r}"
         unknown = set(spec) - {"type", "lower", "upper", "transform", "bins", "edges",
-                               "missing", "from_data", "note"}
+                               "missing", "na_values", "from_data", "note"}
         if unknown:
             raise ValueError(_err(f"keys of {where}", "among type, lower, upper, transform, "
-                                  "bins, edges, missing, from_data, note", sorted(unknown))
-                             + did_you_mean(sorted(unknown), ("lower", "upper")))
+                                  "bins, edges, missing, na_values, from_data, note",
+                                  sorted(unknown))
+                             + did_you_mean(sorted(unknown), ("lower", "upper", "na_values")))
         for key in ("lower", "upper"):
             if key not in spec:
                 raise ValueError(f"The {where} in the schema needs a public '{key}' bound.")
@@ -147,7 +193,7 @@ class NumericColumn:
                                       list(edges))
                                  + " Values are clipped to that range before binning.")
         column = cls(lower, upper, transform, bins, edges, _missing(spec, where),
-                     _from_data(spec, where))
+                     _from_data(spec, where), _na_tokens(spec, where))
         column._check_scale(where)
         return column
 
@@ -190,9 +236,34 @@ class NumericColumn:
             out["edges"] = list(self.edges)
         if self.missing != "zero":
             out["missing"] = self.missing
+        if self.na_values:
+            out["na_values"] = list(self.na_values)
         if self.from_data:
             out["from_data"] = list(self.from_data)
         return out
+
+
+def _categories(spec: dict, where: str, decimal: str, min_size: int) -> tuple[tuple, dict]:
+    """The declared categories of a categorical (or ordinal) column, and a dict from their
+    :func:`category_key` to them; one-line errors for unknown keys, empty values and repeats."""
+    unknown = set(spec) - {"type", "categories", "missing", "na_values", "from_data", "note"}
+    if unknown:
+        raise ValueError(_err(f"keys of {where}", "among type, categories, missing, "
+                              "na_values, from_data, note", sorted(unknown))
+                         + did_you_mean(sorted(unknown), ("categories", "na_values")))
+    cats = spec.get("categories")
+    if not isinstance(cats, (list, tuple)) or len(cats) < min_size:
+        raise ValueError(_err(f"'categories' of {where}", "a non-empty list" if min_size == 1
+                              else f"a list of at least {min_size} levels", cats))
+    _scalars(cats, f"'categories' of {where}")
+    keys = [category_key(c, decimal) for c in cats]
+    if None in keys:
+        raise ValueError(_err(f"'categories' of {where}", "a list without empty values",
+                              list(cats)))
+    if len(set(keys)) != len(keys):
+        raise ValueError(_err(f"'categories' of {where}", "a list without duplicates",
+                              list(cats)))
+    return tuple(cats), dict(zip(keys, cats))
 
 
 @dataclass(frozen=True)
@@ -203,7 +274,8 @@ class CategoricalColumn:
     spaces are ignored and ``2``, ``2.0``, ``"2"`` agree, as do ``TRUE`` and ``true``, but
     other text is compared case-sensitively (``"Clerk"`` is not ``"clerk"``: it is all zeros,
     and ``dpboost train``/``predict`` warn when a column holds such near misses).  An empty
-    cell, one of the schema's ``na_values`` or the text ``NaN`` (any case,
+    cell, one of the schema's ``na_values`` or of the column's own (a token that is also a
+    declared category is refused at load), or the text ``NaN`` (any case,
     :func:`is_nan_text`) is missing, as in a numeric column, unless that exact text is one of
     the declared ``categories``: then it is that category.
     """
@@ -211,33 +283,22 @@ class CategoricalColumn:
     categories: tuple
     missing: str = "zero"
     from_data: tuple[str, ...] = ()
+    na_values: tuple = ()
 
     @classmethod
     def from_dict(cls, spec: dict, name: str, decimal: str = ".") -> CategoricalColumn:
         """Validate a column spec; ``decimal`` is the schema's (``","``: ``"1,5"`` is ``1.5``)."""
         where = f"categorical column {name!r}"
-        unknown = set(spec) - {"type", "categories", "missing", "from_data", "note"}
-        if unknown:
-            raise ValueError(_err(f"keys of {where}", "among type, categories, missing, "
-                                  "from_data, note", sorted(unknown))
-                             + did_you_mean(sorted(unknown), ("categories",)))
-        cats = spec.get("categories")
-        if not isinstance(cats, (list, tuple)) or not cats:
-            raise ValueError(_err(f"'categories' of {where}", "a non-empty list", cats))
-        _scalars(cats, f"'categories' of {where}")
-        keys = [category_key(c, decimal) for c in cats]
-        if None in keys:
-            raise ValueError(_err(f"'categories' of {where}", "a list without empty values",
-                                  list(cats)))
-        if len(set(keys)) != len(keys):
-            raise ValueError(_err(f"'categories' of {where}", "a list without duplicates",
-                                  list(cats)))
-        return cls(tuple(cats), _missing(spec, where), _from_data(spec, where))
+        cats, declared = _categories(spec, where, decimal, min_size=1)
+        return cls(cats, _missing(spec, where), _from_data(spec, where),
+                   _na_tokens(spec, where, declared, decimal))
 
     def to_dict(self) -> dict:
         out: dict = {"type": "categorical", "categories": list(self.categories)}
         if self.missing != "zero":
             out["missing"] = self.missing
+        if self.na_values:
+            out["na_values"] = list(self.na_values)
         if self.from_data:
             out["from_data"] = list(self.from_data)
         return out
@@ -253,11 +314,16 @@ class DropColumn:
 
 @dataclass(frozen=True)
 class Label:
-    """The label column and its public classes (K >= 2; the second is positive if K = 2)."""
+    """The label column and its public classes (K >= 2; the second is positive if K = 2).
+
+    ``na_values``: texts (or numbers) that mean a missing label in this column, besides the
+    schema's; a missing label is an error naming its line, never a class.
+    """
 
     column: str | None
     classes: tuple
     from_data: tuple[str, ...] = ()
+    na_values: tuple = ()
 
     @classmethod
     def from_dict(cls, spec: dict, decimal: str = ".") -> Label:
@@ -265,11 +331,11 @@ class Label:
         if not isinstance(spec, dict):
             raise TypeError(_err("'label'", 'an object {"column": ..., "classes": [...]}',
                                  spec))
-        unknown = set(spec) - {"column", "classes", "from_data", "note"}
+        unknown = set(spec) - {"column", "classes", "na_values", "from_data", "note"}
         if unknown:  # e.g. "name" for "column": the label would be silently incomplete
-            raise ValueError(_err("keys of the label", "among column, classes, from_data, note",
-                                  sorted(unknown))
-                             + did_you_mean(sorted(unknown), ("column", "classes"),
+            raise ValueError(_err("keys of the label", "among column, classes, na_values, "
+                                  "from_data, note", sorted(unknown))
+                             + did_you_mean(sorted(unknown), ("column", "classes", "na_values"),
                                              LABEL_SPELLINGS))
         column = spec.get("column")
         if column is not None and not isinstance(column, str):
@@ -284,10 +350,13 @@ class Label:
         if None in keys or len(set(keys)) != len(keys):
             raise ValueError(_err("'classes' of the label", "distinct non-empty labels",
                                   list(classes)))
-        return cls(column, tuple(classes), _from_data(spec, "the label"))
+        return cls(column, tuple(classes), _from_data(spec, "the label"),
+                   _na_tokens(spec, "the label", dict(zip(keys, classes)), decimal))
 
     def to_dict(self) -> dict:
         out: dict = {"column": self.column, "classes": list(self.classes)}
+        if self.na_values:
+            out["na_values"] = list(self.na_values)
         if self.from_data:
             out["from_data"] = list(self.from_data)
         return out

@@ -69,9 +69,9 @@ def _na_markers(values) -> list[str]:
     return sorted(set(text[marked]))
 
 
-def _draft_column(values, max_categories: int, name: str = "",
-                  na_found: set | None = None) -> dict:
-    """The draft of one column; words meaning "missing" among numbers go into ``na_found``."""
+def _draft_column(values, max_categories: int, name: str = "") -> dict:
+    """The draft of one column; words meaning "missing" among its numbers go into its own
+    ``na_values``, marked ``"from_data"`` (which words occur was read from the data)."""
     import pandas as pd
 
     if looks_like_identifier(name) and values.is_unique:
@@ -80,8 +80,6 @@ def _draft_column(values, max_categories: int, name: str = "",
     markers = _na_markers(values)
     if markers:  # read as missing, as the encoder will once they are in 'na_values'
         values = values.where(~values.astype(str).str.strip().isin(markers), None)
-        if na_found is not None:
-            na_found.update(markers)
     nan_text = values.map(is_nan_text).astype(bool)
     has_missing = bool(markers or values.isna().any() or nan_text.any() or
                        (values.astype(str).str.strip() == "").any())
@@ -108,6 +106,9 @@ def _draft_column(values, max_categories: int, name: str = "",
         spec = {"type": "drop"}
     if has_missing and spec["type"] != "drop":
         spec["missing"] = "indicator"
+    if markers and spec["type"] != "drop":
+        spec["na_values"] = markers
+        spec["from_data"] = [*spec["from_data"], "na_values"]
     return spec
 
 
@@ -130,7 +131,8 @@ def draft_schema(frame, label: str | None = None, *, max_categories: int = 50) -
     the 90th percentile), text columns with at most ``max_categories`` distinct values their
     observed categories, other text columns ``"drop"``; the label column its observed classes.
     A word such as ``?`` or ``NA`` among a column's numbers (:data:`~dpboost.cell_text.NA_WORDS`)
-    is read as missing and listed in ``"na_values"``.
+    is read as missing and listed in that column's ``"na_values"`` (marked ``"from_data"``
+    too: which words occur was read from the data).
     Every value read is marked ``"from_data"`` and the schema carries :data:`DRAFT_NOTE`.
     Replace each marked value with a public fact and delete the mark before training.
 
@@ -160,12 +162,9 @@ def draft_schema(frame, label: str | None = None, *, max_categories: int = 50) -
     if label is not None and label not in frame.columns:
         raise ValueError(f"Label column {label!r} not found; columns are "
                          f"{[str(c) for c in frame.columns]}.")
-    na_found: set = set()
-    columns = {str(c): _draft_column(frame[c], max_categories, str(c), na_found)
+    columns = {str(c): _draft_column(frame[c], max_categories, str(c))
                for c in frame.columns if c != label}
     content: dict = {"note": DRAFT_NOTE, "columns": columns}
-    if na_found:  # '?' among numbers (UCI's mark): a public convention of the file, kept
-        content["na_values"] = sorted(na_found)
     if label is not None:
         classes = sorted({category_key(v) for v in frame[label]} - {None})
         content["label"] = {"column": label, "classes": classes, "from_data": ["classes"]}

@@ -21,6 +21,9 @@ SPELLINGS = {
     "min": "lower", "max": "upper", "low": "lower", "high": "upper", "minimum": "lower",
     "maximum": "upper", "values": "categories", "levels": "categories",
     "choices": "categories", "name": "column", "labels": "classes",
+    "na": "na_values", "nas": "na_values", "na_value": "na_values", "nan_values": "na_values",
+    "missing_values": "na_values", "null_values": "na_values", "nulls": "na_values",
+    "na_strings": "na_values", "na_tokens": "na_values",
 }
 
 #: The same for the keys of ``"label"``.

@@ -135,12 +135,28 @@ def _number_hint(value: str) -> str:
     return ""
 
 
-def _numeric_values(series, name: str, na_values: tuple[str, ...]) -> np.ndarray:
+def na_keys(na_values, decimal: str = ".") -> frozenset:
+    """The :func:`category_key` of each text of ``na_values``: a cell whose key is one of
+    them is missing (``"999"`` matches ``999``, ``999.0`` and ``" 999.0 "``)."""
+    return frozenset(category_key(v, decimal) for v in na_values) - {None}
+
+
+def _is_na(values, keys: frozenset, decimal: str = ".") -> np.ndarray:
+    """Which cells of ``values`` have their :func:`category_key` in ``keys`` (bool array)."""
+    if not keys:
+        return np.zeros(len(values), dtype=bool)
+    codes, uniques = _factorize(values)
+    hit = np.array([category_key(u, decimal) in keys for u in uniques] + [False])
+    return hit[codes]
+
+
+def _numeric_values(series, name: str, na_values: tuple[str, ...],
+                    decimal: str = ".") -> np.ndarray:
     """float64 values with NaN for missing; one-line error naming a non-numeric cell.
 
     ``true``/``false`` (any case, or a bool) read as 1 and 0, as :func:`category_key`
-    matches them; an empty cell, one of ``na_values`` or the text ``NaN`` in any case
-    (:func:`~dpboost.schema.is_nan_text`) is missing.
+    matches them; an empty cell, one of ``na_values`` (the column's, by :func:`na_keys`) or
+    the text ``NaN`` in any case (:func:`~dpboost.schema.is_nan_text`) is missing.
     """
     import pandas as pd
 
@@ -149,7 +165,8 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...]) -> np.ndarray
                                    na_values)
     text = series.astype(object).where(series.notna(), None)
     text = text.map(lambda v: None if v is None else str(v).strip())
-    missing = text.isin(("",) + tuple(na_values)) | text.map(is_nan_text).astype(bool)
+    missing = ((text == "") | text.map(is_nan_text).astype(bool)
+               | _is_na(text, na_keys(na_values, decimal), decimal))
     text = text.where(~missing, None)
     text = text.map(lambda v: _BOOLEANS.get(v.lower(), v) if isinstance(v, str) else v)
     values = pd.to_numeric(text, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
@@ -308,15 +325,16 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         if isinstance(spec, CategoricalColumn):
             index = {category_key(c, schema.decimal): j for j, c in enumerate(spec.categories)}
             codes, uniques = _factorize(values, f"Column {name!r}")
-            lookup = np.array([index.get(category_key(u, schema.decimal), -1) for u in uniques]
-                              + [-1])
+            missing = _missing_categories(uniques, index, schema, name)
+            lookup = np.array([-1 if gone else index.get(category_key(u, schema.decimal), -1)
+                               for u, gone in zip(uniques, missing)] + [-1])
             cat = lookup[codes]  # code -1 (missing) picks the trailing -1
-            missing = _missing_categories(uniques, index, schema)[codes]
+            missing = missing[codes]
             block = np.zeros((n, len(spec.categories)))
             hit = cat >= 0
             block[np.flatnonzero(hit), cat[hit]] = 1.0
         else:
-            x = _numeric_values(values, name, schema.na_values)
+            x = _numeric_values(values, name, schema.na_values_of(name), schema.decimal)
             missing = np.isnan(x)
             t = spec.transformed(np.clip(np.where(missing, spec.lower, x), spec.lower,
                                          spec.upper))
@@ -378,14 +396,15 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         index = {category_key(c, schema.decimal): j for j, c in enumerate(schema.label.classes)}
         column = schema.label.column or "label"
         codes, uniques = _factorize(y, f"The label column {column!r}")
-        lookup = np.array([index.get(category_key(u, schema.decimal), -1) for u in uniques]
+        na = na_keys(schema.na_values_of(schema.label.column), schema.decimal)
+        lookup = np.array([-1 if category_key(u, schema.decimal) in na else
+                           index.get(category_key(u, schema.decimal), -1) for u in uniques]
                           + [-1])
         out = lookup[codes]
         if (out < 0).any():
             row = int(np.flatnonzero(out < 0)[0])
             value = np.asarray(y, dtype=object)[row]
-            missing = is_nan_text(value) or (isinstance(value, str) and value.strip()
-                                             in ("", *schema.na_values))
+            missing = is_nan_text(value) or category_key(value, schema.decimal) in na
             key = None if missing else category_key(value, schema.decimal)  # missing
             folded = [c for c in schema.label.classes if key is not None
                       and category_key(c, schema.decimal).casefold() == key.casefold()]
@@ -459,22 +478,28 @@ def case_only_mismatches(frame, schema) -> dict[str, str]:
             continue
         declared = {category_key(c, schema.decimal): c for c in spec.categories}
         folded = {k.casefold(): c for k, c in declared.items()}
+        na = na_keys(schema.na_values_of(name), schema.decimal)  # missing, not a near miss
         _, uniques = _factorize(frame[name], f"Column {name!r}")
         for value in uniques:
             key = category_key(value, schema.decimal)
-            if key is not None and key not in declared and key.casefold() in folded:
+            if (key is not None and key not in declared and key not in na
+                    and key.casefold() in folded):
                 found[name] = folded[key.casefold()]
                 break
     return found
 
 
-def _missing_categories(uniques, declared, schema: Schema) -> np.ndarray:
-    """Which distinct values of a categorical column mean *missing* (an empty cell, one of
-    the schema's ``na_values``, or NaN text unless ``declared``, the category keys, holds it),
-    plus a trailing True for the code -1 of :func:`_factorize`: index it with the codes."""
-    return np.array([category_key(u) is None or str(u).strip() in schema.na_values
-                     or (is_nan_text(u) and category_key(u) not in declared)
-                     for u in uniques] + [True])
+def _missing_categories(uniques, declared, schema: Schema, name: str) -> np.ndarray:
+    """Which distinct values of categorical column ``name`` mean *missing* (an empty cell, one
+    of its ``na_values`` (:meth:`~dpboost.schema.Schema.na_values_of`), or NaN text unless
+    ``declared``, the category keys, holds it), plus a trailing True for the code -1 of
+    :func:`_factorize`: index it with the codes."""
+    keys = na_keys(schema.na_values_of(name), schema.decimal)
+    found = []
+    for u in uniques:
+        key = category_key(u, schema.decimal)
+        found.append(key is None or key in keys or (is_nan_text(u) and key not in declared))
+    return np.array(found + [True])
 
 
 def outside_declarations(frame, schema) -> dict[str, dict[str, float]]:
@@ -503,7 +528,7 @@ def outside_declarations(frame, schema) -> dict[str, dict[str, float]]:
         if name not in frame.columns:
             continue
         if isinstance(spec, NumericColumn):
-            x = _numeric_values(frame[name], name, schema.na_values)
+            x = _numeric_values(frame[name], name, schema.na_values_of(name), schema.decimal)
             x = x[~np.isnan(x)]
             if len(x):
                 found[name] = {"below": float(np.mean(x < spec.lower)),
@@ -511,7 +536,7 @@ def outside_declarations(frame, schema) -> dict[str, dict[str, float]]:
         elif isinstance(spec, CategoricalColumn):
             declared = {category_key(c, schema.decimal) for c in spec.categories}
             codes, uniques = _factorize(frame[name], f"Column {name!r}")
-            present = ~_missing_categories(uniques, declared, schema)[codes]
+            present = ~_missing_categories(uniques, declared, schema, name)[codes]
             undeclared = np.array([category_key(u, schema.decimal) not in declared
                                    for u in uniques] + [False])[codes] & present
             if present.any():

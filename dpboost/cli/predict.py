@@ -96,7 +96,7 @@ def _encoded(model, args):
             raise UserError(f"{args.data} has no label column {args.label!r}.")
     read = frame_columns + ([label] if has_label else [])
     frame = read_table(args.data, names=names, columns=read, na_values=schema.na_values,
-                       decimal=schema.decimal,
+                       decimal=schema.decimal, column_na_values=schema.column_na_values,
                        text_columns=[c for c in dict.fromkeys([*schema.text_columns, label])
                                      if c in read])
     encoder = TabularEncoder(schema)

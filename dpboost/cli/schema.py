@@ -131,9 +131,14 @@ def run(args) -> int:
     if headerless:  # the first data row became the column names
         print(f"The draft's column names are the first line of {args.data}.{hint}",
               file=sys.stderr)
-    if draft.na_values:
-        print(f"cells {list(draft.na_values)} among numbers were read as missing and listed in "
-              "'na_values'; delete any that is a value in this file.", file=sys.stderr)
+    na_columns = {name: list(spec.na_values) for name, spec in draft.columns.items()
+                  if getattr(spec, "na_values", ())}
+    if na_columns:
+        shown = ", ".join(f"{name!r} {tokens}" for name, tokens in list(na_columns.items())[:5])
+        more = f" and {len(na_columns) - 5} more" if len(na_columns) > 5 else ""
+        print(f"cells among numbers were read as missing and listed in the column's "
+              f"'na_values' (marked 'from_data'): {shown}{more}; delete any that is a value, "
+              "and keep those a public codebook lists.", file=sys.stderr)
     unread = _unread_numbers(frame, draft)
     for name, hint in list(unread.items())[:3]:
         kind = draft.columns[name].to_dict()["type"]

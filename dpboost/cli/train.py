@@ -275,6 +275,7 @@ def _read_encoded(args, schema):
     columns = list(dict.fromkeys([*schema.columns, label]))
     frame = read_table(args.data, names=schema.names, columns=columns,
                        na_values=schema.na_values, decimal=schema.decimal,
+                       column_na_values=schema.column_na_values,
                        text_columns=list(dict.fromkeys([*schema.text_columns, label])))
     try:
         X = encoder.transform(frame)

@@ -559,9 +559,10 @@ def test_schema_draft_reads_a_question_mark_among_numbers_as_missing(tmp_path, c
     data = _write(tmp_path / "d.csv", "horsepower,ca,y\n" + "\n".join(rows) + "\n")
     draft = tmp_path / "draft.json"
     assert main(["schema", str(data), "--label", "y", "--out", str(draft)]) == 0
-    assert "cells ['?'] among numbers were read as missing" in capsys.readouterr().err
+    assert "'horsepower' ['?']" in capsys.readouterr().err  # listed per column now
     content = json.loads(draft.read_text())
-    assert content["na_values"] == ["?"]
+    assert content["columns"]["horsepower"]["na_values"] == ["?"]
+    assert "na_values" in content["columns"]["horsepower"]["from_data"]
     assert content["columns"]["horsepower"]["type"] == "numeric"
     assert content["columns"]["horsepower"]["missing"] == "indicator"
     assert "?" not in content["columns"]["ca"].get("categories", [])
