@@ -30,7 +30,7 @@ from dpboost._validation import (check_declared_labels, check_finite_rows,
 from dpboost.boost import boost
 from dpboost.exceptions import SeededCloneWarning
 from dpboost.lazy_breg import LazyBregBoost
-from dpboost.round_ops import is_dask_array
+from dpboost.round_ops import is_dask_array, zero_gain
 from dpboost.scores import linear_scores
 
 __all__ = ["IndependentNoiseCloneMixin", "_BoostedHalfspaceBase", "one_blas_thread"]
@@ -197,10 +197,12 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
         self.intercept_ = 0.0
         self.score_scale_ = 1.0
         if diagnostics:
-            # Include the last hypothesis in the cumulative gain: y H(x) = 2 L / T - 1 where
-            # H = mean_t clip(h_t) is Theorem 24's aggregated hypothesis.
+            # Include the last hypothesis in the cumulative gain: y H(x) = 2 (L - L_0) / T - 1
+            # where H = mean_t clip(h_t) is Theorem 24's aggregated hypothesis and L_0 the
+            # class prior the gain starts from (it is no hypothesis's).
             nxm.measure(X, y_pm, H)
-            margins = 2.0 * nxm.cumulative_gain / n_rounds - 1.0
+            played = nxm.cumulative_gain - zero_gain(X, y_pm, nxm.class_gain)
+            margins = 2.0 * played / n_rounds - 1.0
             pred = np.where(X @ self.coef_.astype(X.dtype) > 0, 1, -1)
             self.diagnostics_ = {
                 "non_private": True,
