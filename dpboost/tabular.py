@@ -26,15 +26,12 @@ Holohan et al. (2019), diffprivlib, issues #20 and #58: bounds read from the dat
 
 from __future__ import annotations
 
-import functools
 import math
-import re
 import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from dpboost.cell_text import NA_WORDS, is_decimal_number
 from dpboost.exceptions import PrivacyLeakWarning
 from dpboost.schema import (
     CategoricalColumn,
@@ -45,39 +42,19 @@ from dpboost.schema import (
     is_nan_text,
 )
 from dpboost.schema_draft import draft_schema
+from dpboost.tabular_cells import (
+    BadValueError,
+    _factorize,
+    _missing_categories,
+    _numeric_values,
+    na_keys,
+)
+from dpboost.tabular_checks import case_only_mismatches, outside_declarations
 
-__all__ = ["BadValueError", "TabularEncoder", "case_only_mismatches"]
+__all__ = ["BadValueError", "TabularEncoder", "case_only_mismatches", "outside_declarations"]
 
 #: Relative shrink of the 1/sqrt(B) factor, so rounding never lifts a norm above 1.
 _SHRINK = 1.0 - 1e-12
-
-
-class BadValueError(ValueError):
-    """A value the schema cannot encode (text in a numeric column, an undeclared label).
-
-    ``column`` and ``row`` (0-based position in the table) say where, so a file reader can
-    translate the row to a line number.  The error pickles whole, so one raised on a dask
-    worker reaches the client with its ``column`` and ``row``.
-
-    Examples
-    --------
-    >>> error = BadValueError("The label 'x' at row 2 is not declared.", column="y", row=2)
-    >>> str(error.moved(12)), error.moved(12).row
-    ("The label 'x' at row 12 is not declared.", 12)
-    """
-
-    def __init__(self, message: str, *, column: str, row: int) -> None:
-        super().__init__(message)
-        self.column, self.row = column, row
-
-    def __reduce__(self):
-        return (functools.partial(type(self), column=self.column, row=self.row), self.args,
-                self.__dict__)
-
-    def moved(self, row: int, prefix: str = "") -> BadValueError:
-        """The same error at row ``row`` (of a whole file rather than of a part of it)."""
-        text = str(self).replace(f"at row {self.row}", f"at row {row}", 1)
-        return type(self)(prefix + text, column=self.column, row=row)
 
 
 def _as_table(X, schema: Schema):
@@ -101,103 +78,6 @@ def _as_table(X, schema: Schema):
                          f"({len(names)}). Got {arr.shape[1]} columns instead.")
     return pd.DataFrame(arr, columns=names)
 
-
-#: Text a numeric column reads as a number (as a spreadsheet does): any case.
-_BOOLEANS = {"true": "1", "false": "0"}
-
-
-#: A date or a time stamp as files write them: 2020-05-27, 27/05/2020, 2020-05-27 10:00.
-_DATE_TEXT = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[ T]\d{1,2}:\d{2}.*)?")
-
-_DATE_HINT = ("; it reads as a date: declare the column \"categorical\" with its public dates, "
-              "\"drop\" it, or write it as a number (days since a public date) with public "
-              "bounds")
-
-
-def _number_hint(value: str) -> str:
-    """What to change when a cell is a number written for people: ``1,234``, ``12,5``, ``40%``,
-    ``12 kg``, ``$5``.  None is guessed (``1,234`` is a thousand or a decimal): the file or the
-    schema must say."""
-    import re
-
-    core = re.sub(r"^[$€£¥\s]+|[^\d.,]+$", "", value)  # without a unit, %, or currency
-    unit = value.replace(core, "", 1).strip() if core else ""
-    if "," in core and re.fullmatch(r"[+-]?[\d.,]*\d", core):
-        if core.count(",") == 1 and "." not in core:
-            return (f"; numbers are read with a decimal point and no thousands separators: "
-                    f"write {core.replace(',', '')} if the comma separates thousands; if it is "
-                    "a decimal comma, declare \"decimal\": \",\" in the schema")
-        return ("; numbers are read with a decimal point and no thousands separators: "
-                "re-save the file with a number format without separators")
-    if unit and re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)", core):
-        return (f"; write the number alone, without {unit!r}, and give the column's "
-                "'lower' and 'upper' in that unit")
-    return ""
-
-
-def na_keys(na_values, decimal: str = ".") -> frozenset:
-    """The :func:`category_key` of each text of ``na_values``: a cell whose key is one of
-    them is missing (``"999"`` matches ``999``, ``999.0`` and ``" 999.0 "``)."""
-    return frozenset(category_key(v, decimal) for v in na_values) - {None}
-
-
-def _is_na(values, keys: frozenset, decimal: str = ".") -> np.ndarray:
-    """Which cells of ``values`` have their :func:`category_key` in ``keys`` (bool array)."""
-    if not keys:
-        return np.zeros(len(values), dtype=bool)
-    codes, uniques = _factorize(values)
-    hit = np.array([category_key(u, decimal) in keys for u in uniques] + [False])
-    return hit[codes]
-
-
-def _numeric_values(series, name: str, na_values: tuple[str, ...],
-                    decimal: str = ".") -> np.ndarray:
-    """float64 values with NaN for missing; one-line error naming a non-numeric cell.
-
-    ``true``/``false`` (any case, or a bool) read as 1 and 0, as :func:`category_key`
-    matches them; an empty cell, one of ``na_values`` (the column's, by :func:`na_keys`) or
-    the text ``NaN`` in any case (:func:`~dpboost.schema.is_nan_text`) is missing.
-    """
-    import pandas as pd
-
-    if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
-        return _na_numbers_missing(series.to_numpy(dtype=np.float64, na_value=np.nan),
-                                   na_values)
-    text = series.astype(object).where(series.notna(), None)
-    text = text.map(lambda v: None if v is None else str(v).strip())
-    missing = ((text == "") | text.map(is_nan_text).astype(bool)
-               | _is_na(text, na_keys(na_values, decimal), decimal))
-    text = text.where(~missing, None)
-    text = text.map(lambda v: _BOOLEANS.get(v.lower(), v) if isinstance(v, str) else v)
-    values = pd.to_numeric(text, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
-    bad = np.isnan(values) & text.notna().to_numpy()
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        value = text.iloc[row]
-        na_hint = f"; if it means a missing value, list {value!r} in the schema's 'na_values'"
-        hint = (na_hint if value.lower() in NA_WORDS else
-                _DATE_HINT if _DATE_TEXT.fullmatch(value) else
-                _number_hint(value) if any(c.isdigit() for c in value) else
-                na_hint if len(value) <= 3 and not value.isalpha() else
-                f"; if the column holds words (like {value!r}), declare it \"categorical\" "
-                "with its list of categories; if it means a missing value, list it in "
-                "the schema's 'na_values'")
-        raise BadValueError(f"Column {name!r} is declared numeric but holds the non-numeric "
-                            f"value {value!r} at row {row}{hint}.", column=name, row=row)
-    return _na_numbers_missing(values, na_values)
-
-
-def _na_numbers_missing(values: np.ndarray, na_values: tuple[str, ...]) -> np.ndarray:
-    """``values`` with NaN where a value equals a number of the schema's ``na_values``.
-
-    A sentinel such as ``"999"`` means missing wherever its number appears: a CSV reader
-    turns the text ``999`` into a missing cell, but a Parquet column of numbers (or a CSV cell
-    ``999.0``) holds the number itself, which was clipped as a value instead.
-    """
-    sentinels = [float(v) for v in na_values if is_decimal_number(v) and not is_nan_text(v)]
-    if not sentinels:
-        return values
-    return np.where(np.isin(values, sentinels), np.nan, values)
 
 
 class TabularEncoder(TransformerMixin, BaseEstimator):
@@ -424,121 +304,3 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
                 f"{list(schema.label.classes)}{hint}." if key is not None else
                 f"The label is missing at row {row}{why}.", column=column, row=row)
         return out
-
-
-def _factorize(values, what: str = "A categorical column"):
-    """(codes with -1 for missing, uniques) of a 1-d sequence, in O(n) via pandas.
-
-    A cell holding a list, a dict or another unhashable value is a ``TypeError`` naming
-    ``what`` (``"Column 'job'"``) and the row, never pandas' bare "unhashable type".
-    """
-    import pandas as pd
-
-    try:
-        codes, uniques = pd.factorize(pd.Series(values, dtype=object) if not hasattr(
-            values, "dtype") else values, use_na_sentinel=True)
-    except TypeError:
-        cells = list(values)
-        row = next((k for k, v in enumerate(cells) if not _hashable(v)), None)
-        if row is None:
-            raise
-        raise TypeError(f"{what} holds a {type(cells[row]).__name__} at row {row}; a "
-                        "category or label must be a text, a number or a boolean.") from None
-    return np.asarray(codes), list(uniques)
-
-
-def _hashable(value) -> bool:
-    try:
-        hash(value)
-    except TypeError:
-        return False
-    return True
-
-
-def case_only_mismatches(frame, schema) -> dict[str, str]:
-    """Categorical columns holding a value that matches a declaration only if case is ignored.
-
-    Categories match case-sensitively (``"Clerk"`` is not ``"clerk"``; an undeclared value is
-    all zeros), so a schema written in another case than the file silently empties a column.
-    This check is for the data's owner: it reads the data without privacy, so its result must
-    only be shown, never released.  It names, for each such column, the first *declared*
-    (public) category that was matched this way, never a value of the data.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> s = Schema.from_dict({"columns": {"job": {"type": "categorical",
-    ...                                           "categories": ["clerk", "eng"]}}})
-    >>> case_only_mismatches(pd.DataFrame({"job": ["clerk", "ENG"]}), s)
-    {'job': 'eng'}
-    """
-    found: dict[str, str] = {}
-    for name, spec in schema.columns.items():
-        if not isinstance(spec, CategoricalColumn) or name not in frame.columns:
-            continue
-        declared = {category_key(c, schema.decimal): c for c in spec.categories}
-        folded = {k.casefold(): c for k, c in declared.items()}
-        na = na_keys(schema.na_values_of(name), schema.decimal)  # missing, not a near miss
-        _, uniques = _factorize(frame[name], f"Column {name!r}")
-        for value in uniques:
-            key = category_key(value, schema.decimal)
-            if (key is not None and key not in declared and key not in na
-                    and key.casefold() in folded):
-                found[name] = folded[key.casefold()]
-                break
-    return found
-
-
-def _missing_categories(uniques, declared, schema: Schema, name: str) -> np.ndarray:
-    """Which distinct values of categorical column ``name`` mean *missing* (an empty cell, one
-    of its ``na_values`` (:meth:`~dpboost.schema.Schema.na_values_of`), or NaN text unless
-    ``declared``, the category keys, holds it), plus a trailing True for the code -1 of
-    :func:`_factorize`: index it with the codes."""
-    keys = na_keys(schema.na_values_of(name), schema.decimal)
-    found = []
-    for u in uniques:
-        key = category_key(u, schema.decimal)
-        found.append(key is None or key in keys or (is_nan_text(u) and key not in declared))
-    return np.array(found + [True])
-
-
-def outside_declarations(frame, schema) -> dict[str, dict[str, float]]:
-    """Per column, the fractions of present values outside what the schema declares.
-
-    A numeric column gives ``{"below": f, "above": f}`` (values clipped to ``lower`` or
-    ``upper``), a categorical column ``{"undeclared": f}`` (values encoded as all zeros).
-    Both are by design, but a bound typed too tight or a category left out of the list
-    silently flattens a column.  Like :func:`case_only_mismatches` this reads the data
-    without privacy: show the result to the data's owner, never release it.  It holds no
-    value of the data, only fractions.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> s = Schema.from_dict({"columns": {
-    ...     "age": {"type": "numeric", "lower": 0, "upper": 100},
-    ...     "job": {"type": "categorical", "categories": ["clerk"]}}})
-    >>> found = outside_declarations(pd.DataFrame({"age": [50, 150, None, -1, 7],
-    ...                                            "job": ["clerk", "eng", "", "clerk", ""]}), s)
-    >>> found["age"], found["job"]
-    ({'below': 0.25, 'above': 0.25}, {'undeclared': 0.3333333333333333})
-    """
-    found: dict[str, dict[str, float]] = {}
-    for name, spec in schema.columns.items():
-        if name not in frame.columns:
-            continue
-        if isinstance(spec, NumericColumn):
-            x = _numeric_values(frame[name], name, schema.na_values_of(name), schema.decimal)
-            x = x[~np.isnan(x)]
-            if len(x):
-                found[name] = {"below": float(np.mean(x < spec.lower)),
-                               "above": float(np.mean(x > spec.upper))}
-        elif isinstance(spec, CategoricalColumn):
-            declared = {category_key(c, schema.decimal) for c in spec.categories}
-            codes, uniques = _factorize(frame[name], f"Column {name!r}")
-            present = ~_missing_categories(uniques, declared, schema, name)[codes]
-            undeclared = np.array([category_key(u, schema.decimal) not in declared
-                                   for u in uniques] + [False])[codes] & present
-            if present.any():
-                found[name] = {"undeclared": float(undeclared.sum() / present.sum())}
-    return found

@@ -48,7 +48,7 @@ def _unread_numbers(frame, draft) -> dict[str, str]:
     lose them, or list them as categories, unsaid."""
     from dpboost.schema import NumericColumn
     from dpboost.schema_draft import looks_like_identifier
-    from dpboost.tabular import _number_hint
+    from dpboost.tabular_cells import _number_hint
 
     found = {}
     for name, spec in draft.columns.items():

@@ -1,0 +1,91 @@
+"""Checks of the data for its owner: values clipped, undeclared or differing only in case.
+
+These read the data WITHOUT privacy: ``dpboost predict`` prints them, and ``dpboost train``
+only with ``--non-private-figures``.  They hold no value of the data, only fractions and
+declared (public) categories.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dpboost.schema import CategoricalColumn, NumericColumn, Schema, category_key
+from dpboost.tabular_cells import _factorize, _missing_categories, _numeric_values, na_keys
+
+__all__ = ["case_only_mismatches", "outside_declarations"]
+
+
+def case_only_mismatches(frame, schema: Schema) -> dict[str, str]:
+    """Categorical columns holding a value that matches a declaration only if case is ignored.
+
+    Categories match case-sensitively (``"Clerk"`` is not ``"clerk"``; an undeclared value is
+    all zeros), so a schema written in another case than the file silently empties a column.
+    This check is for the data's owner: it reads the data without privacy, so its result must
+    only be shown, never released.  It names, for each such column, the first *declared*
+    (public) category that was matched this way, never a value of the data.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> s = Schema.from_dict({"columns": {"job": {"type": "categorical",
+    ...                                           "categories": ["clerk", "eng"]}}})
+    >>> case_only_mismatches(pd.DataFrame({"job": ["clerk", "ENG"]}), s)
+    {'job': 'eng'}
+    """
+    found: dict[str, str] = {}
+    for name, spec in schema.columns.items():
+        if not isinstance(spec, CategoricalColumn) or name not in frame.columns:
+            continue
+        declared = {category_key(c, schema.decimal): c for c in spec.categories}
+        folded = {k.casefold(): c for k, c in declared.items()}
+        na = na_keys(schema.na_values_of(name), schema.decimal)  # missing, not a near miss
+        _, uniques = _factorize(frame[name], f"Column {name!r}")
+        for value in uniques:
+            key = category_key(value, schema.decimal)
+            if (key is not None and key not in declared and key not in na
+                    and key.casefold() in folded):
+                found[name] = folded[key.casefold()]
+                break
+    return found
+
+
+def outside_declarations(frame, schema: Schema) -> dict[str, dict[str, float]]:
+    """Per column, the fractions of present values outside what the schema declares.
+
+    A numeric column gives ``{"below": f, "above": f}`` (values clipped to ``lower`` or
+    ``upper``), a categorical column ``{"undeclared": f}`` (values encoded as all zeros).
+    Both are by design, but a bound typed too tight or a category left out of the list
+    silently flattens a column.  Like :func:`case_only_mismatches` this reads the data
+    without privacy: show the result to the data's owner, never release it.  It holds no
+    value of the data, only fractions.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> s = Schema.from_dict({"columns": {
+    ...     "age": {"type": "numeric", "lower": 0, "upper": 100},
+    ...     "job": {"type": "categorical", "categories": ["clerk"]}}})
+    >>> found = outside_declarations(pd.DataFrame({"age": [50, 150, None, -1, 7],
+    ...                                            "job": ["clerk", "eng", "", "clerk", ""]}), s)
+    >>> found["age"], found["job"]
+    ({'below': 0.25, 'above': 0.25}, {'undeclared': 0.3333333333333333})
+    """
+    found: dict[str, dict[str, float]] = {}
+    for name, spec in schema.columns.items():
+        if name not in frame.columns:
+            continue
+        if isinstance(spec, NumericColumn):
+            x = _numeric_values(frame[name], name, schema.na_values_of(name), schema.decimal)
+            x = x[~np.isnan(x)]
+            if len(x):
+                found[name] = {"below": float(np.mean(x < spec.lower)),
+                               "above": float(np.mean(x > spec.upper))}
+        elif isinstance(spec, CategoricalColumn):
+            declared = {category_key(c, schema.decimal) for c in spec.categories}
+            codes, uniques = _factorize(frame[name], f"Column {name!r}")
+            present = ~_missing_categories(uniques, declared, schema, name)[codes]
+            undeclared = np.array([category_key(u, schema.decimal) not in declared
+                                   for u in uniques] + [False])[codes] & present
+            if present.any():
+                found[name] = {"undeclared": float(undeclared.sum() / present.sum())}
+    return found
