@@ -16,6 +16,7 @@ JSON layout (the same as the Python object, via :meth:`Schema.from_dict` / :meth
         "hours":  {"type": "numeric", "lower": 0, "upper": 100, "bins": 5},
         "job":    {"type": "categorical", "categories": ["a", "b"], "missing": "indicator",
                    "na_values": ["unknown"]},     # optional: missing in THIS column
+        "grade":  {"type": "ordinal", "categories": ["low", "mid", "high"]},  # -1, 0, 1
         "id":     {"type": "drop"}},
      "label": {"column": "y", "classes": ["no", "yes"]},
      "names": ["id", "age", ...],          # optional: column names of a headerless file
@@ -52,6 +53,7 @@ from dpboost.schema_columns import (
     DropColumn,
     Label,
     NumericColumn,
+    OrdinalColumn,
     _err,
     _number,
     token_text,
@@ -65,6 +67,7 @@ __all__ = [
     "DropColumn",
     "Label",
     "NumericColumn",
+    "OrdinalColumn",
     "Schema",
     "category_key",
     "is_nan_text",
@@ -164,12 +167,15 @@ class Schema:
                 columns[name] = NumericColumn.from_dict(spec, name)
             elif kind == "categorical":
                 columns[name] = CategoricalColumn.from_dict(spec, name, decimal)
+            elif kind == "ordinal":
+                columns[name] = OrdinalColumn.from_dict(spec, name, decimal)
             elif kind == "drop":
                 columns[name] = DropColumn()
             else:
                 raise ValueError(_err(f"'type' of column {name!r}",
-                                      "'numeric', 'categorical' or 'drop'", kind)
-                                 + did_you_mean(kind, ("numeric", "categorical", "drop")))
+                                      "'numeric', 'categorical', 'ordinal' or 'drop'", kind)
+                                 + did_you_mean(kind, ("numeric", "categorical", "ordinal",
+                                                       "drop")))
         label = (Label.from_dict(content["label"], decimal)
                  if content.get("label") is not None else None)
         if label is not None and label.column in columns:
@@ -298,7 +304,7 @@ class Schema:
         """
         label = (self.label.column,) if self.label and self.label.column else ()
         return tuple(n for n, s in self.columns.items()
-                     if isinstance(s, CategoricalColumn)) + label
+                     if isinstance(s, (CategoricalColumn, OrdinalColumn))) + label
 
     @property
     def read_columns(self) -> tuple[str, ...]:

@@ -18,7 +18,7 @@ from dpboost.cell_text import category_key
 from dpboost.schema_spellings import LABEL_SPELLINGS, did_you_mean
 
 __all__ = ["MAX_BINS", "CategoricalColumn", "ColumnSpec", "DropColumn", "Label",
-           "NumericColumn"]
+           "NumericColumn", "OrdinalColumn"]
 
 _TRANSFORMS = (None, "log", "signed-log")
 _MISSING = ("zero", "indicator")
@@ -305,6 +305,49 @@ class CategoricalColumn:
 
 
 @dataclass(frozen=True)
+class OrdinalColumn:
+    """Ordered public levels (``["low", "medium", "high"]``), encoded as ONE number.
+
+    The k-th of K levels (0-based) is ``-1 + 2k/(K-1)``: the first is -1, the last 1, the
+    others evenly spaced between, so the block has norm at most 1 like every block.  Values
+    match the levels as categories do (:func:`category_key`: ``2``, ``2.0`` and ``"2"`` agree,
+    spaces are stripped, text is compared in NFC, case is not folded).  A value outside the
+    list is encoded 0 and counted as undeclared (``dpboost predict`` warns above 10%).  A
+    missing value (an empty cell, one of the ``na_values``, NaN text) follows ``missing`` as in
+    a numeric column: 0, or 0 plus an indicator feature.  K >= 2 levels.
+    """
+
+    categories: tuple
+    missing: str = "zero"
+    from_data: tuple[str, ...] = ()
+    na_values: tuple = ()
+
+    @classmethod
+    def from_dict(cls, spec: dict, name: str, decimal: str = ".") -> OrdinalColumn:
+        """Validate a column spec; ``decimal`` is the schema's (``","``: ``"1,5"`` is ``1.5``)."""
+        where = f"ordinal column {name!r}"
+        levels, declared = _categories(spec, where, decimal, min_size=2)
+        return cls(levels, _missing(spec, where), _from_data(spec, where),
+                   _na_tokens(spec, where, declared, decimal))
+
+    def levels(self) -> np.ndarray:
+        """The encoded value of each level, in order: ``-1 + 2k/(K-1)`` (exactly -1 and 1 at
+        the ends)."""
+        k = len(self.categories)
+        return -1.0 + 2.0 * np.arange(k) / (k - 1)
+
+    def to_dict(self) -> dict:
+        out: dict = {"type": "ordinal", "categories": list(self.categories)}
+        if self.missing != "zero":
+            out["missing"] = self.missing
+        if self.na_values:
+            out["na_values"] = list(self.na_values)
+        if self.from_data:
+            out["from_data"] = list(self.from_data)
+        return out
+
+
+@dataclass(frozen=True)
 class DropColumn:
     """A column that is read (so a header check finds it) but never used."""
 
@@ -362,4 +405,4 @@ class Label:
         return out
 
 
-ColumnSpec = NumericColumn | CategoricalColumn | DropColumn
+ColumnSpec = NumericColumn | CategoricalColumn | OrdinalColumn | DropColumn

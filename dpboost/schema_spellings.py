@@ -24,6 +24,8 @@ SPELLINGS = {
     "na": "na_values", "nas": "na_values", "na_value": "na_values", "nan_values": "na_values",
     "missing_values": "na_values", "null_values": "na_values", "nulls": "na_values",
     "na_strings": "na_values", "na_tokens": "na_values",
+    "ordered": "ordinal", "ordered_categorical": "ordinal", "ordered categorical": "ordinal",
+    "ordered-categorical": "ordinal", "likert": "ordinal",
 }
 
 #: The same for the keys of ``"label"``.

@@ -8,6 +8,8 @@ Euclidean norm is at most 1 whatever the value:
   is one-hot encoded instead (norm 1);
 * categorical: one-hot over the declared categories; any other value (unseen in the
   declaration) is all zeros, never a new column;
+* ordinal: one feature, the k-th of K ordered levels mapped to ``-1 + 2k/(K-1)``; any other
+  value is 0;
 * missing: ``"zero"`` encodes the block as zeros; ``"indicator"`` adds a feature that is 1
   when the value is missing, and the rest of the block is then zero (norm still at most 1).
 
@@ -37,6 +39,7 @@ from dpboost.schema import (
     CategoricalColumn,
     DropColumn,
     NumericColumn,
+    OrdinalColumn,
     Schema,
     category_key,
     is_nan_text,
@@ -184,7 +187,7 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
                 continue
             if isinstance(spec, CategoricalColumn):
                 names += [f"{name}={category_key(c)}" for c in spec.categories]
-            elif spec.bins is None and spec.edges is None:
+            elif isinstance(spec, OrdinalColumn) or (spec.bins is None and spec.edges is None):
                 names.append(name)
             else:
                 e = spec.edges if spec.edges is not None else np.linspace(
@@ -202,7 +205,7 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
 
     def _block(self, spec, values, name: str, schema: Schema) -> np.ndarray:
         n = len(values)
-        if isinstance(spec, CategoricalColumn):
+        if isinstance(spec, (CategoricalColumn, OrdinalColumn)):
             index = {category_key(c, schema.decimal): j for j, c in enumerate(spec.categories)}
             codes, uniques = _factorize(values, f"Column {name!r}")
             missing = _missing_categories(uniques, index, schema, name)
@@ -210,9 +213,12 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
                                for u, gone in zip(uniques, missing)] + [-1])
             cat = lookup[codes]  # code -1 (missing) picks the trailing -1
             missing = missing[codes]
-            block = np.zeros((n, len(spec.categories)))
             hit = cat >= 0
-            block[np.flatnonzero(hit), cat[hit]] = 1.0
+            if isinstance(spec, OrdinalColumn):  # one feature: the level's place in [-1, 1]
+                block = np.where(hit, spec.levels()[np.maximum(cat, 0)], 0.0)[:, None]
+            else:
+                block = np.zeros((n, len(spec.categories)))
+                block[np.flatnonzero(hit), cat[hit]] = 1.0
         else:
             x = _numeric_values(values, name, schema.na_values_of(name), schema.decimal)
             missing = np.isnan(x)

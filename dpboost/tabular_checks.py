@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dpboost.schema import CategoricalColumn, NumericColumn, Schema, category_key
+from dpboost.schema import CategoricalColumn, NumericColumn, OrdinalColumn, Schema, category_key
 from dpboost.tabular_cells import _factorize, _missing_categories, _numeric_values, na_keys
 
 __all__ = ["case_only_mismatches", "outside_declarations"]
@@ -34,7 +34,7 @@ def case_only_mismatches(frame, schema: Schema) -> dict[str, str]:
     """
     found: dict[str, str] = {}
     for name, spec in schema.columns.items():
-        if not isinstance(spec, CategoricalColumn) or name not in frame.columns:
+        if not isinstance(spec, (CategoricalColumn, OrdinalColumn)) or name not in frame.columns:
             continue
         declared = {category_key(c, schema.decimal): c for c in spec.categories}
         folded = {k.casefold(): c for k, c in declared.items()}
@@ -53,7 +53,8 @@ def outside_declarations(frame, schema: Schema) -> dict[str, dict[str, float]]:
     """Per column, the fractions of present values outside what the schema declares.
 
     A numeric column gives ``{"below": f, "above": f}`` (values clipped to ``lower`` or
-    ``upper``), a categorical column ``{"undeclared": f}`` (values encoded as all zeros).
+    ``upper``), a categorical or ordinal column ``{"undeclared": f}`` (values encoded as all
+    zeros, or as 0 on an ordinal scale).
     Both are by design, but a bound typed too tight or a category left out of the list
     silently flattens a column.  Like :func:`case_only_mismatches` this reads the data
     without privacy: show the result to the data's owner, never release it.  It holds no
@@ -80,7 +81,7 @@ def outside_declarations(frame, schema: Schema) -> dict[str, dict[str, float]]:
             if len(x):
                 found[name] = {"below": float(np.mean(x < spec.lower)),
                                "above": float(np.mean(x > spec.upper))}
-        elif isinstance(spec, CategoricalColumn):
+        elif isinstance(spec, (CategoricalColumn, OrdinalColumn)):
             declared = {category_key(c, schema.decimal) for c in spec.categories}
             codes, uniques = _factorize(frame[name], f"Column {name!r}")
             present = ~_missing_categories(uniques, declared, schema, name)[codes]

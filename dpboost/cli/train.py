@@ -320,6 +320,7 @@ def warn_outside_declarations(frame, schema, command: str) -> None:
 
     A few undeclared values are the 'other' of a list of the main categories, by design.
     """
+    from dpboost.schema import OrdinalColumn
     from dpboost.tabular import outside_declarations
 
     for column, share in outside_declarations(frame, schema).items():
@@ -333,20 +334,26 @@ def warn_outside_declarations(frame, schema, command: str) -> None:
                       "public source, not from the data (a non-private check).",
                       file=sys.stderr)
         if share.get("undeclared", 0.0) > OTHER_WARN_FRACTION:
+            ordinal = isinstance(spec, OrdinalColumn)
+            kind, one, coded = (("levels", "level", "0 (the middle of its scale)") if ordinal
+                                else ("categories", "category", "all zeros ('other')"))
             print(f"dpboost {command}: warning: {share['undeclared']:.1%} of the values of "
-                  f"column {column!r} are none of its declared categories and were encoded "
-                  "as all zeros ('other'); if the list misses a category, add it from the "
+                  f"column {column!r} are none of its declared {kind} and were encoded "
+                  f"as {coded}; if the list misses a {one}, add it from the "
                   "public source, not from the data (a non-private check).", file=sys.stderr)
 
 
 def warn_case_mismatches(frame, schema, command: str) -> None:
-    """One warning line per categorical column whose values differ from a declaration in case."""
+    """One warning line per categorical (or ordinal) column whose values differ from a
+    declaration in case."""
+    from dpboost.schema import OrdinalColumn
     from dpboost.tabular import case_only_mismatches
 
     for column, category in case_only_mismatches(frame, schema).items():
+        coded = "0" if isinstance(schema.columns[column], OrdinalColumn) else "all zeros"
         print(f"dpboost {command}: warning: column {column!r} holds values that match the "
               f"declared category {category!r} only if case is ignored; categories are "
-              "case-sensitive, so those values were encoded as undeclared (all zeros). Fix "
+              f"case-sensitive, so those values were encoded as undeclared ({coded}). Fix "
               "the schema or the file (a non-private check of the data).", file=sys.stderr)
 
 
