@@ -356,7 +356,9 @@ def multiclass_plan(estimator, settings: dict, n_classes: int):
     """The budget of a multiclass fit, from the parameters and ``K`` alone.
 
     The kappa is not learned (no class count) and no score calibration runs; in practical mode
-    a private input scale (as in the binary fit) takes its declared share.  One-vs-rest makes
+    the private input centre, whitening (released only when ``n`` is large enough:
+    :func:`dpboost.whitening.worthwhile`, else its share goes to the rounds) and input scale of
+    the binary fit take their declared shares.  One-vs-rest makes
     ``K T`` releases, all calibrated together.
     """
     from dpboost.budget_plan import plan_run
@@ -368,7 +370,7 @@ def multiclass_plan(estimator, settings: dict, n_classes: int):
     learn = s["mode"] == "practical" and s["T"] is None
     return plan_run(s["epsilon"], s["delta"], n_rounds=releases, learn_kappa=False,
                     calibration=False, method=s["accounting"], learn_scale=learn,
-                    centre=learn)
+                    centre=learn, whiten=learn)
 
 
 def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | None):
@@ -383,7 +385,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     from dpboost.clipping import clip_rows
     from dpboost.defaults import private_norm_scale
     from dpboost.halfspace_base import one_blas_thread
-    from dpboost.input_map import InputMap, mean_rho, private_mean
+    from dpboost.input_map import private_input_map
     from dpboost.multiclass_diagnostics import MeasureWatch, multiclass_diagnostics
     from dpboost.progress import round_callback
     from dpboost.weak_learners import CenteringHalfspace
@@ -427,10 +429,12 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         else:
             plan = multiclass_plan(estimator, s, K)
             rng = check_random_state(estimator.random_state, owner=owner)
-            rng_norms, rng_boost, rng_mean = rng.spawn(3)
-            if plan.rho_mean:  # the private centre and constant of dpboost.input_map
-                plan = plan.with_mean_rho(mean_rho(n, d, plan.rho, plan.rho_mean))
-                imap = InputMap.for_mean(private_mean(X, R, plan.rho_mean, rng=rng_mean), R)
+            # (a fourth child stream: the first three are those of a fit without whitening)
+            rng_norms, rng_boost, rng_mean, rng_white = rng.spawn(4)
+            estimator.input_whitening_ = None
+            if plan.rho_mean:  # the private centre (and whitening) of dpboost.input_map
+                imap, plan, estimator.input_whitening_ = private_input_map(
+                    X, R, plan, rng_mean=rng_mean, rng_whitening=rng_white)
                 X = clip(imap.transform(X), R)
                 d = X.shape[1]
             if plan.rho_norms:
@@ -488,6 +492,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         estimator.privacy_event_ = NonPrivateEvent()
         return estimator
     from accounting import ZCDPAccountant
+    from dpboost.privacy_report import whitening_entry
 
     acc = ZCDPAccountant().compose(event)
     epsilons = acc.epsilons(s["delta"])
@@ -512,6 +517,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         "kappa": kappa,
         "kappa_rule": "given" if s["kappa"] is not None else f"{MULTICLASS_KAPPA} (multiclass)",
         "input_centre": None if imap is None else imap.mean.tolist(),
+        "input_whitening": whitening_entry(estimator, plan),
         "input_scale": scale, "learning_rate": lr, "norm_bound": R, "n_samples": n,
         "accounting_method": plan.method, "mode": s["mode"],
         "labels_inferred_from_data": estimator.classes is None,

@@ -12,7 +12,7 @@ import math
 from accounting import ZCDPAccountant
 from dpboost.theory import sigma_util
 
-__all__ = ["build_report"]
+__all__ = ["build_report", "whitening_entry"]
 
 
 def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict:
@@ -66,7 +66,7 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
                               "private mean (discrete Gaussian, sensitivity 2R/n, rho for an "
                               "expected noise norm of 0.2 R within 3-10% of the total); "
                               "folded into coef_ and intercept_" if plan.rho_mean else None),
-        "input_whitening": _whitening(est, plan),
+        "input_whitening": whitening_entry(est, plan),
         "input_scale": est.input_scale_,
         "input_scale_rule": ("R / (private 75th percentile of the row norms, on the grid "
                              "R 2^(-j/4)), at least 1; folded into coef_"
@@ -110,7 +110,7 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
     }
 
 
-def _whitening(est, plan) -> dict | None:
+def whitening_entry(est, plan) -> dict | None:
     """The whitening entry: None without a share, else whether it was released and its ridge."""
     white = getattr(est, "input_whitening_", None)
     if white is None:
