@@ -12,7 +12,8 @@ import numpy as np
 from dpboost.schema import CategoricalColumn, NumericColumn, OrdinalColumn, Schema, category_key
 from dpboost.tabular_cells import _factorize, _missing_categories, _numeric_values, na_keys
 
-__all__ = ["case_only_mismatches", "outside_declarations"]
+__all__ = ["case_only_mismatches", "combine_checks", "declaration_counts", "outside_declarations",
+           "owner_checks", "shares"]
 
 
 def case_only_mismatches(frame, schema: Schema) -> dict[str, str]:
@@ -71,22 +72,72 @@ def outside_declarations(frame, schema: Schema) -> dict[str, dict[str, float]]:
     >>> found["age"], found["job"]
     ({'below': 0.25, 'above': 0.25}, {'undeclared': 0.3333333333333333})
     """
-    found: dict[str, dict[str, float]] = {}
+    return shares(declaration_counts(frame, schema))
+
+
+def declaration_counts(frame, schema: Schema) -> dict[str, dict[str, int]]:
+    """Per column read, the counts behind :func:`outside_declarations`: additive over the
+    parts of a table (dask partitions), so the fractions of a whole table are those of the
+    summed counts (:func:`combine_checks`).
+
+    A numeric column gives ``{"below": i, "above": i, "present": i}``, a categorical or
+    ordinal column ``{"undeclared": i, "present": i}`` (``present``: values not missing).
+    """
+    counts: dict[str, dict[str, int]] = {}
     for name, spec in schema.columns.items():
         if name not in frame.columns:
             continue
         if isinstance(spec, NumericColumn):
             x = _numeric_values(frame[name], name, schema.na_values_of(name), schema.decimal)
             x = x[~np.isnan(x)]
-            if len(x):
-                found[name] = {"below": float(np.mean(x < spec.lower)),
-                               "above": float(np.mean(x > spec.upper))}
+            counts[name] = {"below": int(np.sum(x < spec.lower)),
+                            "above": int(np.sum(x > spec.upper)), "present": len(x)}
         elif isinstance(spec, (CategoricalColumn, OrdinalColumn)):
             declared = {category_key(c, schema.decimal) for c in spec.categories}
             codes, uniques = _factorize(frame[name], f"Column {name!r}")
             present = ~_missing_categories(uniques, declared, schema, name)[codes]
             undeclared = np.array([category_key(u, schema.decimal) not in declared
                                    for u in uniques] + [False])[codes] & present
-            if present.any():
-                found[name] = {"undeclared": float(undeclared.sum() / present.sum())}
-    return found
+            counts[name] = {"undeclared": int(undeclared.sum()), "present": int(present.sum())}
+    return counts
+
+
+def shares(counts: dict[str, dict[str, int]]) -> dict[str, dict[str, float]]:
+    """The fractions of :func:`outside_declarations` from :func:`declaration_counts`."""
+    return {name: {key: value / c["present"] for key, value in c.items() if key != "present"}
+            for name, c in counts.items() if c["present"]}
+
+
+def owner_checks(frame, schema: Schema) -> tuple[dict, dict]:
+    """``(declaration_counts, case_only_mismatches)`` of one part of a table."""
+    return declaration_counts(frame, schema), case_only_mismatches(frame, schema)
+
+
+def combine_checks(parts, schema: Schema) -> tuple[dict[str, str], dict[str, dict[str, float]]]:
+    """``(case_only_mismatches, outside_declarations)`` of a table from the
+    :func:`owner_checks` of its parts, in row order: the same as of the whole table at once
+    (counts add up; a column's first case-only match is that of the first part holding one).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> s = Schema.from_dict({"columns": {"job": {"type": "categorical",
+    ...                                           "categories": ["clerk", "eng"]}}})
+    >>> whole = pd.DataFrame({"job": ["clerk", "x", "ENG", "Clerk", "y"]})
+    >>> parts = [owner_checks(whole.iloc[:2], s), owner_checks(whole.iloc[2:], s)]
+    >>> combine_checks(parts, s) == (case_only_mismatches(whole, s),
+    ...                              outside_declarations(whole, s))
+    True
+    """
+    counts: dict[str, dict[str, int]] = {}
+    case: dict[str, str] = {}
+    for part_counts, part_case in parts:
+        for name, c in part_counts.items():
+            total = counts.setdefault(name, dict.fromkeys(c, 0))
+            for key, value in c.items():
+                total[key] += value
+        for name, category in part_case.items():
+            case.setdefault(name, category)
+    order = list(schema.columns)  # as the whole table's checks list them
+    return ({name: case[name] for name in order if name in case},
+            shares({name: counts[name] for name in order if name in counts}))

@@ -227,12 +227,17 @@ def _spool_fits(nbytes: int, parent: str | None) -> bool:
 
 def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | None = None,
                  with_labels: bool = True, chunk_bytes: int = 128 << 20,
-                 spool: bool = True):
+                 spool: bool = True, checks: bool = False):
     """Read a Parquet folder/glob or a CSV with dask and encode it partition by partition.
 
     Returns ``(X, y, encoder)``: ``X`` a row-chunked dask array of the encoded rows (known
     lengths), ``y`` the label positions in the schema's ``classes`` as an int8 dask array
-    (``None`` without labels).
+    (``None`` without labels).  With ``checks``, ``(X, y, encoder, found)``: ``found`` is
+    ``(case_only_mismatches, outside_declarations)`` of the whole table
+    (:func:`~dpboost.tabular_checks.combine_checks`, NON-PRIVATE figures for the data's
+    owner), computed partition by partition and gathered once; a CSV's in the pass that
+    counts its rows, a Parquet table's in a pass of its own.  ``found`` is None when a
+    partition holds a value the schema cannot encode (the encoding reports it).
 
     Parquet is cut into chunks of about ``chunk_bytes`` of encoded rows at row-group
     boundaries.  With ``spool`` (the default) every chunk is encoded once, on its first read,
@@ -248,12 +253,19 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
     row (0-based, as the in-memory reader counts it; :func:`file_error` turns it into the
     line), a Parquet file's row with the file named.
     """
-    import dask
-    import dask.array as da
-
     from dpboost.tabular import TabularEncoder
 
     encoder = TabularEncoder(schema).fit()
+    out = _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spool,
+                        checks)
+    return out if checks else out[:3]
+
+
+def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spool, checks):
+    """:func:`read_encoded`'s ``(X, y, encoder, found)`` (``found`` None without ``checks``)."""
+    import dask
+    import dask.array as da
+
     width = encoder.n_features_out_
     itemsize = np.dtype(dtype).itemsize
     label = encoder.schema_.label
@@ -269,9 +281,15 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
         chunks = _parquet_chunks(paths, width * itemsize, chunk_bytes)
         lengths = [m for _, m in chunks]
         if not lengths:  # no rows at all (dask cannot concatenate no chunks)
-            return (*_no_rows(width, dtype, want_y), encoder)
+            return (*_no_rows(width, dtype, want_y), encoder, ({}, {}) if checks else None)
         spool = spool and _spool_fits(sum(lengths) * (width * itemsize + 1), parent)
         columns = list(encoder.schema_.used_columns)
+        found = None
+        if checks:  # a pass of its own: Parquet's lengths come from the footers
+            from dpboost.distributed import gather
+
+            found = _combined(gather([dask.delayed(_checked_pieces)(p, columns, encoder.schema_)
+                                      for p, _ in chunks]), encoder.schema_)
         x_src = [partial(_encode_pieces, p, columns, encoder, dtype) for p, _ in chunks]
         y_src = ([partial(_label_pieces, p, label.column, encoder) for p, _ in chunks]
                  if want_y else None)
@@ -283,12 +301,12 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
             X = spooled_array(x_src, lengths, (width,), dtype, os.path.join(folder, "X"))
             y = (spooled_array(y_src, lengths, (), np.int8, os.path.join(folder, "y"))
                  if want_y else None)
-            return X, y, encoder
+            return X, y, encoder, found
         X = da.concatenate([da.from_delayed(dask.delayed(f)(), shape=(m, width), dtype=dtype)
                             for f, m in zip(x_src, lengths)], axis=0)
         y = (da.concatenate([da.from_delayed(dask.delayed(f)(), shape=(m,), dtype=np.int8)
                              for f, m in zip(y_src, lengths)]) if want_y else None)
-        return X, y, encoder
+        return X, y, encoder, found
     import dask.dataframe as dd
     from dask.utils import parse_bytes
 
@@ -315,13 +333,20 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
     check_columns(path, wanted, names, header=encoder.schema_.names is None)  # as in memory
     parts = frame.to_delayed()
     if spool and _spool_fits(os.path.getsize(path) * 8 * max(1, itemsize), parent):
-        return (*_spool_csv(parts, encoder, dtype, label.column if want_y else None, parent),
-                encoder)
-    from dpboost.distributed import row_offsets
+        X, y, found = _spool_csv(parts, encoder, dtype, label.column if want_y else None,
+                                 parent, checks)
+        return X, y, encoder, found
+    from dpboost.distributed import gather, row_offsets
 
-    lengths = frame.map_partitions(len).compute().tolist()
+    found = None
+    if checks:  # in the pass that counts the rows (one read of each partition)
+        lengths, each = gather([dask.delayed(len)(p) for p in parts],
+                               [dask.delayed(_checked)(p, encoder.schema_) for p in parts])
+        lengths, found = list(lengths), _combined(each, encoder.schema_)
+    else:
+        lengths = frame.map_partitions(len).compute().tolist()
     if not any(lengths):
-        return (*_no_rows(width, dtype, want_y), encoder)
+        return (*_no_rows(width, dtype, want_y), encoder, found)
     starts = row_offsets(tuple(lengths))  # each partition's first row of the file
     X = da.concatenate([
         da.from_delayed(dask.delayed(_encode)(p, encoder, dtype, s), shape=(m, width),
@@ -333,7 +358,7 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
             da.from_delayed(dask.delayed(_labels)(p, encoder, label.column, s), shape=(m,),
                             dtype=np.int8)
             for p, m, s in zip(parts, lengths, starts) if m > 0])
-    return X, y, encoder
+    return X, y, encoder, found
 
 
 def _no_rows(width: int, dtype, want_y: bool):
@@ -360,8 +385,10 @@ def _write_csv_chunk(frame, encoder, dtype, label: str | None, folder: str, inde
     return len(frame)
 
 
-def _spool_csv(parts, encoder, dtype, label: str | None, parent: str | None):
-    """One pass over the CSV partitions: encode and spool each, and count its rows."""
+def _spool_csv(parts, encoder, dtype, label: str | None, parent: str | None,
+               checks: bool = False):
+    """One pass over the CSV partitions: encode and spool each, and count its rows (and, with
+    ``checks``, the owner's checks: ``(X, y, found)``)."""
     import dask
 
     from dpboost.distributed import gather
@@ -372,9 +399,16 @@ def _spool_csv(parts, encoder, dtype, label: str | None, parent: str | None):
     folder = new_spool_directory(parent)
     _SPOOLS.append(folder)
     write = dask.delayed(_write_csv_chunk, pure=True)
+    writes = [write(p, encoder, dtype, label, folder, i) for i, p in enumerate(parts)]
+    found = None
     try:
-        lengths = list(gather([write(p, encoder, dtype, label, folder, i)
-                               for i, p in enumerate(parts)]))
+        if checks:  # the same pass: each partition is read once
+            lengths, each = gather(writes, [dask.delayed(_checked)(p, encoder.schema_)
+                                            for p in parts])
+            found = _combined(each, encoder.schema_)
+        else:
+            lengths = gather(writes)
+        lengths = list(lengths)
     except BadValueError as exc:  # count the rows before its partition (the error path only)
         index = getattr(exc, "partition", None)
         if index is None:
@@ -383,9 +417,32 @@ def _spool_csv(parts, encoder, dtype, label: str | None, parent: str | None):
         raise exc.moved(before + exc.row) from None
     keep = [i for i, m in enumerate(lengths) if m > 0]  # empty partitions are left out
     if not keep:
-        return _no_rows(encoder.n_features_out_, dtype, label is not None)
+        return (*_no_rows(encoder.n_features_out_, dtype, label is not None), found)
     X = spooled_array([None] * len(keep), [lengths[i] for i in keep],
                       (encoder.n_features_out_,), dtype, os.path.join(folder, "X"), files=keep)
     y = (spooled_array([None] * len(keep), [lengths[i] for i in keep], (), np.int8,
                        os.path.join(folder, "y"), files=keep) if label is not None else None)
-    return X, y
+    return X, y, found
+
+
+def _checked(frame, schema):
+    """:func:`~dpboost.tabular_checks.owner_checks` of one partition, or None when it holds a
+    value the schema cannot encode (the encoding reports that one, at its line)."""
+    from dpboost.tabular import BadValueError
+    from dpboost.tabular_checks import owner_checks
+
+    try:
+        return owner_checks(frame, schema)
+    except (BadValueError, TypeError):
+        return None
+
+
+def _checked_pieces(pieces, columns: list[str], schema):
+    return _checked(_read_pieces(pieces, columns), schema)
+
+
+def _combined(parts, schema):
+    """The whole table's checks from its partitions' (None if one could not be checked)."""
+    from dpboost.tabular_checks import combine_checks
+
+    return None if any(p is None for p in parts) else combine_checks(parts, schema)

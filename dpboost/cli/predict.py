@@ -355,9 +355,14 @@ def _predict_dask(model, args) -> None:
     from dpboost.distributed import decision_scores, predict_labels
 
     # a spool pays only when X is read again (the accuracy pass after the predictions)
-    X, truth, _ = read_encoded(args.data, model.schema_, dtype=np.float64,
-                               with_labels=args.label is not None,
-                               spool=args.label is not None)
+    X, truth, _, found = read_encoded(args.data, model.schema_, dtype=np.float64,
+                                      with_labels=args.label is not None,
+                                      spool=args.label is not None, checks=True)
+    if found is not None:  # the in-memory path's warnings, from the partitions' counts
+        from dpboost.cli.train import warn_case_mismatches, warn_outside_declarations
+
+        warn_case_mismatches(None, model.schema_, "predict", found=found[0])
+        warn_outside_declarations(None, model.schema_, "predict", found=found[1])
     score = decision_scores(X, model.coef_, model.intercept_).astype(np.float64)
     classes = np.asarray(model.classes_)
     has_proba = getattr(model, "predict_proba", None) is not None

@@ -315,15 +315,19 @@ def _label_from_flags(schema, args):
 OTHER_WARN_FRACTION = 0.10
 
 
-def warn_outside_declarations(frame, schema, command: str) -> None:
+def warn_outside_declarations(frame, schema, command: str, *, found=None) -> None:
     """One warning line per column with over 1% of its values clipped, or over 10% undeclared.
 
     A few undeclared values are the 'other' of a list of the main categories, by design.
+    ``found``: the :func:`~dpboost.tabular.outside_declarations` of the table, if computed
+    already (partition by partition on dask); else they are computed from ``frame``.
     """
     from dpboost.schema import OrdinalColumn
     from dpboost.tabular import outside_declarations
 
-    for column, share in outside_declarations(frame, schema).items():
+    if found is None:
+        found = outside_declarations(frame, schema)
+    for column, share in found.items():
         spec = schema.columns[column]
         for side, word in (("below", "lower"), ("above", "upper")):
             if share.get(side, 0.0) > CLIP_WARN_FRACTION:
@@ -343,13 +347,16 @@ def warn_outside_declarations(frame, schema, command: str) -> None:
                   "public source, not from the data (a non-private check).", file=sys.stderr)
 
 
-def warn_case_mismatches(frame, schema, command: str) -> None:
+def warn_case_mismatches(frame, schema, command: str, *, found=None) -> None:
     """One warning line per categorical (or ordinal) column whose values differ from a
-    declaration in case."""
+    declaration in case (``found``: their :func:`~dpboost.tabular.case_only_mismatches`, if
+    computed already)."""
     from dpboost.schema import OrdinalColumn
     from dpboost.tabular import case_only_mismatches
 
-    for column, category in case_only_mismatches(frame, schema).items():
+    if found is None:
+        found = case_only_mismatches(frame, schema)
+    for column, category in found.items():
         coded = "0" if isinstance(schema.columns[column], OrdinalColumn) else "all zeros"
         print(f"dpboost {command}: warning: column {column!r} holds values that match the "
               f"declared category {category!r} only if case is ignored; categories are "
@@ -531,7 +538,11 @@ def _run_dask(args, schema, ledger) -> int:
             warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:  # a bad value surfaces when a partition is first encoded: in the fit, or here
-            X, y, encoder = read_encoded(args.data, schema)
+            # with --non-private-figures, the checks of the data as in memory (else none)
+            X, y, encoder, *checked = read_encoded(args.data, schema, checks=_figures(args))
+            if checked and checked[0] is not None:
+                warn_case_mismatches(None, schema, "train", found=checked[0][0])
+                warn_outside_declarations(None, schema, "train", found=checked[0][1])
             _check_two_rows(args.data, X.shape[0])  # n is known, nothing is fitted yet
             estimator = _estimator(args, list(range(len(schema.label.classes))))
             estimator.fit(X, y)
