@@ -79,3 +79,20 @@ def test_workers_say_a_label_token_is_missing_at_its_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1, err
     assert "label is missing" in err[0] and "line 10" in err[0], err
+
+
+def test_a_global_token_that_is_a_class_is_missing_with_dask_as_in_memory(tmp_path, client):
+    """In memory the reader marked the label 'unknown' missing (an error naming its row); with
+    dask the encoder took it as the class 'unknown'. Both now say the label is missing."""
+    from dpboost.tabular import BadValueError
+
+    schema = Schema.from_dict({"na_values": ["unknown"],
+                               "columns": {"a": {"type": "numeric", "lower": 0, "upper": 1}},
+                               "label": {"column": "y", "classes": ["no", "unknown"]}})
+    path = tmp_path / "d.csv"
+    path.write_text("a,y\n0.5,no\n0.2,unknown\n")
+    with pytest.raises(BadValueError, match="label is missing at row 1"):
+        _in_memory(path, schema)
+    _, y, _ = read_encoded(str(path), schema, spool=False)
+    with pytest.raises(BadValueError, match="label is missing at row 1"):
+        y.compute()

@@ -223,3 +223,18 @@ def test_cli_schema_says_which_columns_got_tokens(tmp_path, capsys):
         assert main(["train", str(data), "--schema", str(tmp_path / "s.json"), *TRAIN,
                      "--out", str(tmp_path / "m.json")]) == 0
     assert "hp" in capsys.readouterr().err + " ".join(str(w.message) for w in caught)
+
+
+def test_a_global_number_token_is_missing_in_a_categorical_column_wherever_it_appears(tmp_path):
+    """The global list now matches as a column's own list does (by category_key): a Parquet
+    float 999.0 or a CSV cell 999.0 in a categorical column was an undeclared category."""
+    schema = Schema.from_dict({"na_values": ["999"], "columns": {
+        "size": {"type": "categorical", "categories": ["1", "2"], "missing": "indicator"}}})
+    cells = [1.0, 999.0, 2.0, 999.0]
+    pd.DataFrame({"size": cells}).to_parquet(tmp_path / "d.parquet")
+    (tmp_path / "d.csv").write_text("size\n1\n999.0\n2\n 999 \n")
+    for path in (tmp_path / "d.parquet", tmp_path / "d.csv"):
+        frame = read_table(path, na_values=schema.na_values, text_columns=schema.text_columns)
+        Z = TabularEncoder(schema).transform(frame)
+        assert Z[:, 2].astype(bool).tolist() == [False, True, False, True], path
+        assert outside_declarations(frame, schema) == {"size": {"undeclared": 0.0}}
