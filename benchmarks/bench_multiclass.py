@@ -157,6 +157,7 @@ def run(args) -> list[dict]:
         for eps in args.epsilons:
             acc: dict = {}
             auc: dict = {}
+            brier: dict = {}  # multiclass Brier score of predict_proba (dpboost only)
             for seed in args.seeds:
                 Xtr, ytr = splits[f"Xtr{seed}"], splits[f"ytr{seed}"]
                 Xte, yte = splits[f"Xte{seed}"], splits[f"yte{seed}"]
@@ -168,6 +169,8 @@ def run(args) -> list[dict]:
                     acc.setdefault(f"dpboost {mode}", []).append(clf.score(Xte, yte))
                     auc.setdefault(f"dpboost {mode}", []).append(
                         macro_auc(yte, clf.decision_function(Xte), K))
+                    brier.setdefault(f"dpboost {mode}", []).append(float(np.mean(
+                        ((clf.predict_proba(Xte) - np.eye(K)[yte]) ** 2).sum(axis=1))))
                     acc.setdefault(f"seconds {mode}", []).append(time.perf_counter() - t0)
                 if (eps, seed) in dpl:
                     acc.setdefault("diffprivlib C=1", []).append(dpl[(eps, seed)][1.0][0])
@@ -186,9 +189,13 @@ def run(args) -> list[dict]:
                 rows.append({"task": name, "K": K, "n_train": len(splits[f"ytr{args.seeds[0]}"]),
                              "eps": eps, "method": method, "mean": float(np.mean(values)),
                              "min": float(np.min(values)), "max": float(np.max(values)),
-                             "auc": (float(np.mean(auc[method])) if method in auc else None)})
+                             "auc": (float(np.mean(auc[method])) if method in auc else None),
+                             "brier": (float(np.mean(brier[method])) if method in brier
+                                       else None)})
             line = ", ".join(f"{m} {np.mean(v):.3f}" + (f" / {np.mean(auc[m]):.3f}" if m in auc
-                                                         else "") for m, v in acc.items())
+                                                         else "")
+                             + (f" / Brier {np.mean(brier[m]):.3f}" if m in brier else "")
+                             for m, v in acc.items())
             print(f"{name} eps={eps:g}: {line}", flush=True)
     return rows
 

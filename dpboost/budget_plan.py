@@ -14,7 +14,8 @@ A fit touches the data with up to five mechanisms, all discrete Gaussians accoun
 3. the score histogram of the private Platt calibration (:mod:`dpboost.private_platt`), or,
    when ``n`` is too small for a histogram, two draws of the exponential mechanism (a cut
    and a slope of the score) with the same budget (:mod:`dpboost.private_threshold`, each
-   ``epsilon_0^2 / 8``-zCDP).
+   ``epsilon_0^2 / 8``-zCDP); for a multiclass fit, one draw of the softmax temperature with
+   that budget (:mod:`dpboost.private_temperature`).
 
 :func:`plan_run` fixes their budgets before any data is read, so
 ``PrivateHalfspaceClassifier.planned_privacy_event()`` can be checked against a ledger.  When
@@ -49,6 +50,7 @@ from dpboost.defaults import norm_histogram_event, split_budget
 from dpboost.input_map import mean_event
 from dpboost.mechanisms import lattice_variance
 from dpboost.private_platt import score_histogram_event
+from dpboost.private_temperature import temperature_event
 from dpboost.private_threshold import threshold_event
 from dpboost.whitening import second_moment_event
 
@@ -77,6 +79,7 @@ class RunPlan:
     rho_mean: float = 0.0
     threshold_only: bool = False
     rho_whitening: float = 0.0
+    temperature: bool = False
 
     @property
     def rho(self) -> float:
@@ -103,12 +106,15 @@ class RunPlan:
     def calibration_event(self) -> DiscreteGaussianEvent | ComposedEvent | None:
         if not self.rho_calibration:
             return None
+        if self.temperature:  # multiclass: the same share buys the softmax temperature
+            return temperature_event(self.threshold_rho())
         if self.threshold_only:  # never more than the histogram it replaces
             return threshold_event(self.threshold_rho())
         return score_histogram_event(self.rho_calibration)
 
     def threshold_rho(self) -> float:
-        """The budget of the private cut and slope: what the score histogram would cost."""
+        """The budget of the private cut and slope (or of the multiclass temperature): what the
+        score histogram would cost."""
         return _rho(score_histogram_event(self.rho_calibration))
 
     def rounds_noise_multiplier(self, n_rounds: int) -> float:
@@ -159,6 +165,11 @@ class RunPlan:
         extra = (_rho(mean_event(rho_mean)) - _rho(self.mean_event())) * (1.0 + 1e-12)
         return replace(self, rho_mean=rho_mean, rho_rounds=self.rho_rounds - extra)
 
+    def with_temperature(self) -> RunPlan:
+        """The calibration share spent on a multiclass fit's softmax temperature instead
+        (:mod:`dpboost.private_temperature`), fixed before any data is read."""
+        return replace(self, temperature=True)
+
     def with_threshold_only(self) -> RunPlan:
         """The same budgets, the histogram replaced by the private cut and slope (small n)."""
         return replace(self, threshold_only=True)
@@ -175,7 +186,10 @@ class RunPlan:
                          ("count of positive labels (sensitivity 1)", self.count_event()),
                          ("boosting rounds (centres, sensitivity Delta')",
                           self.rounds_event(n_rounds)),
-                         (("threshold: exponential mechanisms over public score cuts and "
+                         (("softmax temperature: exponential mechanism over public "
+                           "temperatures (utility: the Brier score as a gain, sensitivity 1)")
+                          if self.temperature else
+                          ("threshold: exponential mechanisms over public score cuts and "
                            "slopes (utility sensitivity 1)") if self.threshold_only else
                           "score histogram for Platt calibration (sensitivity sqrt 2)",
                           self.calibration_event())):

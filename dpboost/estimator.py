@@ -44,7 +44,7 @@ from dpboost.private_platt import private_platt, worthwhile
 from dpboost.private_threshold import private_threshold
 from dpboost.progress import round_callback
 from dpboost.round_ops import is_dask_array
-from dpboost.scores import probabilities
+from dpboost.scores import class_probabilities, probabilities
 from dpboost.theory import algorithm5_parameters
 from dpboost.weak_learners import CenteringHalfspace, GaussianCenteringHalfspace
 
@@ -507,13 +507,18 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         ``"auto"`` skipped the histogram because ``n`` is too small
         (:func:`dpboost.private_platt.worthwhile`), ``p = sigmoid(a (u - t))`` with a cut ``t``
         and a slope ``a`` drawn privately (:mod:`dpboost.private_threshold`: the slope by its
-        Brier score) and ``privacy_report_["predict_proba"]`` says so.
+        Brier score) and ``privacy_report_["predict_proba"]`` says so.  Multiclass: the softmax
+        of the scores, whose temperature was drawn privately by its Brier score
+        (:mod:`dpboost.private_temperature`, folded into ``coef_`` and ``intercept_``).
         """
         if is_dask_array(X):
             from dpboost import distributed
 
             return distributed.predict_proba(self, X)
-        return probabilities(self.decision_function(X))  # multiclass: softmax, uncalibrated
+        scores = self.decision_function(X)
+        if scores.ndim == 2:  # multiclass: the softmax of the tempered scores
+            return class_probabilities(np.asarray(X), scores, self.coef_.T, self.intercept_)
+        return probabilities(scores)
 
     def _report(self, s, plan, learner, event, n, T, kappa, noisy_count) -> dict:
         return build_report(self, s, plan, learner, event, n, T, kappa, noisy_count)

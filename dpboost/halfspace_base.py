@@ -31,7 +31,7 @@ from dpboost.boost import boost
 from dpboost.exceptions import SeededCloneWarning
 from dpboost.lazy_breg import LazyBregBoost
 from dpboost.round_ops import is_dask_array, zero_gain
-from dpboost.scores import linear_scores
+from dpboost.scores import largest_class, linear_scores
 
 __all__ = ["IndependentNoiseCloneMixin", "_BoostedHalfspaceBase", "one_blas_thread"]
 
@@ -242,8 +242,8 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
             from dpboost import distributed
 
             return distributed.predict_labels(scores, self.classes_)
-        if scores.ndim == 2:
-            return self.classes_[np.argmax(scores, axis=1)]
+        if scores.ndim == 2:  # (ties between overflowed scores: dpboost.scores)
+            return self.classes_[largest_class(X, scores, self.coef_.T, self.intercept_)]
         return self.classes_[(scores > 0).astype(int)]
 
     def staged_decision_function(self, X) -> Iterator[np.ndarray]:

@@ -40,7 +40,7 @@ from sklearn.utils.metaestimators import available_if
 from dpboost import __version__
 from dpboost._io import atomic_write_text
 from dpboost.exceptions import ModelFileError
-from dpboost.scores import linear_scores, probabilities
+from dpboost.scores import class_probabilities, largest_class, linear_scores, probabilities
 
 __all__ = [
     "FORMAT",
@@ -135,15 +135,20 @@ class HalfspaceModel:
         """Class labels: ``classes_[1]`` where the score is > 0, else ``classes_[0]``
         (multiclass: the class of the largest score)."""
         scores = self.decision_function(X)
-        if scores.ndim == 2:
-            return self.classes_[np.argmax(scores, axis=1)]
+        if scores.ndim == 2:  # (ties between overflowed scores: dpboost.scores)
+            return self.classes_[largest_class(self._check_X(X), scores, self.coef_.T,
+                                               self.intercept_)]
         return np.where(scores > 0, self.classes_[1], self.classes_[0])
 
     @available_if(lambda self: self.probability_ in ("sigmoid", "softmax"))
     def predict_proba(self, X) -> np.ndarray:
         """``[1 - p, p]`` with ``p = sigmoid(decision_function(X))`` (calibrated binary models);
-        the softmax of the K scores for a multiclass model (uncalibrated)."""
-        return probabilities(self.decision_function(X))
+        the softmax of the K scores for a multiclass model (their private temperature is
+        folded into the saved coefficients)."""
+        scores = self.decision_function(X)
+        if scores.ndim == 2:
+            return class_probabilities(self._check_X(X), scores, self.coef_.T, self.intercept_)
+        return probabilities(scores)
 
     def score(self, X, y) -> float:
         """Accuracy on ``(X, y)`` (computed without privacy: do not publish it for training

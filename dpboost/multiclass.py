@@ -355,7 +355,9 @@ def encode_classes(estimator, y, *, warn: bool) -> tuple[np.ndarray, np.ndarray]
 def multiclass_plan(estimator, settings: dict, n_classes: int):
     """The budget of a multiclass fit, from the parameters and ``K`` alone.
 
-    The kappa is not learned (no class count) and no score calibration runs; in practical mode
+    The kappa is not learned (no class count).  When the estimator calibrates (its
+    ``calibration`` parameter, as in the binary fit), the calibration's 5% share buys the
+    softmax temperature of ``predict_proba`` (:mod:`dpboost.private_temperature`).  In practical mode
     the private input centre, whitening (released only when ``n`` is large enough:
     :func:`dpboost.whitening.worthwhile`, else its share goes to the rounds) and input scale of
     the binary fit take their declared shares.  One-vs-rest is not whitened: its K binary
@@ -372,9 +374,25 @@ def multiclass_plan(estimator, settings: dict, n_classes: int):
                        type(estimator).__name__, ("joint", "ovr")) == "ovr"
     releases = None if s["T"] is None else s["T"] * (n_classes if ovr else 1)
     learn = s["mode"] == "practical" and s["T"] is None
-    return plan_run(s["epsilon"], s["delta"], n_rounds=releases, learn_kappa=False,
-                    calibration=False, method=s["accounting"], learn_scale=learn,
+    calibrate = estimator._calibrates()  # a softmax temperature (dpboost.private_temperature)
+    plan = plan_run(s["epsilon"], s["delta"], n_rounds=releases, learn_kappa=False,
+                    calibration=calibrate, method=s["accounting"], learn_scale=learn,
                     centre=learn, whiten=learn and not ovr)
+    return plan.with_temperature() if calibrate else plan
+
+
+def _draw_temperature(X, y_idx, W: np.ndarray, R: float, rho: float, rng):
+    """The private softmax temperature of the training scores ``X W^T`` (``X`` the rows as
+    boosted, norm <= R), or None when every centre is zero (the budget is spent all the same)."""
+    from dpboost.private_temperature import private_temperature
+
+    bound = R * float(np.linalg.norm(W, axis=1).max())
+    if not bound > 0.0:
+        return None
+    scores = X @ W.T
+    if is_dask_array(scores):
+        scores = scores.rechunk({1: -1})
+    return private_temperature(scores, y_idx, rho, bound, rng=rng)
 
 
 def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | None):
@@ -420,7 +438,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     K = classes.size
     n, d = X.shape
     estimator._check_density(kappa, n)
-    scale, imap = 1.0, None
+    scale, imap, temperature = 1.0, None, None
     with one_blas_thread():
         if not private:
             T = int(estimator.n_rounds)
@@ -433,8 +451,9 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         else:
             plan = multiclass_plan(estimator, s, K)
             rng = check_random_state(estimator.random_state, owner=owner)
-            # (a fourth child stream: the first three are those of a fit without whitening)
-            rng_norms, rng_boost, rng_mean, rng_white = rng.spawn(4)
+            # (the whitening's and the temperature's streams come after the first three, so a
+            # fit without them draws as before)
+            rng_norms, rng_boost, rng_mean, rng_white, rng_temp = rng.spawn(5)
             estimator.input_whitening_ = None
             if plan.rho_mean:  # the private centre (and whitening) of dpboost.input_map
                 imap, plan, estimator.input_whitening_ = private_input_map(
@@ -473,6 +492,9 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
             finally:
                 close()
             event = plan.event(releases)
+            if plan.temperature:  # the softmax temperature (dpboost.private_temperature)
+                temperature = _draw_temperature(X, y_idx, coefs.mean(axis=0), R,
+                                                plan.threshold_rho(), rng_temp)
             if diagnose:  # NON-private (dpboost.multiclass_diagnostics); the model is as without
                 estimator.diagnostics_ = multiclass_diagnostics(
                     X, y_idx, coefs, watch, mode=mode, kappa=kappa, gamma=s["gamma"])
@@ -489,7 +511,11 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         estimator.hypothesis_coefs_, estimator.hypothesis_intercepts_ = imap.fold(coefs)
         w, b = imap.fold(estimator.boosted_coef_)
         estimator.coef_, estimator.intercept_ = w * scale, b * scale
-    estimator.calibration_ = None
+    if temperature is not None:  # calibrated log-odds: predict_proba = softmax (post-processing)
+        estimator.score_scale_ = scale * temperature.factor
+        estimator.coef_ = estimator.coef_ * temperature.factor
+        estimator.intercept_ = estimator.intercept_ * temperature.factor
+    estimator.calibration_ = temperature
     if not private:
         from accounting import NonPrivateEvent
 
@@ -522,6 +548,13 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         "kappa_rule": "given" if s["kappa"] is not None else f"{MULTICLASS_KAPPA} (multiclass)",
         "input_centre": None if imap is None else imap.mean.tolist(),
         "input_whitening": None if mode == "ovr" else whitening_entry(estimator, plan),
+        "calibration": None if temperature is None else {
+            "temperature": temperature.temperature, "score_bound": temperature.bound,
+            "n_candidates": temperature.n_candidates, "epsilon_0": temperature.epsilon_0,
+            "rule": "predict_proba = softmax(tau s(x) / B), B = R max_k ||w_k||, tau drawn by "
+                    "the exponential mechanism over 2^(j/2), j = 0..32, utility the Brier "
+                    "score as a gain (dpboost.private_temperature); folded into coef_ and "
+                    "intercept_"},
         "input_scale": scale, "learning_rate": lr, "norm_bound": R, "n_samples": n,
         "accounting_method": plan.method, "mode": s["mode"],
         "labels_inferred_from_data": estimator.classes is None,

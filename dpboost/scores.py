@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit, softmax
 
-__all__ = ["linear_scores", "probabilities"]
+__all__ = ["class_probabilities", "largest_class", "linear_scores", "probabilities"]
 
 
 def linear_scores(X: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -36,6 +36,28 @@ def linear_scores(X: np.ndarray, w: np.ndarray) -> np.ndarray:
     return scores
 
 
+def largest_class(X: np.ndarray, scores: np.ndarray, w: np.ndarray, b) -> np.ndarray:
+    """The index of each row's largest score, ``scores = X @ w + b`` with ``w`` of shape (d, K).
+
+    Where a row's scores overflowed, two classes can both be ``+inf`` and ``argmax`` would take
+    the first; such rows are compared by ``(x / m) @ w + b / m`` (``m = max |x_j| > 0``), which
+    orders the classes as the exact scores do.
+
+    Examples
+    --------
+    >>> X = np.array([[1e308, 1e308]]); w = np.array([[1.0, 3.0], [2.0, 1.0]])
+    >>> largest_class(X, linear_scores(X, w) + 0.0, w, np.zeros(2)).tolist()
+    [1]
+    """
+    index = np.argmax(scores, axis=1)
+    bad = ~np.isfinite(scores).all(axis=1)
+    if bad.any():
+        Xb = np.asarray(X, dtype=np.float64)[bad]
+        m = np.abs(Xb).max(axis=1)[:, None]
+        index[bad] = np.argmax((Xb / m) @ w + np.asarray(b, dtype=np.float64) / m, axis=1)
+    return index
+
+
 def probabilities(scores: np.ndarray) -> np.ndarray:
     """``[1 - p, p]`` with ``p = sigmoid(scores)`` for (n,) scores; the softmax of (n, K).
 
@@ -49,9 +71,26 @@ def probabilities(scores: np.ndarray) -> np.ndarray:
     >>> probabilities(np.array([[np.inf, 0.0, -np.inf]])).tolist()
     [[1.0, 0.0, 0.0]]
     """
-    if scores.ndim == 2:  # multiclass (uncalibrated)
+    if scores.ndim == 2:  # multiclass (the fit folds its temperature into the scores)
         big = np.finfo(np.float64).max
         with np.errstate(over="ignore"):  # exp(-big - big) is 0, as it should be
             return softmax(np.clip(scores.astype(np.float64), -big, big), axis=1)
     p = expit(scores)
     return np.column_stack([1.0 - p, p])
+
+
+def class_probabilities(X: np.ndarray, scores: np.ndarray, w: np.ndarray, b) -> np.ndarray:
+    """:func:`probabilities` of (n, K) ``scores = X @ w + b``; a row whose scores overflowed is
+    one-hot at its :func:`largest_class` (the softmax of two ``+inf`` would split the mass).
+
+    Examples
+    --------
+    >>> X = np.array([[1e308, 1e308]]); w = np.array([[1.0, 3.0], [2.0, 1.0]])
+    >>> class_probabilities(X, linear_scores(X, w), w, np.zeros(2)).tolist()
+    [[0.0, 1.0]]
+    """
+    proba = probabilities(scores)
+    bad = ~np.isfinite(scores).all(axis=1)
+    if bad.any():
+        proba[bad] = np.eye(scores.shape[1])[largest_class(X[bad], scores[bad], w, b)]
+    return proba

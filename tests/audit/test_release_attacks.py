@@ -212,7 +212,15 @@ class _Recorder:
             self.calls.append(("slope" if slope else "cut", eps0**2 / 8))
             return sample_exp(utility, eta, rng=rng, weights=weights)
 
+        def priced_temperature(utility, eta, *, rng, weights=None):
+            # the multiclass softmax temperature: one draw, utility the Brier gain
+            self.calls.append(("temperature", (2 * float(eta) * BRIER_STEPS) ** 2 / 8))
+            return sample_exp(utility, eta, rng=rng, weights=weights)
+
         sample_exp = private_threshold.sample_exponential
+        from dpboost import private_temperature
+
+        monkeypatch.setattr(private_temperature, "sample_exponential", priced_temperature)
         monkeypatch.setattr(mechanisms.LatticeGaussian, "release", priced_release)
         monkeypatch.setattr(defaults, "sample_discrete_gaussian", priced_gaussian(defaults))
         monkeypatch.setattr(private_platt, "sample_discrete_gaussian",
@@ -296,7 +304,9 @@ def test_the_event_is_the_sum_of_the_mechanisms_invoked(monkeypatch, n, d, k, mi
                                                           "dpboost.multiclass"))
     assert rounds == report["n_rounds"] * (k if params.get("multiclass") == "ovr" else 1)
     # the cut and the slope are one listed mechanism, and so are the score histogram's halves
-    two_draws = bool(report.get("threshold") or report.get("calibration"))
+    # (a multiclass fit's softmax temperature is one draw and one listed mechanism)
+    two_draws = bool(report.get("threshold") or (report.get("calibration") and
+                                                  "temperature" not in report["calibration"]))
     assert len(rec.calls) - rounds == len(report["mechanisms"]) - 1 + two_draws
     # what was drawn costs no more than the event says, and the event is no loose upper bound
     assert rec.rho <= event_rho * (1 + 1e-12)

@@ -39,7 +39,8 @@ NORMS = "row-norm histogram for the input scale"
 ROUNDS = "boosting rounds"
 PLATT = "score histogram for Platt calibration"
 CUT = "threshold: exponential mechanisms over public score cuts and slopes"
-ALL = frozenset({COUNT, MEAN, WHITEN, NORMS, ROUNDS, PLATT, CUT})
+TEMP = "softmax temperature: exponential mechanism over public temperatures"
+ALL = frozenset({COUNT, MEAN, WHITEN, NORMS, ROUNDS, PLATT, CUT, TEMP})
 PUBLIC = frozenset()
 #: kappa and T learned from the noisy count (dpboost.defaults): what is computed from them.
 BY_COUNT = frozenset({COUNT})
@@ -74,6 +75,10 @@ REPORT = {
     "threshold.method": PUBLIC, "threshold.n_candidates": PUBLIC, "threshold.n_slopes": PUBLIC,
     "threshold.epsilon_0": PUBLIC, "threshold.slope_epsilon_0": PUBLIC,
     "threshold.cut": frozenset({CUT}), "threshold.slope": frozenset({CUT}),
+    # multiclass: the softmax temperature (dpboost.private_temperature); its bound reads w
+    "calibration.temperature": frozenset({TEMP}), "calibration.score_bound": frozenset({ROUNDS}),
+    "calibration.epsilon_0": PUBLIC, "calibration.n_candidates": PUBLIC,
+    "calibration.rule": PUBLIC, "mechanisms[].event.epsilon": PUBLIC,
     "predict_proba": PUBLIC, "learning_rate": PUBLIC, "norm_bound": PUBLIC,
     "n_samples": PUBLIC, "sigma_util": PUBLIC, "sigma_at_most_sigma_util": PUBLIC,
     "utility_guarantee_applies": PUBLIC, "accounting_method": PUBLIC, "mode": PUBLIC,
@@ -101,6 +106,8 @@ ATTRIBUTES = {
     "calibration_.noise_variance": PUBLIC, "calibration_.threshold": frozenset({PLATT}),
     "calibration_.platt_offset": frozenset({PLATT}),
     "threshold_.threshold": frozenset({CUT}), "threshold_.slope": frozenset({CUT}),
+    "calibration_.temperature": frozenset({TEMP}), "calibration_.bound": frozenset({ROUNDS}),
+    "calibration_.epsilon_0": PUBLIC, "calibration_.n_candidates": PUBLIC,
     "threshold_.n_candidates": PUBLIC, "threshold_.n_slopes": PUBLIC,
     "threshold_.epsilon": PUBLIC, "threshold_.slope_epsilon": PUBLIC,
     "privacy_event_": BY_COUNT,  # T learned from the count sets the rounds' count
@@ -168,11 +175,15 @@ def _attributes(est) -> dict:
 
 def _releases(est) -> dict:
     """The outputs of each private release of a fit (what the listing's names stand for)."""
+    from dpboost.private_temperature import TemperatureFit
+
     report = est.privacy_report_
+    tempered = isinstance(est.calibration_, TemperatureFit)  # multiclass
     return {COUNT: report.get("noisy_positive_count"), MEAN: est.input_centre_,
             WHITEN: getattr(est, "input_whitening_", None), NORMS: est.input_scale_,
-            ROUNDS: est.released_centres_, PLATT: est.calibration_,
-            CUT: getattr(est, "threshold_", None)}
+            ROUNDS: est.released_centres_, PLATT: None if tempered else est.calibration_,
+            CUT: getattr(est, "threshold_", None),
+            TEMP: est.calibration_ if tempered else None}
 
 
 def _check_listed(fields: dict, listing: dict, what: str) -> None:
