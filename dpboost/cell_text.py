@@ -15,7 +15,8 @@ import unicodedata
 
 import numpy as np
 
-__all__ = ["DECIMAL_COMMA", "NA_WORDS", "category_key", "is_decimal_number", "is_nan_text"]
+__all__ = ["AMBIGUOUS", "DECIMAL_COMMA", "NA_WORDS", "DeclaredValues", "category_key",
+           "category_text", "is_decimal_number", "is_nan_text"]
 
 #: What the readers do to a cell of a text column under ``"decimal": ","``: ``1,5`` -> ``1.5``.
 DECIMAL_COMMA = re.compile(r"^\s*([+-]?\d*),(\d+)\s*$")
@@ -90,6 +91,83 @@ def category_key(value, decimal: str = ".") -> str | None:
     if math.isnan(number) or text.lower() in ("inf", "-inf", "infinity", "-infinity", "+inf"):
         return text
     return category_key(number)
+
+
+def category_text(value, decimal: str = ".") -> str | None:
+    """The text of a declared category or of a text cell as written, or None when empty.
+
+    A string is stripped and put in Unicode's composed form (NFC), and under
+    ``decimal=","`` a ``1,5`` becomes ``1.5`` (as the readers write such a cell); nothing else
+    changes, so ``"02134"``, ``"250.10"`` and ``"TRUE"`` keep their zeros and case.  Any other
+    value (a number, a bool, a date) has no text of its own: its :func:`category_key`.
+
+    Examples
+    --------
+    >>> [category_text(v) for v in (" 02134 ", "250.10", "TRUE", 2.0, True, "")]
+    ['02134', '250.10', 'TRUE', '2', 'true', None]
+    """
+    if not isinstance(value, str):
+        return category_key(value, decimal)
+    text = value.strip()
+    if not text:
+        return None
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text)
+    return DECIMAL_COMMA.sub(r"\1.\2", text) if decimal == "," else text
+
+
+#: What :meth:`DeclaredValues.index` returns for a cell that is not text (a number, a bool, a
+#: date) whose :func:`category_key` two or more declared values share: it cannot say which.
+AMBIGUOUS = -2
+
+
+class DeclaredValues:
+    """How cells match a declared list of categories, ordinal levels or label classes.
+
+    A cell that is **text** matches the declared value with the same :func:`category_text`
+    (stripped, NFC: ``"02134"`` is not ``"2134"``, ``"250.1"`` is not ``"250.10"``); failing
+    that, the one declared value with its :func:`category_key` (``" 7.00 "`` and ``"7"``
+    match a declared ``7``; ``"true"`` a declared ``"TRUE"``), if exactly one has it.  A
+    cell that is **not text** (a number of a Parquet or DataFrame column, a bool, a date) has
+    only its key, so it matches the declared value with that key, and is :data:`AMBIGUOUS`
+    when several share it (``7`` against ``"007"`` and ``"7"``).  Declared values must
+    differ as text (:func:`category_text`); they may share a key.
+
+    Examples
+    --------
+    >>> zips = DeclaredValues(["02134", "2134", "007"])
+    >>> [zips.index(v) for v in ("02134", "2134", "007", "7", " 7.0 ", 7, 2134)]
+    [0, 1, 2, 2, 2, 2, -2]
+    >>> zips.sharing(2134)
+    ['02134', '2134']
+    >>> DeclaredValues(["2", "TRUE"]).index(2.0), DeclaredValues(["2", "TRUE"]).index(True)
+    (0, 1)
+    """
+
+    def __init__(self, values, decimal: str = ".") -> None:
+        self.values, self.decimal = tuple(values), decimal
+        self.by_text = {category_text(v, decimal): j for j, v in enumerate(self.values)}
+        self.keys: dict = {}  # key -> positions of the declared values that have it
+        for j, v in enumerate(self.values):
+            self.keys.setdefault(category_key(v, decimal), []).append(j)
+        self.by_key = {k: js[0] for k, js in self.keys.items() if len(js) == 1}
+
+    def index(self, value) -> int:
+        """The position of the declared value ``value`` matches, -1 for none, or
+        :data:`AMBIGUOUS` (a cell that is not text, whose key several declared values share)."""
+        if isinstance(value, str):
+            j = self.by_text.get(category_text(value, self.decimal))
+            if j is not None:
+                return j
+        key = category_key(value, self.decimal)
+        j = self.by_key.get(key, -1)
+        if j < 0 and not isinstance(value, str) and key in self.keys:
+            return AMBIGUOUS
+        return j
+
+    def sharing(self, value) -> list:
+        """The declared values whose key is that of ``value`` (public: from the declaration)."""
+        return [self.values[j] for j in self.keys.get(category_key(value, self.decimal), [])]
 
 
 def _date_key(value: datetime.date) -> str | None:

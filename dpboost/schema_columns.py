@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dpboost.cell_text import category_key
+from dpboost.cell_text import category_key, category_text
 from dpboost.schema_spellings import LABEL_SPELLINGS, did_you_mean
 
 __all__ = ["MAX_BINS", "CategoricalColumn", "ColumnSpec", "DropColumn", "Label",
@@ -260,7 +260,8 @@ def _categories(spec: dict, where: str, decimal: str, min_size: int) -> tuple[tu
     if None in keys:
         raise ValueError(_err(f"'categories' of {where}", "a list without empty values",
                               list(cats)))
-    if len(set(keys)) != len(keys):
+    texts = [category_text(c, decimal) for c in cats]  # "250.1" and "250.10" are two codes
+    if len(set(texts)) != len(texts):
         raise ValueError(_err(f"'categories' of {where}", "a list without duplicates",
                               list(cats)))
     return tuple(cats), dict(zip(keys, cats))
@@ -270,9 +271,13 @@ def _categories(spec: dict, where: str, decimal: str, min_size: int) -> tuple[tu
 class CategoricalColumn:
     """One of a public list of categories, one-hot encoded; any other value is all zeros.
 
-    A value matches a declared category when their :func:`category_key` agree: surrounding
-    spaces are ignored and ``2``, ``2.0``, ``"2"`` agree, as do ``TRUE`` and ``true``, but
-    other text is compared case-sensitively (``"Clerk"`` is not ``"clerk"``: it is all zeros,
+    A value matches a declared category by :class:`~dpboost.cell_text.DeclaredValues`: a text
+    cell by its exact text first (stripped: ``"02134"`` is not ``"2134"``), else, as a number
+    or a number read from the cell, by :func:`category_key` when one declared category alone
+    has it (``2``, ``2.0``, ``"2"`` agree, as do ``TRUE`` and ``true``); categories that
+    differ as text may share a key (``"250.1"`` and ``"250.10"``), and a number cell matching
+    two of them is an error asking to store the column as text.  Other text is compared
+    case-sensitively (``"Clerk"`` is not ``"clerk"``: it is all zeros,
     and ``dpboost train``/``predict`` warn when a column holds such near misses).  An empty
     cell, one of the schema's ``na_values`` or of the column's own (a token that is also a
     declared category is refused at load), or the text ``NaN`` (any case,
@@ -310,8 +315,9 @@ class OrdinalColumn:
 
     The k-th of K levels (0-based) is ``-1 + 2k/(K-1)``: the first is -1, the last 1, the
     others evenly spaced between, so the block has norm at most 1 like every block.  Values
-    match the levels as categories do (:func:`category_key`: ``2``, ``2.0`` and ``"2"`` agree,
-    spaces are stripped, text is compared in NFC, case is not folded).  A value outside the
+    match the levels as categories do (:class:`~dpboost.cell_text.DeclaredValues`: exact text
+    first, then ``2``, ``2.0`` and ``"2"`` agree when one level alone has that key; spaces are
+    stripped, text is compared in NFC, case is not folded).  A value outside the
     list is encoded 0 and counted as undeclared (``dpboost predict`` warns above 10%).  A
     missing value (an empty cell, one of the ``na_values``, NaN text) follows ``missing`` as in
     a numeric column: 0, or 0 plus an indicator feature.  K >= 2 levels.
@@ -390,7 +396,8 @@ class Label:
                                   classes))
         _scalars(classes, "'classes' of the label")
         keys = [category_key(c, decimal) for c in classes]
-        if None in keys or len(set(keys)) != len(keys):
+        texts = [category_text(c, decimal) for c in classes]  # "01" and "1" are two classes
+        if None in keys or len(set(texts)) != len(texts):
             raise ValueError(_err("'classes' of the label", "distinct non-empty labels",
                                   list(classes)))
         return cls(column, tuple(classes), _from_data(spec, "the label"),

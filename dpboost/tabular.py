@@ -7,7 +7,9 @@ Euclidean norm is at most 1 whatever the value:
   (``log`` / ``signed-log``), and mapped linearly onto ``[-1, 1]``; with ``bins``/``edges`` it
   is one-hot encoded instead (norm 1);
 * categorical: one-hot over the declared categories; any other value (unseen in the
-  declaration) is all zeros, never a new column;
+  declaration) is all zeros, never a new column; a text cell matches by its exact text first
+  (``"02134"`` is not ``"2134"``), then by number when one category alone has it
+  (:class:`~dpboost.cell_text.DeclaredValues`); feature names carry the declared text;
 * ordinal: one feature, the k-th of K ordered levels mapped to ``-1 + 2k/(K-1)``; any other
   value is 0;
 * missing: ``"zero"`` encodes the block as zeros; ``"indicator"`` adds a feature that is 1
@@ -34,6 +36,7 @@ import warnings
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
+from dpboost.cell_text import DeclaredValues, category_text
 from dpboost.exceptions import PrivacyLeakWarning
 from dpboost.schema import (
     CategoricalColumn,
@@ -47,6 +50,7 @@ from dpboost.schema import (
 from dpboost.schema_draft import draft_schema
 from dpboost.tabular_cells import (
     BadValueError,
+    _declared_positions,
     _factorize,
     _missing_categories,
     _numeric_values,
@@ -186,7 +190,7 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
             if isinstance(spec, DropColumn):
                 continue
             if isinstance(spec, CategoricalColumn):
-                names += [f"{name}={category_key(c)}" for c in spec.categories]
+                names += [f"{name}={category_text(c)}" for c in spec.categories]
             elif isinstance(spec, OrdinalColumn) or (spec.bins is None and spec.edges is None):
                 names.append(name)
             else:
@@ -206,12 +210,12 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
     def _block(self, spec, values, name: str, schema: Schema) -> np.ndarray:
         n = len(values)
         if isinstance(spec, (CategoricalColumn, OrdinalColumn)):
-            index = {category_key(c, schema.decimal): j for j, c in enumerate(spec.categories)}
+            declared = DeclaredValues(spec.categories, schema.decimal)
             codes, uniques = _factorize(values, f"Column {name!r}")
-            missing = _missing_categories(uniques, index, schema, name)
-            lookup = np.array([-1 if gone else index.get(category_key(u, schema.decimal), -1)
-                               for u, gone in zip(uniques, missing)] + [-1])
-            cat = lookup[codes]  # code -1 (missing) picks the trailing -1
+            missing = _missing_categories(uniques, declared.keys, schema, name)
+            noun = "levels" if isinstance(spec, OrdinalColumn) else "categories"
+            cat = _declared_positions(codes, uniques, missing[:-1], declared,
+                                      f"Column {name!r}", name, noun)  # code -1 is missing
             missing = missing[codes]
             hit = cat >= 0
             if isinstance(spec, OrdinalColumn):  # one feature: the level's place in [-1, 1]
@@ -271,22 +275,25 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         """The position of each label in the schema's ``label.classes`` (0 = first class).
 
         An empty or undeclared label raises :class:`BadValueError` naming the row.  Labels
-        match the declared classes by :func:`~dpboost.schema.category_key` (stripped, ``1``
-        = ``"1"`` = ``1.0``, ``TRUE`` = ``true``) but case-sensitively otherwise: ``"Yes"``
-        is not ``"yes"``, and the message says so.
+        match the declared classes as categories do (:class:`~dpboost.cell_text.DeclaredValues`:
+        a text label by its stripped text first, so ``"01"`` and ``"1"`` may be two classes;
+        else ``1`` = ``"1"`` = ``1.0`` and ``TRUE`` = ``true`` when one class alone has that
+        key; a number two classes share is an error asking for a text column) but
+        case-sensitively otherwise: ``"Yes"`` is not ``"yes"``, and the message says so.
         """
         schema = getattr(self, "schema_", None) or self._schema()
         if schema.label is None:
             raise ValueError("The schema declares no label: add "
                              '{"label": {"column": ..., "classes": [...]}}.')
-        index = {category_key(c, schema.decimal): j for j, c in enumerate(schema.label.classes)}
+        declared = DeclaredValues(schema.label.classes, schema.decimal)
+        index = declared.keys
         column = schema.label.column or "label"
-        codes, uniques = _factorize(y, f"The label column {column!r}")
+        what = f"The label column {column!r}"
+        codes, uniques = _factorize(y, what)
         na = na_keys(schema.na_values_of(schema.label.column), schema.decimal)
-        lookup = np.array([-1 if category_key(u, schema.decimal) in na else
-                           index.get(category_key(u, schema.decimal), -1) for u in uniques]
-                          + [-1])
-        out = lookup[codes]
+        out = _declared_positions(codes, uniques,
+                                  [category_key(u, schema.decimal) in na for u in uniques],
+                                  declared, what, column, "classes")
         if (out < 0).any():
             row = int(np.flatnonzero(out < 0)[0])
             value = np.asarray(y, dtype=object)[row]

@@ -7,13 +7,21 @@ warning about it never disagree on what is missing, clipped or undeclared.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import re
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from dpboost.cell_text import NA_WORDS, category_key, is_decimal_number, is_nan_text
+from dpboost.cell_text import (
+    AMBIGUOUS,
+    NA_WORDS,
+    DeclaredValues,
+    category_key,
+    is_decimal_number,
+    is_nan_text,
+)
 
 if TYPE_CHECKING:
     from dpboost.schema import Schema
@@ -186,3 +194,28 @@ def _missing_categories(uniques, declared, schema: Schema, name: str) -> np.ndar
         key = category_key(u, schema.decimal)
         found.append(key is None or key in keys or (is_nan_text(u) and key not in declared))
     return np.array(found + [True])
+
+
+def _declared_positions(codes, uniques, gone, declared: DeclaredValues, what: str,
+                        column: str, noun: str = "categories") -> np.ndarray:
+    """Each row's position in ``declared`` (-1: undeclared or missing), from the
+    :func:`_factorize` ``codes``/``uniques`` and ``gone`` (which uniques are missing).
+
+    A cell that is not text (a number of a Parquet or DataFrame column) whose key two declared
+    values share (``7`` against ``"007"`` and ``"7"``) cannot be placed: a
+    :class:`BadValueError` names ``what`` (``"Column 'zip'"``), the row and the declared
+    values (public), never the cell.
+    """
+    lookup = np.array([-1 if g else declared.index(u) for u, g in zip(uniques, gone)] + [-1])
+    shared = np.flatnonzero(lookup == AMBIGUOUS)
+    if shared.size:
+        row = int(np.flatnonzero(np.isin(codes, shared))[0])
+        value = uniques[codes[row]]
+        kind = ("boolean" if isinstance(value, (bool, np.bool_)) else
+                "date" if isinstance(value, datetime.date) else "number")
+        raise BadValueError(
+            f"{what} holds a {kind} at row {row} that matches the declared {noun} "
+            f"{declared.sharing(value)} alike (they differ only as text): store the column "
+            "as text (a string column in Parquet, dtype=str in pandas) so that each cell "
+            "names one of them.", column=column, row=row)
+    return lookup[codes]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from dpboost.cell_text import DeclaredValues
 from dpboost.schema import CategoricalColumn, NumericColumn, OrdinalColumn, Schema, category_key
 from dpboost.tabular_cells import _factorize, _missing_categories, _numeric_values, na_keys
 
@@ -37,14 +38,15 @@ def case_only_mismatches(frame, schema: Schema) -> dict[str, str]:
     for name, spec in schema.columns.items():
         if not isinstance(spec, (CategoricalColumn, OrdinalColumn)) or name not in frame.columns:
             continue
-        declared = {category_key(c, schema.decimal): c for c in spec.categories}
-        folded = {k.casefold(): c for k, c in declared.items()}
+        declared = DeclaredValues(spec.categories, schema.decimal)
+        folded = {category_key(c, schema.decimal).casefold(): c
+                  for c in reversed(spec.categories)}  # the first declared of a folded key
         na = na_keys(schema.na_values_of(name), schema.decimal)  # missing, not a near miss
         _, uniques = _factorize(frame[name], f"Column {name!r}")
         for value in uniques:
             key = category_key(value, schema.decimal)
-            if (key is not None and key not in declared and key not in na
-                    and key.casefold() in folded):
+            if (key is not None and declared.index(value) == -1 and key not in na
+                    and key not in declared.keys and key.casefold() in folded):
                 found[name] = folded[key.casefold()]
                 break
     return found
@@ -93,10 +95,10 @@ def declaration_counts(frame, schema: Schema) -> dict[str, dict[str, int]]:
             counts[name] = {"below": int(np.sum(x < spec.lower)),
                             "above": int(np.sum(x > spec.upper)), "present": len(x)}
         elif isinstance(spec, (CategoricalColumn, OrdinalColumn)):
-            declared = {category_key(c, schema.decimal) for c in spec.categories}
+            declared = DeclaredValues(spec.categories, schema.decimal)
             codes, uniques = _factorize(frame[name], f"Column {name!r}")
-            present = ~_missing_categories(uniques, declared, schema, name)[codes]
-            undeclared = np.array([category_key(u, schema.decimal) not in declared
+            present = ~_missing_categories(uniques, declared.keys, schema, name)[codes]
+            undeclared = np.array([declared.index(u) == -1
                                    for u in uniques] + [False])[codes] & present
             counts[name] = {"undeclared": int(undeclared.sum()), "present": int(present.sum())}
     return counts

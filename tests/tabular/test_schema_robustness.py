@@ -55,8 +55,8 @@ def test_decimal_comma_is_off_by_default_and_catches_duplicates():
     with pytest.raises(ValueError, match="without duplicates"):
         Schema.from_dict(_schema({"type": "categorical", "categories": ["1,5", 1.5]},
                                  decimal=","))
-    with pytest.raises(ValueError, match="distinct"):
-        Schema.from_dict({"decimal": ",", "label": {"column": "y", "classes": ["1,0", 1]}})
+    with pytest.raises(ValueError, match="distinct"):  # the same text "1.0" twice
+        Schema.from_dict({"decimal": ",", "label": {"column": "y", "classes": ["1,0", "1.0"]}})
 
 
 def test_decimal_comma_file_trains_without_an_undeclared_warning(tmp_path, capsys):

@@ -55,7 +55,7 @@ def test_encoding_values_against_the_formulas():
     assert names == ["age", "amount", "amount_missing", "delta",
                      "hours[0,25)", "hours[25,50)", "hours[50,75)", "hours[75,100)",
                      "score[0,1)", "score[1,5)", "score[5,10)", "job=a", "job=b", "job=3",
-                     "flag=false", "flag=true", "flag_missing", "intercept"]
+                     "flag=FALSE", "flag=TRUE", "flag_missing", "intercept"]  # as declared
     Z = enc.transform(_frame()) * math.sqrt(8) / (1 - 1e-12)  # 7 columns + intercept
     col = {n: Z[:, j] for j, n in enumerate(names)}
     np.testing.assert_allclose(col["age"], [0.0, 1.0, 0.0, -0.5])  # clipped; missing -> 0
