@@ -313,7 +313,7 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
                    f"{both[0]!r} always reads as missing; remove it from 'na_values')"
                    if both else "")
             raise BadValueError(
-                f"The label {value!r} at row {row} is not one of the schema's classes "
+                f"The label at row {row} is not one of the schema's classes "
                 f"{list(schema.label.classes)}{hint}." if key is not None else
                 f"The label is missing at row {row}{why}.", column=column, row=row)
         return out

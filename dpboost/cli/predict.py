@@ -112,7 +112,7 @@ def _encoded(model, args):
     warn_outside_declarations(frame, schema, "predict")
     truth = frame[label].to_numpy(dtype=object) if has_label and args.label else None
     _check_truth(truth, args.data, frame)
-    return X, truth
+    return X, truth, frame.attrs.get("dpboost_header", True)
 
 
 def _check_truth(truth, path, frame) -> None:
@@ -158,7 +158,7 @@ def _by_name(model, args):
         raise UserError(f"{args.data} has no label column {args.label!r}.")
     truth = frame[args.label].to_numpy(dtype=object) if args.label else None
     _check_truth(truth, args.data, frame)
-    return X, truth
+    return X, truth, True  # the file has a header: its names matched the model's
 
 
 def _positional(model, args):
@@ -185,45 +185,43 @@ def _positional(model, args):
         raise ModelFileError(f"{args.model} expects {d} features but {args.data} has "
                              f"{X.shape[1]}" + ("" if args.label is not None else
                                                  " (pass --label to drop a label column)"))
-    return X, truth
+    return X, truth, None  # a header row is inferred, as the reader did
 
 
 _AUC_UNDEFINED = "ROC AUC: undefined (the file holds one class)"
 
 
-def _metrics(model, truth, score, pred, where: str = "") -> str:
+def _metrics(model, truth, score, pred, path=None, header: bool | None = None) -> str:
     """The accuracy and ROC AUC line; the AUC is stated undefined on a file of one class.
 
     The ROC AUC compares positives with negatives, so a file whose labels hold one class has
-    none: the line says so rather than printing ``nan``.
+    none: the line says so rather than printing ``nan``.  Labels match the model's classes as
+    a schema's classes do (:func:`~dpboost.cli._labels.declared_positions`); a label outside
+    them is an error naming its line in ``path`` (``header``: whether the file has a header
+    row), the count and the classes, never the label.
     """
     from sklearn.metrics import roc_auc_score
 
-    from dpboost.schema import category_key
+    from dpboost.cli._labels import declared_positions, unknown_labels
 
     schema = getattr(model, "schema_", None)
     decimal = schema.decimal if schema is not None else "."  # "1,5" is 1.5 under a comma
-    keys = np.array([category_key(v, decimal) for v in truth], dtype=object)
-    classes = [category_key(c, decimal) for c in model.classes_.tolist()]
-    unknown = sorted({k for k in keys if k not in classes}, key=str)
-    if unknown:
-        dotted = all(isinstance(k, str) and k.endswith(".") and k[:-1] in classes
-                     for k in unknown)
-        hint = (" (the labels end in '.', as in UCI adult.test: remove the dots)" if dotted
-                else "")
-        raise UserError(f"{where}the label column holds {unknown[:5]} outside the model's "
-                        f"classes {model.classes_.tolist()}{hint}; spell the labels as the "
-                        "classes, or drop --label to predict without scoring.")
-    accuracy = float(np.mean(keys == np.array([category_key(p, decimal) for p in pred],
-                                             dtype=object)))
+    classes = model.classes_.tolist()
+    index = declared_positions(np.asarray(truth, dtype=object), classes, decimal)
+    message = unknown_labels(truth, index, classes, "the model's classes", path,
+                             header=header, decimal=decimal)
+    if message is not None:
+        raise UserError(f"{message[:-1]}; spell the labels as the classes, or drop --label to "
+                        "predict without scoring.")
+    predicted = declared_positions(np.asarray(pred, dtype=object), classes, decimal)
+    accuracy = float(np.mean(index == predicted))
     if np.ndim(score) == 2:  # multiclass: macro-averaged one-vs-rest ROC AUC of the scores
-        index = np.array([classes.index(k) for k in keys])
         aucs = [roc_auc_score(index == k, score[:, k]) for k in np.unique(index)
                 if 0 < np.sum(index == k) < len(index)]
         auc = (f"ROC AUC {float(np.mean(aucs)):.4f} (macro one-vs-rest)" if aucs else
                _AUC_UNDEFINED)
-        return f"accuracy {accuracy:.4f}, {auc} on {len(keys)} rows"
-    return f"accuracy {accuracy:.4f}, {_binary_auc(keys == classes[1], score)} on {len(keys)} rows"
+        return f"accuracy {accuracy:.4f}, {auc} on {len(index)} rows"
+    return f"accuracy {accuracy:.4f}, {_binary_auc(index == 1, score)} on {len(index)} rows"
 
 
 def _binary_auc(positive: np.ndarray, score: np.ndarray) -> str:
@@ -254,7 +252,7 @@ def run(args) -> int:
         result = _by_name(model, args)
     if result is None:
         result = _positional(model, args)
-    X, truth = result
+    X, truth, header = result
     score = model.decision_function(X)
     pred = model.predict(X)
     columns = [("prediction", [_csv_cell(p) for p in _format(pred)])]
@@ -275,7 +273,7 @@ def run(args) -> int:
     header = ",".join(name for name, _ in columns)
     rows = zip(*(values for _, values in columns))
     text = header + "\n" + "".join(",".join(row) + "\n" for row in rows)
-    summary = (_metrics(model, truth, score, pred, where=f"{args.data}: ")
+    summary = (_metrics(model, truth, score, pred, args.data, header)
                if truth is not None else None)
     if args.out is None:
         sys.stdout.write(text)

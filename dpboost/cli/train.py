@@ -128,8 +128,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def parse_classes(text: str | None, y: np.ndarray):
-    """Parse ``"A,B[,C...]"`` into labels of the same kind as ``y`` (int, float or str)."""
+def parse_classes(text: str | None, y: np.ndarray, path=None):
+    """Parse ``"A,B[,C...]"`` into labels of the same kind as ``y`` (int, float or str).
+
+    A label of ``y`` outside them is an error naming its row (its line in a CSV ``path``),
+    how many rows hold one and the classes, never the label.
+    """
     if text is None:
         return None
     parts = [p.strip() for p in text.split(",")]
@@ -148,9 +152,15 @@ def parse_classes(text: str | None, y: np.ndarray):
             raise ValueError(f"--classes {text!r}: the labels in the data are numbers.") from None
     else:
         classes = parts
-    unknown = sorted({str(v) for v in np.unique(y)} - {str(c) for c in classes})
-    if unknown:
-        raise ValueError(f"The data holds labels {unknown[:5]} outside --classes {text!r}.")
+    from dpboost.cli._labels import unknown_labels
+
+    uniques, codes = np.unique(y, return_inverse=True)
+    known = {str(c) for c in classes}
+    inside = np.array([str(u) in known for u in uniques.tolist()], dtype=bool)
+    message = unknown_labels(y, np.where(inside[codes.reshape(-1)], 0, -1), classes,
+                             "--classes", path)
+    if message is not None:
+        raise ValueError(message)
     return classes
 
 
@@ -406,7 +416,7 @@ def run(args) -> int:
         if fmt == "libsvm":
             X, y, schema = _read_libsvm(args, schema)
             classes = (list(schema.label.classes) if schema.label is not None
-                       else parse_classes(args.classes, y))
+                       else parse_classes(args.classes, y, args.data))
         elif schema is not None and schema.columns:
             X, y, encoder = _read_encoded(args, schema)
             feature_names = encoder.get_feature_names_out().tolist()
@@ -415,7 +425,7 @@ def run(args) -> int:
         else:
             X, y, feature_names = _read_numeric(args, schema, fmt)
             classes = (list(schema.label.classes) if schema is not None and schema.label
-                       else parse_classes(args.classes, y))
+                       else parse_classes(args.classes, y, args.data))
         _check_two_rows(args.data, X.shape[0])
         if public_classes is None and classes is not None:  # keep the declared order
             public_classes, y = list(classes), _label_positions(args.data, y, classes)
@@ -492,24 +502,25 @@ def _check_two_rows(path, n: int) -> None:
 def _label_positions(path, y: np.ndarray, classes) -> np.ndarray:
     """Each label's position in the declared ``classes``, as the schema path codes labels.
 
-    Labels match by :func:`~dpboost.schema.category_key`, as a schema's label classes do.
-    The estimator would sort the declared classes; coded as positions, the first declared
-    class stays the negative one, as ``--classes NEG,POS`` promises.
+    Labels match as a schema's label classes do
+    (:func:`~dpboost.cli._labels.declared_positions`).  The estimator would sort the declared
+    classes; coded as positions, the first declared class stays the negative one, as
+    ``--classes NEG,POS`` promises.  A label outside them is an error naming its line, how
+    many rows hold one and the classes, never the label.
     """
-    from dpboost.schema import Label, category_key
+    from dpboost.cli._labels import declared_positions, unknown_labels
+    from dpboost.schema import Label
 
     try:  # the schema's check of the classes: distinct, non-empty
         label = Label.from_dict({"column": None, "classes": list(classes)})
     except (TypeError, ValueError) as exc:
         raise UserError(f"--classes: {exc}") from None
-    index = {category_key(c): j for j, c in enumerate(label.classes)}
-    uniques, codes = np.unique(np.asarray(y), return_inverse=True)
-    lookup = np.array([index.get(category_key(u), -1) for u in uniques.tolist()], dtype=int)
-    unknown = uniques[lookup < 0].tolist()
-    if unknown:
-        raise UserError(f"{path} holds labels {unknown[:5]} outside the declared classes "
-                        f"{list(label.classes)}.")
-    return lookup[codes.reshape(-1)]
+    positions = declared_positions(np.asarray(y), label.classes)
+    message = unknown_labels(np.asarray(y), positions, label.classes, "the declared classes",
+                             path)
+    if message is not None:
+        raise UserError(message)
+    return positions
 
 
 def _check_dask_args(schema) -> None:

@@ -117,7 +117,7 @@ def test_errors_name_the_column_and_row():
     assert info.value.row == 2 and info.value.column == "age"
     with pytest.raises(ValueError, match="no column 'hours'"):
         enc.transform(_frame().drop(columns=["hours"]))
-    with pytest.raises(BadValueError, match="'maybe' at row 1 is not one of"):
+    with pytest.raises(BadValueError, match="The label at row 1 is not one of"):
         enc.encode_labels(["no", "maybe"])
     with pytest.raises(BadValueError, match="missing at row 0"):
         enc.encode_labels([None, "no"])

@@ -1,0 +1,80 @@
+"""Labels of a file against declared classes, for ``train`` and ``predict`` messages.
+
+A label outside the classes is named by its line (or row), how many rows hold one and the
+declared classes, all public or positional: never the label itself, which the data's rows
+can change (a rare label would be printed for anyone who reads the output).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dpboost.cell_text import AMBIGUOUS, DeclaredValues
+
+__all__ = ["declared_positions", "row_where", "unknown_labels"]
+
+
+def declared_positions(labels, classes, decimal: str = ".") -> np.ndarray:
+    """Each label's position in ``classes`` by :class:`~dpboost.cell_text.DeclaredValues`
+    (as a schema's classes match): -1 outside them or missing, :data:`AMBIGUOUS` for a
+    number two classes share (``1`` against ``"01"`` and ``"1"``)."""
+    from dpboost.tabular_cells import _factorize
+
+    declared = DeclaredValues(classes, decimal)
+    codes, uniques = _factorize(labels, "The label column")
+    return np.array([declared.index(u) for u in uniques] + [-1], dtype=int)[codes]
+
+
+def row_where(path, row: int, header: bool | None = None) -> str:
+    """``line N`` of a CSV file for data row ``row`` (0-based), else ``row N``.
+
+    ``header``: whether the file has a header row (default: as the reader infers it).
+    """
+    from dpboost.readers import header_names, line_of, table_format
+
+    if path is None or table_format(path) != "csv":
+        return f"row {row}"
+    if header is None:
+        header = header_names(path, "infer") is not None
+    line = line_of(path, row, header=header)
+    return f"line {line}" if line is not None else f"row {row}"
+
+
+def unknown_labels(labels, positions: np.ndarray, classes, what: str, path=None, *,
+                   header: bool | None = None, decimal: str = ".") -> str | None:
+    """The message for labels whose ``positions`` are negative, or None when there are none.
+
+    It names the first such row (its line in a CSV ``path``), how many rows there are and the
+    declared ``classes`` (``what``: ``"--classes"``, ``"the model's classes"``); when every
+    such label is a class with a trailing ``.`` (UCI adult.test), it says to remove the dots;
+    a number two classes share asks for a text column.
+
+    Examples
+    --------
+    >>> labels = np.array(["no", "yes.", "no.", "yes"], dtype=object)
+    >>> pos = declared_positions(labels, ["no", "yes"])
+    >>> print(unknown_labels(labels, pos, ["no", "yes"], "the declared classes"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    2 rows hold a label outside the declared classes ['no', 'yes'] (the first at row 1); the
+    labels end in '.', as in UCI adult.test: remove the dots.
+    """
+    bad = np.flatnonzero(positions < 0)
+    if not bad.size:
+        return None
+    where = row_where(path, int(bad[0]), header)
+    prefix = f"{path}: " if path is not None else ""
+    labels = np.asarray(labels, dtype=object)
+    shared = np.flatnonzero(positions == AMBIGUOUS)
+    if shared.size:
+        first = row_where(path, int(shared[0]), header)
+        both = DeclaredValues(classes, decimal).sharing(labels[shared[0]])
+        return (f"{prefix}the label at {first} is a number that matches {what} {both} alike "
+                "(they differ only as text): store the label column as text so that each "
+                "label names one class.")
+    rows = "1 row holds" if bad.size == 1 else f"{bad.size} rows hold"
+    declared = DeclaredValues(classes, decimal)
+    dotted = all(isinstance(v, str) and v.strip().endswith(".")
+                 and declared.index(v.strip()[:-1]) >= 0 for v in set(labels[bad].tolist()))
+    hint = "; the labels end in '.', as in UCI adult.test: remove the dots" if dotted else ""
+    return (f"{prefix}{rows} a label outside {what} {list(classes)} (the first at "
+            f"{where}){hint}.")
