@@ -242,17 +242,18 @@ def encode_labels_dask(y, classes) -> tuple[np.ndarray, object]:
     """Labels in {-1, +1} (+1 for the larger of the two declared ``classes``), as int8 dask.
 
     ``classes`` must be given (inferring them would read the data); a label outside them
-    raises one error (one integer per chunk comes back).
+    raises the in-memory fit's error (:func:`dpboost._validation.check_declared_labels`: the
+    first row, the count, the declared classes and a hint, never a label), from one small
+    summary per chunk.
     """
+    from dpboost._validation import check_declared_labels
+
     classes = np.unique(np.asarray(classes))
     if classes.ndim != 1 or classes.size != 2:
         raise ValueError("The 'classes' parameter must be a list of at least two distinct "
                          "labels (two for a binary fit, three or more for multiclass). Got "
                          f"{classes!r} instead.")
-    unknown = gather((~da_isin(y, classes)).sum())
-    if unknown:
-        raise ValueError(f"y contains {int(unknown)} labels that are not in "
-                         f"classes={list(classes)}.")
+    classes = check_declared_labels(y, classes)
     return classes, (y == classes[1]).astype(np.int8) * 2 - 1
 
 
