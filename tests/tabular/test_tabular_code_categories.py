@@ -12,7 +12,10 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from dpboost.cell_text import AMBIGUOUS, DeclaredValues, category_key
 from dpboost.cli import main
 from dpboost.readers import read_table
 from dpboost.schema import Schema
@@ -173,3 +176,29 @@ def test_an_old_model_file_with_key_feature_names_loads_and_predicts_the_same(tm
     assert main(["predict", "--model", str(model), str(data), "--out", str(out_new)]) == 0
     assert main(["predict", "--model", str(old), str(data), "--out", str(out_old)]) == 0
     assert out_new.read_text() == out_old.read_text()
+
+
+# -- the rule, against a direct statement of it -------------------------------------------
+_CODES = ["7", "07", "007", "7.0", "2134", "02134", "250.1", "250.10", "250.01", "TRUE",
+          "true", "x", "X", 7, 2.5, True]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_CODES), min_size=1, max_size=6,
+                unique_by=lambda v: (type(v).__name__, v)),
+       st.one_of(st.sampled_from(_CODES + [" 007 ", "250.100", "0", 250.1, 2134, 7.0, False]),
+                 st.integers(-3, 3000)))
+def test_declared_values_follow_the_stated_rule(declared, cell):
+    texts = [v.strip() if isinstance(v, str) else category_key(v) for v in declared]
+    if len(set(texts)) != len(texts):  # identical as text: the schema refuses the list
+        return
+    holders = [j for j, v in enumerate(declared) if category_key(v) == category_key(cell)]
+    got = DeclaredValues(declared).index(cell)
+    if isinstance(cell, str) and cell.strip() in texts:
+        assert got == texts.index(cell.strip())  # exact text first
+    elif len(holders) == 1:
+        assert got == holders[0]
+    elif len(holders) > 1 and not isinstance(cell, str):
+        assert got == AMBIGUOUS
+    else:
+        assert got == -1
