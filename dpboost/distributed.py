@@ -257,10 +257,6 @@ def encode_labels_dask(y, classes) -> tuple[np.ndarray, object]:
     return classes, (y == classes[1]).astype(np.int8) * 2 - 1
 
 
-def da_isin(y, values):
-    return y.map_blocks(np.isin, np.asarray(values), dtype=bool)
-
-
 def _clip_chunk(block: np.ndarray, norm_bound: float) -> np.ndarray:
     """:func:`dpboost.clipping.clip_rows` of one chunk, with a fast path for float32.
 
