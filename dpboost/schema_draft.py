@@ -69,6 +69,21 @@ def _na_markers(values) -> list[str]:
     return sorted(set(text[marked]))
 
 
+def _zero_padded_codes(values) -> list[str] | None:
+    """The distinct stripped texts of a text column of integer codes, at least one of them
+    written with a leading zero (``02134``, ``007``), else None.  A number would drop the
+    zero and merge ``007`` with ``7``, so such a column is drafted as categories of text."""
+    import pandas as pd
+
+    if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+        return None
+    text = values.dropna().astype(str).str.strip()
+    text = text[text != ""]
+    if not len(text) or not text.str.fullmatch(r"[0-9]+").all():
+        return None
+    return sorted(set(text)) if text.str.fullmatch(r"0[0-9]+").any() else None
+
+
 def _draft_column(values, max_categories: int, name: str = "") -> dict:
     """The draft of one column; words meaning "missing" among its numbers go into its own
     ``na_values``, marked ``"from_data"`` (which words occur was read from the data)."""
@@ -86,7 +101,11 @@ def _draft_column(values, max_categories: int, name: str = "") -> dict:
     values = values.where(~nan_text, None)  # NaN text is missing, as the encoder reads it
     spec: dict
     n_distinct = values.dropna().nunique()
-    if _looks_numeric(values) and n_distinct > 2:
+    codes = _zero_padded_codes(values)
+    if codes is not None:  # ZIP-like codes: their text is the category, not a number
+        spec = ({"type": "categorical", "categories": codes, "from_data": ["categories"]}
+                if len(codes) <= max_categories else {"type": "drop"})
+    elif _looks_numeric(values) and n_distinct > 2:
         x = pd.to_numeric(values.astype(str).str.strip() if values.dtype == object else values,
                           errors="coerce")
         x = x.where(np.isfinite(x))  # an infinity is clipped by any public range

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+import numpy as np
+
 from dpboost.cli._options import add_label, add_out
 
 __all__ = ["add_parser", "run"]
@@ -65,6 +67,17 @@ def _unread_numbers(frame, draft) -> dict[str, str]:
     return found
 
 
+def _integral(values) -> bool:
+    """A column of numbers that are all whole (ints, or floats with missing cells)."""
+    import pandas as pd
+
+    if pd.api.types.is_bool_dtype(values) or not pd.api.types.is_numeric_dtype(values):
+        return False
+    present = values.dropna().to_numpy(np.float64)
+    return bool(len(present)) and bool(np.all(np.isfinite(present))) and bool(
+        np.all(np.floor(present) == present))
+
+
 def _named_columns(path, no_header: bool) -> list[str] | None:
     """The header's non-empty names when it has empty ones (None: read every column).
 
@@ -102,6 +115,13 @@ def run(args) -> int:
     check_writable(args.out, what="--out", inputs=[("data", args.data)])  # before reading
     frame = read_table(args.data, header=not args.no_header, decimal=args.decimal,
                        columns=_named_columns(args.data, args.no_header))
+    integers = [c for c in frame.columns if _integral(frame[c])]
+    if integers and args.decimal == "." and table_format(args.data) == "csv":
+        # their text, for codes such as 02134 (a number drops the zero)
+        text = read_table(args.data, header=not args.no_header, decimal=args.decimal,
+                          columns=integers, text_columns=integers)
+        for c in integers:
+            frame[c] = text[c]
     if args.no_header and args.label is not None and args.label not in frame.columns:
         raise ValueError(f"--label {args.label!r}: a file without a header has columns named "
                          f"0 to {frame.shape[1] - 1}.")
