@@ -267,6 +267,18 @@ def _categories(spec: dict, where: str, decimal: str, min_size: int) -> tuple[tu
     return tuple(cats), dict(zip(keys, cats))
 
 
+def _listed_to_dict(kind: str, column) -> dict:
+    """The JSON of a categorical or ordinal column (defaults left out)."""
+    out: dict = {"type": kind, "categories": list(column.categories)}
+    if column.missing != "zero":
+        out["missing"] = column.missing
+    if column.na_values:
+        out["na_values"] = list(column.na_values)
+    if column.from_data:
+        out["from_data"] = list(column.from_data)
+    return out
+
+
 @dataclass(frozen=True)
 class CategoricalColumn:
     """One of a public list of categories, one-hot encoded; any other value is all zeros.
@@ -299,14 +311,7 @@ class CategoricalColumn:
                    _na_tokens(spec, where, declared, decimal))
 
     def to_dict(self) -> dict:
-        out: dict = {"type": "categorical", "categories": list(self.categories)}
-        if self.missing != "zero":
-            out["missing"] = self.missing
-        if self.na_values:
-            out["na_values"] = list(self.na_values)
-        if self.from_data:
-            out["from_data"] = list(self.from_data)
-        return out
+        return _listed_to_dict("categorical", self)
 
 
 @dataclass(frozen=True)
@@ -343,14 +348,7 @@ class OrdinalColumn:
         return -1.0 + 2.0 * np.arange(k) / (k - 1)
 
     def to_dict(self) -> dict:
-        out: dict = {"type": "ordinal", "categories": list(self.categories)}
-        if self.missing != "zero":
-            out["missing"] = self.missing
-        if self.na_values:
-            out["na_values"] = list(self.na_values)
-        if self.from_data:
-            out["from_data"] = list(self.from_data)
-        return out
+        return _listed_to_dict("ordinal", self)
 
 
 @dataclass(frozen=True)
