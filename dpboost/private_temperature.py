@@ -53,7 +53,12 @@ import numpy as np
 from scipy.special import softmax
 
 from accounting import ExponentialMechanismEvent
-from dpboost.private_threshold import BRIER_GRID, BRIER_SENSITIVITY, ETA_GRID, sample_exponential
+from dpboost.private_threshold import (
+    BRIER_GRID,
+    BRIER_SENSITIVITY,
+    floor_eta,
+    sample_exponential,
+)
 from dpboost.round_ops import is_dask_array
 
 __all__ = ["TemperatureFit", "brier_gains", "candidate_temperatures", "private_temperature",
@@ -91,8 +96,7 @@ def candidate_temperatures() -> np.ndarray:
 
 def temperature_eta(rho: float) -> Fraction:
     """``eta = sqrt(2 rho) / Delta`` per Brier step, rounded down to a multiple of ``2^-52``."""
-    return Fraction(math.floor(math.sqrt(2.0 * rho) / BRIER_SENSITIVITY * ETA_GRID
-                               * (1 - 1e-15)), ETA_GRID)
+    return floor_eta(math.sqrt(2.0 * rho) / BRIER_SENSITIVITY)
 
 
 def temperature_event(rho: float) -> ExponentialMechanismEvent:

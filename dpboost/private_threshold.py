@@ -110,7 +110,7 @@ from accounting import ComposedEvent, ExponentialMechanismEvent
 from dpboost.mechanisms import _bernoulli_exp_neg_scalar, _uniform_below
 
 __all__ = ["OUTER_MASS", "OUTER_SCALE", "SLOPE_SHARE", "ThresholdFit", "brier_utilities",
-           "candidate_cuts", "candidate_slopes", "cut_utilities", "cut_weights",
+           "candidate_cuts", "candidate_slopes", "cut_utilities", "cut_weights", "floor_eta",
            "private_threshold", "sample_exponential", "threshold_etas", "threshold_event"]
 
 ETA_GRID = 2 ** 52  # every eta is a multiple of 2^-52, rounded down
@@ -187,7 +187,9 @@ def candidate_slopes(d: int) -> np.ndarray:
     return 2.0 ** (np.arange(2 * (_grid_exponent(d) + 2) + 1) / 2.0)
 
 
-def _floor_eta(eta: float) -> Fraction:
+def floor_eta(eta: float) -> Fraction:
+    """``eta`` rounded down to a multiple of ``2^-52`` (an exact rational, so the exponential
+    mechanism's acceptance probabilities are drawn exactly and never cost more than planned)."""
     return Fraction(math.floor(eta * ETA_GRID * (1 - 1e-15)), ETA_GRID)
 
 
@@ -195,8 +197,8 @@ def threshold_etas(rho: float) -> tuple[Fraction, Fraction]:
     """The two draws' exact ``eta``: the cut's ``sqrt(2 (1 - s) rho)`` per correct row and the
     slope's ``sqrt(2 s rho) / (2^10 + 2)`` per Brier step (``s = SLOPE_SHARE``), each rounded
     down to a multiple of ``2^-52``, so that together they never cost more than ``rho``."""
-    return (_floor_eta(math.sqrt(2.0 * (1.0 - SLOPE_SHARE) * rho)),
-            _floor_eta(math.sqrt(2.0 * SLOPE_SHARE * rho) / BRIER_SENSITIVITY))
+    return (floor_eta(math.sqrt(2.0 * (1.0 - SLOPE_SHARE) * rho)),
+            floor_eta(math.sqrt(2.0 * SLOPE_SHARE * rho) / BRIER_SENSITIVITY))
 
 
 def threshold_event(rho: float) -> ComposedEvent:
