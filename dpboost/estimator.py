@@ -517,7 +517,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             return distributed.predict_proba(self, X)
         scores = self.decision_function(X)
         if scores.ndim == 2:  # multiclass: the softmax of the tempered scores
-            return class_probabilities(np.asarray(X), scores, self.coef_.T, self.intercept_)
+            return class_probabilities(X, scores, self.coef_.T, self.intercept_)
         return probabilities(scores)
 
     def _report(self, s, plan, learner, event, n, T, kappa, noisy_count) -> dict:

@@ -127,17 +127,19 @@ class HalfspaceModel:
     def decision_function(self, X) -> np.ndarray:
         """Signed score ``X @ coef_ + intercept_``; positive means ``classes_[1]``
         (multiclass: one score per class, shape (n, K))."""
-        X = self._check_X(X)
+        return self._scores(self._check_X(X))
+
+    def _scores(self, X: np.ndarray) -> np.ndarray:
         w = self.coef_.T if self.coef_.ndim == 2 else self.coef_
         return linear_scores(X, w) + self.intercept_  # as the estimator scores them
 
     def predict(self, X) -> np.ndarray:
         """Class labels: ``classes_[1]`` where the score is > 0, else ``classes_[0]``
         (multiclass: the class of the largest score)."""
-        scores = self.decision_function(X)
+        X = self._check_X(X)
+        scores = self._scores(X)
         if scores.ndim == 2:  # (ties between overflowed scores: dpboost.scores)
-            return self.classes_[largest_class(self._check_X(X), scores, self.coef_.T,
-                                               self.intercept_)]
+            return self.classes_[largest_class(X, scores, self.coef_.T, self.intercept_)]
         return np.where(scores > 0, self.classes_[1], self.classes_[0])
 
     @available_if(lambda self: self.probability_ in ("sigmoid", "softmax"))
@@ -145,9 +147,10 @@ class HalfspaceModel:
         """``[1 - p, p]`` with ``p = sigmoid(decision_function(X))`` (calibrated binary models);
         the softmax of the K scores for a multiclass model (their private temperature is
         folded into the saved coefficients)."""
-        scores = self.decision_function(X)
+        X = self._check_X(X)
+        scores = self._scores(X)
         if scores.ndim == 2:
-            return class_probabilities(self._check_X(X), scores, self.coef_.T, self.intercept_)
+            return class_probabilities(X, scores, self.coef_.T, self.intercept_)
         return probabilities(scores)
 
     def score(self, X, y) -> float:

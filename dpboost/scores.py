@@ -92,5 +92,5 @@ def class_probabilities(X: np.ndarray, scores: np.ndarray, w: np.ndarray, b) -> 
     proba = probabilities(scores)
     bad = ~np.isfinite(scores).all(axis=1)
     if bad.any():
-        proba[bad] = np.eye(scores.shape[1])[largest_class(X[bad], scores[bad], w, b)]
+        proba[bad] = np.eye(scores.shape[1])[largest_class(X, scores, w, b)[bad]]
     return proba
