@@ -386,6 +386,8 @@ def _draw_temperature(X, y_idx, W: np.ndarray, R: float, rho: float, rng):
     boosted, norm <= R), or None when every centre is zero (the budget is spent all the same)."""
     from dpboost.private_temperature import private_temperature
 
+    # W is the mean of the released (noisy) centres and R the public norm bound, so the
+    # scale B = R max_k ||w_k|| is post-processing of releases, not read from the rows
     bound = R * float(np.linalg.norm(W, axis=1).max())
     if not bound > 0.0:
         return None
