@@ -49,33 +49,29 @@ def test_train_libsvm_with_declared_classes_names_the_row(tmp_path, capsys):
     assert "98765" not in line
 
 
-def test_predict_label_outside_the_model_classes(tmp_path, capsys):
+def _predict_error(tmp_path, capsys, labels):
+    """Train on labels no/yes, predict a test file with ``labels``: (test path, error line)."""
     data, test = tmp_path / "train.csv", tmp_path / "test.csv"
     _rows(["no", "yes"] * 20).to_csv(data, index=False)
-    _rows(["no", "perhaps", "yes", "perhaps", "maybe"], seed=1).to_csv(test, index=False)
+    _rows(labels, seed=1).to_csv(test, index=False)
     schema, model = tmp_path / "s.json", tmp_path / "m.json"
     schema.write_text(json.dumps(SCHEMA))
     assert main(["train", str(data), "--schema", str(schema), *TRAIN, "--out", str(model)]) == 0
     capsys.readouterr()
     code = main(["predict", "--model", str(model), str(test), "--label", "y",
                  "--out", str(tmp_path / "p.csv")])
-    line = _error_line(capsys, code)
+    return test, _error_line(capsys, code)
+
+
+def test_predict_label_outside_the_model_classes(tmp_path, capsys):
+    test, line = _predict_error(tmp_path, capsys, ["no", "perhaps", "yes", "perhaps", "maybe"])
     assert f"{test}: 3 rows hold a label outside the model's classes ['no', 'yes'] (the " \
            "first at line 3); spell the labels as the classes, or drop --label" in line
     assert "perhaps" not in line and "maybe" not in line
 
 
 def test_predict_keeps_the_dot_hint_without_printing_labels(tmp_path, capsys):
-    data, test = tmp_path / "train.csv", tmp_path / "test.csv"
-    _rows(["no", "yes"] * 20).to_csv(data, index=False)
-    _rows(["no", "yes.", "no.", "yes"], seed=1).to_csv(test, index=False)
-    schema, model = tmp_path / "s.json", tmp_path / "m.json"
-    schema.write_text(json.dumps(SCHEMA))
-    assert main(["train", str(data), "--schema", str(schema), *TRAIN, "--out", str(model)]) == 0
-    capsys.readouterr()
-    code = main(["predict", "--model", str(model), str(test), "--label", "y",
-                 "--out", str(tmp_path / "p.csv")])
-    line = _error_line(capsys, code)
+    _, line = _predict_error(tmp_path, capsys, ["no", "yes.", "no.", "yes"])
     assert "2 rows hold a label outside" in line and "(the first at line 3)" in line
     assert "remove the dots" in line and "yes." not in line and "no." not in line
 
