@@ -71,21 +71,31 @@ _DATE_HINT = ("; it reads as a date: declare the column \"categorical\" with its
 def _number_hint(value: str) -> str:
     """What to change when a cell is a number written for people: ``1,234``, ``12,5``, ``40%``,
     ``12 kg``, ``$5``.  None is guessed (``1,234`` is a thousand or a decimal): the file or the
-    schema must say."""
-    import re
+    schema must say.  The hint never holds the cell (a cell's content is private): it says
+    what kind of text it is.
 
+    Examples
+    --------
+    >>> _number_hint("1,234").split(":")[0]
+    '; it reads as a number written with a comma (a thousands separator or a decimal comma)'
+    >>> _number_hint("41.5%").split(":")[0], _number_hint("forty")
+    ('; it reads as a number with a unit, a currency or a percent sign', '')
+    """
     core = re.sub(r"^[$€£¥\s]+|[^\d.,]+$", "", value)  # without a unit, %, or currency
     unit = value.replace(core, "", 1).strip() if core else ""
     if "," in core and re.fullmatch(r"[+-]?[\d.,]*\d", core):
         if core.count(",") == 1 and "." not in core:
-            return (f"; numbers are read with a decimal point and no thousands separators: "
-                    f"write {core.replace(',', '')} if the comma separates thousands; if it is "
-                    "a decimal comma, declare \"decimal\": \",\" in the schema")
-        return ("; numbers are read with a decimal point and no thousands separators: "
-                "re-save the file with a number format without separators")
+            return ("; it reads as a number written with a comma (a thousands separator or a "
+                    "decimal comma): numbers are read with a decimal point and no thousands "
+                    "separators: if the comma separates thousands, re-save the column without "
+                    "them; if it is a decimal comma, declare \"decimal\": \",\" in the schema")
+        return ("; it reads as a number with thousands separators: numbers are read with a "
+                "decimal point and no thousands separators: re-save the file with a number "
+                "format without separators")
     if unit and re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)", core):
-        return (f"; write the number alone, without {unit!r}, and give the column's "
-                "'lower' and 'upper' in that unit")
+        return ("; it reads as a number with a unit, a currency or a percent sign: write the "
+                "number alone, without the sign, and give the column's 'lower' and 'upper' in "
+                "that unit")
     return ""
 
 
@@ -127,18 +137,35 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
     bad = np.isnan(values) & text.notna().to_numpy()
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        value = text.iloc[row]
-        na_hint = f"; if it means a missing value, list {value!r} in the schema's 'na_values'"
-        hint = (na_hint if value.lower() in NA_WORDS else
-                _DATE_HINT if _DATE_TEXT.fullmatch(value) else
-                _number_hint(value) if any(c.isdigit() for c in value) else
-                na_hint if len(value) <= 3 and not value.isalpha() else
-                f"; if the column holds words (like {value!r}), declare it \"categorical\" "
-                "with its list of categories; if it means a missing value, list it in "
-                "the schema's 'na_values'")
-        raise BadValueError(f"Column {name!r} is declared numeric but holds the non-numeric "
-                            f"value {value!r} at row {row}{hint}.", column=name, row=row)
+        raise BadValueError(f"Column {name!r} is declared numeric but the cell at row {row} is "
+                            f"not a number{_not_a_number_hint(text.iloc[row])}.",
+                            column=name, row=row)
     return _na_numbers_missing(values, na_values)
+
+
+def _not_a_number_hint(value: str) -> str:
+    """What to change for a cell of a numeric column that is not a number, by the kind of text
+    it is (a missing-value marker, a date, a number written for people, a word), never by
+    the text itself: the message names the column and the line, and a cell's content is
+    private.
+
+    Examples
+    --------
+    >>> _not_a_number_hint("NA")
+    "; it reads as a missing-value marker: list that text in the schema's 'na_values'"
+    """
+    na_hint = "; it reads as a missing-value marker: list that text in the schema's 'na_values'"
+    if value.lower() in NA_WORDS:
+        return na_hint
+    if _DATE_TEXT.fullmatch(value):
+        return _DATE_HINT
+    if any(c.isdigit() for c in value):
+        return _number_hint(value)
+    if len(value) <= 3 and not value.isalpha():
+        return na_hint
+    return ("; if the column holds words, declare it \"categorical\" with its list of "
+            "categories; if that text means a missing value, list it in the schema's "
+            "'na_values'")
 
 
 def _na_numbers_missing(values: np.ndarray, na_values: tuple[str, ...]) -> np.ndarray:

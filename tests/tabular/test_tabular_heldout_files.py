@@ -422,7 +422,7 @@ def test_names_over_a_header_that_differs_from_them_suggest_deleting_names(tmp_p
                                                                     "income"]})
     code = main(["train", str(data), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
-    one_line_error(code, "'Age' at line 1", "looks like a header row: delete 'names'")
+    one_line_error(code, "at line 1", "looks like a header row: delete 'names'")
 
 
 def test_a_header_name_with_a_non_breaking_space_is_named_as_such(tmp_path, one_line_error):
@@ -446,7 +446,8 @@ def test_a_date_in_a_numeric_column_says_what_to_do(tmp_path, one_line_error):
         "label": {"column": "y", "classes": [0, 1]}})
     code = main(["train", str(data), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
-    one_line_error(code, "'2020-05-27' at line 2", "it reads as a date", '"categorical"')
+    line = one_line_error(code, "at line 2", "it reads as a date", '"categorical"')
+    assert "2020" not in line  # a cell's content is private
 
 
 @pytest.mark.parametrize("marker", ["#N/A", "#DIV/0!", "n.a."])
@@ -459,7 +460,8 @@ def test_a_spreadsheet_missing_marker_points_at_na_values(tmp_path, one_line_err
         "label": {"column": "y", "classes": [0, 1]}})
     code = main(["train", str(data), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
-    line = one_line_error(code, "at line 3", f"list {marker!r} in the schema's 'na_values'")
+    line = one_line_error(code, "at line 3", "list that text in the schema's 'na_values'")
+    assert marker not in line  # a cell's content is private
     assert "categorical" not in line
 
 
