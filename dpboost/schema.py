@@ -45,7 +45,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dpboost.cell_text import category_key, is_nan_text
+from dpboost.cell_text import category_key, category_text, is_nan_text
 from dpboost.schema_columns import (
     MAX_BINS,
     CategoricalColumn,
@@ -101,6 +101,25 @@ def _json_int(text: str) -> int:
         raise ValueError(f"it holds an integer of {len(text.lstrip('-'))} digits, too large "
                          "to read; a public bound or category is a much shorter number."
                          ) from None
+
+
+def _check_global_tokens(na_values, columns: dict, decimal: str) -> None:
+    """Refuse a top-level ``na_values`` token written as one of a column's categories or levels.
+
+    The top-level list applies to every column and a reader drops such a cell before the
+    encoder sees it, so that category would never match: its column would be silently all
+    zeros.  (A token that differs as text, ``"999"`` against ``"0999"``, is fine: a cell
+    written as the category is that category.)
+    """
+    for name, spec in columns.items():
+        texts = {category_text(c, decimal) for c in getattr(spec, "categories", ())}
+        both = [v for v in na_values if category_text(v, decimal) in texts]
+        if both:
+            raise ValueError(f"The schema's top-level 'na_values' lists {both[0]!r}, which is "
+                             f"also a declared category of column {name!r}: those apply to "
+                             "every column, so that category would always read as missing; "
+                             "list it instead in the 'na_values' of the columns where it "
+                             "means missing.")
 
 
 @dataclass(frozen=True)
@@ -205,6 +224,7 @@ class Schema:
                 if quoted else ""))
         # cells are compared stripped (a reader strips them), so " ?" must mean "?"
         na_values = list(dict.fromkeys(v.strip() for v in na_values if v.strip()))
+        _check_global_tokens(na_values, columns, decimal)
         n_features = content.get("n_features")
         if n_features is not None and (isinstance(n_features, bool)
                                        or not isinstance(n_features, int) or n_features < 1):

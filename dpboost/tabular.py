@@ -54,6 +54,7 @@ from dpboost.tabular_cells import (
     _factorize,
     _missing_categories,
     _numeric_values,
+    declared_text,
     na_keys,
 )
 from dpboost.tabular_checks import case_only_mismatches, outside_declarations
@@ -212,7 +213,7 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         if isinstance(spec, (CategoricalColumn, OrdinalColumn)):
             declared = DeclaredValues(spec.categories, schema.decimal)
             codes, uniques = _factorize(values, f"Column {name!r}")
-            missing = _missing_categories(uniques, declared.keys, schema, name)
+            missing = _missing_categories(uniques, declared, schema, name)
             noun = "levels" if isinstance(spec, OrdinalColumn) else "categories"
             cat = _declared_positions(codes, uniques, missing[:-1], declared,
                                       f"Column {name!r}", name, noun)  # code -1 is missing
@@ -291,9 +292,9 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         what = f"The label column {column!r}"
         codes, uniques = _factorize(y, what)
         na = na_keys(schema.na_values_of(schema.label.column), schema.decimal)
-        out = _declared_positions(codes, uniques,
-                                  [category_key(u, schema.decimal) in na for u in uniques],
-                                  declared, what, column, "classes")
+        gone = [category_key(u, schema.decimal) in na and not declared_text(u, declared)
+                for u in uniques]  # a class written exactly so is that class
+        out = _declared_positions(codes, uniques, gone, declared, what, column, "classes")
         if (out < 0).any():
             row = int(np.flatnonzero(out < 0)[0])
             value = np.asarray(y, dtype=object)[row]

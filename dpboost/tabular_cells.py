@@ -19,6 +19,7 @@ from dpboost.cell_text import (
     NA_WORDS,
     DeclaredValues,
     category_key,
+    category_text,
     is_decimal_number,
     is_nan_text,
 )
@@ -26,7 +27,7 @@ from dpboost.cell_text import (
 if TYPE_CHECKING:
     from dpboost.schema import Schema
 
-__all__ = ["BadValueError", "na_keys"]
+__all__ = ["BadValueError", "declared_text", "na_keys"]
 
 class BadValueError(ValueError):
     """A value the schema cannot encode (text in a numeric column, an undeclared label).
@@ -210,17 +211,37 @@ def _hashable(value) -> bool:
     return True
 
 
-def _missing_categories(uniques, declared, schema: Schema, name: str) -> np.ndarray:
+def _missing_categories(uniques, declared: DeclaredValues, schema: Schema,
+                        name: str) -> np.ndarray:
     """Which distinct values of categorical column ``name`` mean *missing* (an empty cell, one
     of its ``na_values`` (:meth:`~dpboost.schema.Schema.na_values_of`), or NaN text unless
-    ``declared``, the category keys, holds it), plus a trailing True for the code -1 of
-    :func:`_factorize`: index it with the codes."""
+    ``declared`` holds it), plus a trailing True for the code -1 of :func:`_factorize`: index
+    it with the codes.
+
+    A text cell written exactly as a declared value is that value, even when its number is
+    an ``na_values`` token: ``"0999"`` is the declared code ``"0999"``, not the missing
+    ``"999"`` (:func:`declared_text`).
+    """
     keys = na_keys(schema.na_values_of(name), schema.decimal)
     found = []
     for u in uniques:
         key = category_key(u, schema.decimal)
-        found.append(key is None or key in keys or (is_nan_text(u) and key not in declared))
+        found.append(key is None or (key in keys and not declared_text(u, declared))
+                     or (is_nan_text(u) and key not in declared.keys))
     return np.array(found + [True])
+
+
+def declared_text(value, declared: DeclaredValues) -> bool:
+    """Whether ``value`` is a text cell written exactly as one of the ``declared`` values
+    (stripped, NFC): such a cell is that value whatever ``na_values`` say of its number.
+
+    Examples
+    --------
+    >>> codes = DeclaredValues(["0999", "0100"])
+    >>> declared_text(" 0999 ", codes), declared_text("999", codes), declared_text(999, codes)
+    (True, False, False)
+    """
+    return isinstance(value, str) and category_text(value, declared.decimal) in declared.by_text
 
 
 def _declared_positions(codes, uniques, gone, declared: DeclaredValues, what: str,

@@ -97,7 +97,7 @@ def declaration_counts(frame, schema: Schema) -> dict[str, dict[str, int]]:
         elif isinstance(spec, (CategoricalColumn, OrdinalColumn)):
             declared = DeclaredValues(spec.categories, schema.decimal)
             codes, uniques = _factorize(frame[name], f"Column {name!r}")
-            present = ~_missing_categories(uniques, declared.keys, schema, name)[codes]
+            present = ~_missing_categories(uniques, declared, schema, name)[codes]
             undeclared = np.array([declared.index(u) == -1
                                    for u in uniques] + [False])[codes] & present
             counts[name] = {"undeclared": int(undeclared.sum()), "present": int(present.sum())}

@@ -357,8 +357,10 @@ def test_nan_declared_as_a_category_stays_a_category():
     assert Z[0, names.index("job=NaN")] > 0 and Z[0, names.index("job_missing")] == 0.0
     assert Z[1, names.index("job=NaN")] == 0.0 and Z[1, names.index("job_missing")] > 0
     assert enc.encode_labels(["NaN", "no"]).tolist() == [1, 0]
-    assert TabularEncoder({**schema, "na_values": ["NaN"]}).fit_transform(
-        pd.DataFrame({"age": ["30"], "job": ["NaN"]}))[0, names.index("job_missing")] > 0
+    # a top-level token written as a category: a reader drops such cells, so the category
+    # would never match (test_tabular_redteam_files.py)
+    with pytest.raises(ValueError, match="also a declared category of column 'job'"):
+        TabularEncoder({**schema, "na_values": ["NaN"]}).fit()
 
 
 @pytest.mark.parametrize("sep", [",", " "])
