@@ -270,9 +270,9 @@ def run(args) -> int:
         if proba is not None:
             columns.append(("probability",
                             [repr(float(p)) for p in np.asarray(proba(X))[:, 1]]))
-    header = ",".join(name for name, _ in columns)
+    first_line = ",".join(name for name, _ in columns)  # not `header`: the file's flag
     rows = zip(*(values for _, values in columns))
-    text = header + "\n" + "".join(",".join(row) + "\n" for row in rows)
+    text = first_line + "\n" + "".join(",".join(row) + "\n" for row in rows)
     summary = (_metrics(model, truth, score, pred, args.data, header)
                if truth is not None else None)
     if args.out is None:

@@ -83,3 +83,22 @@ def test_a_global_token_written_as_a_category_is_refused_at_load(tmp_path, one_l
                  "--out", str(tmp_path / "m.json")])
     one_line_error(code, "'unknown', which is also a declared category of column 'job'",
                    "the 'na_values' of the columns where it means missing")
+
+
+# -- line numbers ----------------------------------------------------------------------------
+def test_predict_names_the_line_of_a_bad_label_in_a_headerless_file(tmp_path, one_line_error):
+    """predict passed the header of its own output (a text) where the file's header flag was
+    due, so a label outside the classes in a headerless file was blamed on the next line."""
+    schema = _write(tmp_path / "s.json", {
+        "names": ["age", "g", "y"],
+        "columns": {"age": {"type": "numeric", "lower": 0, "upper": 100},
+                    "g": {"type": "categorical", "categories": ["a", "b"]}},
+        "label": {"column": "y", "classes": ["no", "yes"]}})
+    train = _write(tmp_path / "train.csv", "30,a,no\n40,b,yes\n50,a,no\n60,b,yes\n")
+    test = _write(tmp_path / "test.csv", "30,a,no\n40,b,maybe\n50,a,no\n")
+    model = tmp_path / "m.json"
+    assert main(["train", str(train), "--schema", str(schema), *TRAIN, "--out", str(model)]) == 0
+    code = main(["predict", "--model", str(model), str(test), "--label", "y",
+                 "--out", str(tmp_path / "p.csv")])
+    line = one_line_error(code, "1 row holds a label outside", "(the first at line 2)")
+    assert "maybe" not in line
