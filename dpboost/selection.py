@@ -45,8 +45,10 @@ from accounting.selection import rdp_epsilon, selection_rdp
 from dpboost._validation import (
     check_declared_labels,
     check_finite_rows,
+    check_norm_bound,
     check_random_state,
     check_scalar,
+    warn_if_clipped,
     warn_inferred_classes,
 )
 from dpboost.estimator import PrivateHalfspaceClassifier
@@ -65,8 +67,10 @@ DEFAULT_CANDIDATES = (
 #: Share of each run's rho spent on the noisy validation score.
 SCORE_SHARE = 0.1
 #: Parameters of every run that the search itself sets (a candidate may not override them).
+#: ``verbose`` and ``diagnostics`` stay off: a run's plan line on stderr (or its non-private
+#: statistics) would tell how many runs there were (K) and every run's learned T.
 _SET_BY_SEARCH = frozenset({"target_epsilon", "target_delta", "classes", "accounting",
-                            "random_state"})
+                            "random_state", "verbose", "diagnostics"})
 
 
 class BudgetPerFitWarning(UserWarning):
@@ -291,25 +295,24 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         t, m = lattice_variance(math.sqrt(0.5 / rho_score))
         K = _sample_tnb(eta, gamma, k_rng)
         best = (-math.inf, None, None)
-        seen = set()
+        # the clipped-rows warning of every candidate's bound, here and not from the runs:
+        # which warnings the runs raise would tell which candidates ran, so something of K
+        for bound in dict.fromkeys(c.get("norm_bound", 1.0) for c in cands):
+            warn_if_clipped(X[tr], check_norm_bound(bound, type(self).__name__),
+                            type(self).__name__)
         for _ in range(K):
             r = run_rng.spawn(1)[0]
             params = cands[int(r.integers(len(cands)))]
             est = PrivateHalfspaceClassifier(eps_train, delta, classes=classes,
                                              accounting="cks", random_state=r, **params)
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                # each run is a step of this one search, not a fit by sklearn's model selection
-                warnings.simplefilter("ignore", BudgetPerFitWarning)
+            with warnings.catch_warnings():
+                # none of a run's warnings leaves the search (they are per run, so K):
+                # the clipped rows warned above; the classes are declared to every run
+                warnings.simplefilter("ignore")
                 est.fit(X[tr], y[tr])
             # the run's stream must not stay in a released estimator: its SeedSequence holds
             # the search's entropy, from which the split, every run's noise and K follow
             est.set_params(random_state=None)
-            for w in caught:  # the runs' other warnings (e.g. clipped rows), each once
-                key = (w.category, str(w.message))
-                if key not in seen:
-                    seen.add(key)
-                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
             correct = int(np.count_nonzero(est.predict(X[val]) == y[val]))
             score = correct + int(sample_discrete_gaussian(t * m, 1, rng=r)[0])
             if score > best[0]:

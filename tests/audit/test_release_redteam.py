@@ -1,0 +1,76 @@
+"""Red-team regressions: data-dependent outputs that escaped accounting, each found by fitting
+on neighbouring datasets (one row replaced, one label changed) with the same seed and diffing
+everything released (attributes, model file, report, warnings, stderr, exceptions).
+
+Each test names the leak it pins and how it was found.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+from dpboost.selection import PrivateSelection
+
+FAST = [{"n_rounds": 5, "kappa": 0.3}, {"n_rounds": 8, "kappa": 0.3}]
+
+
+def _data(n=400, d=3, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)) / 3
+    return X, np.where(X[:, 0] > 0, 1, -1)
+
+
+def _selection_outputs(X, y, candidates, seed) -> tuple[list[str], str]:
+    """(warning texts, stderr) of one PrivateSelection fit."""
+    err = io.StringIO()
+    with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stderr(err):
+        warnings.simplefilter("always")
+        PrivateSelection(1.0, 1e-6, classes=[-1, 1], candidates=candidates,
+                         random_state=seed).fit(X, y)
+    return [f"{w.category.__name__}: {w.message}" for w in caught], err.getvalue()
+
+
+# -- PrivateSelection: K (the number of runs) must not leave the search ------------------------
+
+@pytest.mark.parametrize("name", ["verbose", "diagnostics"])
+def test_a_selection_candidate_cannot_switch_on_per_run_output(name):
+    """Before the fix a candidate could set ``verbose=1``: every run printed its plan line on
+    stderr, so the number of lines was K (2, 3 and 8 lines for seeds 1, 0 and 2) and each
+    line stated that run's T, learned from that run's noisy count, for runs that are never
+    released.  ``diagnostics=True`` put non-private statistics of the best run into the
+    released ``best_estimator_``.  The search now sets both (a candidate naming one is refused
+    before any data is read)."""
+    X, y = _data()
+    with pytest.raises(TypeError, match=name):
+        PrivateSelection(1.0, 1e-6, classes=[-1, 1],
+                         candidates=[{**FAST[0], name: True}]).fit(X, y)
+
+
+def test_selection_stderr_is_empty_and_does_not_count_runs():
+    X, y = _data()
+    for seed in range(3):  # K = 3, 2 and 8 for these seeds
+        assert _selection_outputs(X, y, FAST, seed)[1] == ""
+
+
+def test_selection_warnings_do_not_tell_which_candidates_ran():
+    """Before the fix the runs' warnings were re-emitted (each once): with candidates of
+    different norm bounds, the clipped-rows warning of a bound appeared only when a run drew
+    that candidate, so the set of warnings told which candidates ran (seed 1: only the first,
+    seed 3: only the second), information about K that PS22's Theorem 2 must keep hidden.
+    Now each candidate's bound is checked once, before the runs, whatever K is."""
+    X, y = _data()
+    X[:60] *= 10.0
+    cands = [FAST[0], {**FAST[0], "norm_bound": 0.2}]
+    seen = {tuple(sorted(re.search(r"norm_bound=\S+", t).group() for t in
+                         _selection_outputs(X, y, cands, seed)[0]))
+            for seed in range(4)}
+    assert len(seen) == 1, seen
+    texts = _selection_outputs(X, y, cands, 0)[0]
+    assert sum("norm_bound=1 " in t for t in texts) == 1
+    assert sum("norm_bound=0.2 " in t for t in texts) == 1
