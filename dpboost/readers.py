@@ -31,29 +31,14 @@ import unicodedata
 from pathlib import Path
 
 from dpboost.cell_text import DECIMAL_COMMA, category_key, is_decimal_number
+from dpboost.csv_errors import arrow_error as _arrow_error
+from dpboost.csv_errors import decode_error as _decode_error
+from dpboost.csv_errors import open_text as _open_text
 
 __all__ = ["check_columns", "csv_layout", "field_count", "first_line_is_data", "header_names",
            "line_of", "read_table", "sniff_delimiter", "table_format"]
 
 _PARQUET_SUFFIXES = (".parquet", ".pq")
-
-
-def _open_text(path: Path):
-    """The file as text: UTF-8 (a leading byte-order mark is dropped), gzip undone."""
-    with open(path, "rb") as handle:
-        gz = handle.read(2) == b"\x1f\x8b"
-    if gz:
-        return gzip.open(path, "rt", encoding="utf-8-sig", newline="")
-    return open(path, encoding="utf-8-sig", newline="")
-
-
-def _decode_error(path: Path, exc: Exception) -> ValueError:
-    """A one-line error for a file that is not UTF-8 text or not a whole gzip stream."""
-    if isinstance(exc, UnicodeDecodeError):
-        return ValueError(f"{path} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at "
-                          f"offset {exc.start} of the decoded stream); re-save it as UTF-8.")
-    return ValueError(f"{path} could not be read: {str(exc).splitlines()[0] or 'truncated'} "
-                      "(a damaged or truncated gzip file?).")
 
 
 def _is_gzip(path: Path) -> bool:
@@ -236,15 +221,6 @@ def line_of(path: str | os.PathLike, row: int, *, header: bool) -> int | None:
                     return start
                 seen += 1
             start = reader.line_num + 1
-    return None
-
-
-def _find_line(path: Path, text: str) -> int | None:
-    text = text.strip()
-    with _open_text(path) as handle:
-        for number, line in enumerate(handle, start=1):
-            if line.rstrip("\r\n").strip() == text:
-                return number
     return None
 
 
@@ -491,7 +467,7 @@ def _read_arrow(path, names, skip, delimiter, columns, na, text_columns, decimal
             table = _arrow_table(path, names, skip, delimiter, columns, na,
                                  [*text_columns, *temporal, *hexed], decimal)
     except pa.ArrowInvalid as exc:
-        raise _arrow_error(path, exc) from None
+        raise _arrow_error(path, exc, delimiter, skip) from None
     except (OSError, EOFError) as exc:  # a truncated or damaged gzip stream
         raise _decode_error(path, exc) from None
     binary = [f.name for f in table.schema if pa.types.is_binary(f.type)]
@@ -542,20 +518,6 @@ def _skip_blank_row(row) -> str:
     and the dask reader (pandas) skip it; any other row is an error naming its line.
     """
     return "skip" if not row.text.strip() else "error"
-
-
-def _arrow_error(path: Path, exc: Exception) -> ValueError:
-    message = str(exc)
-    match = re.search(r"Expected (\d+) columns, got (\d+): (.*)", message, re.DOTALL)
-    if match:
-        line = _find_line(path, match.group(3))
-        where = f"line {line}" if line is not None else f"row {match.group(3)[:40]!r}"
-        return ValueError(f"{path}, {where}: expected {match.group(1)} fields (as in the "
-                          f"first row), found {match.group(2)}.")
-    if "UTF8" in message or "UTF-8" in message:
-        return ValueError(f"{path} is not UTF-8 text ({message.splitlines()[0]}); re-save it "
-                          "as UTF-8.")
-    return ValueError(f"{path} could not be read as CSV: {message.splitlines()[0]}")
 
 
 def _read_whitespace(path, names, skip, columns, na, text_columns, decimal="."):

@@ -102,3 +102,22 @@ def test_predict_names_the_line_of_a_bad_label_in_a_headerless_file(tmp_path, on
                  "--out", str(tmp_path / "p.csv")])
     line = one_line_error(code, "1 row holds a label outside", "(the first at line 2)")
     assert "maybe" not in line
+
+
+@pytest.mark.parametrize("rows, line, extra", [
+    (['"sec\nret",7,1'], 4, ""),                                 # a quoted line break
+    (["5,1," + "SECRET" * 40], 4, ""),                             # pyarrow cuts the row
+    (['"3,1', "4,0"], 4, "unclosed double quote"),
+])
+def test_a_row_with_the_wrong_width_is_named_by_its_line_never_by_its_text(
+        tmp_path, one_line_error, rows, line, extra):
+    """pyarrow quotes the row it failed on; when the row was not found again by its text (a
+    quoted line break, a row pyarrow shortened) the message printed the row instead."""
+    data = _write(tmp_path / "d.csv", "a,y\n1,0\n2,1\n" + "\n".join(rows) + "\n3,0\n")
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"a": {"type": "numeric", "lower": 0, "upper": 10}},
+        "label": {"column": "y", "classes": [0, 1]}})
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    text = one_line_error(code, f"line {line}: expected 2 fields", extra)
+    assert "SECRET" not in text and "sec" not in text and "3,1" not in text

@@ -1,0 +1,93 @@
+"""Opening a CSV file's text, and the one-line errors for a file that cannot be parsed.
+
+A parser's own message quotes the row it failed on (pyarrow: ``Expected 2 columns, got 3:
+5,1,...``), and a row is private: these errors name the file and the line, found by counting
+records as :func:`dpboost.readers.line_of` does, and never the row's content.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import re
+from pathlib import Path
+
+__all__ = ["arrow_error", "bad_record_line", "decode_error", "open_text"]
+
+
+def open_text(path: Path):
+    """The file as text: UTF-8 (a leading byte-order mark is dropped), gzip undone."""
+    with open(path, "rb") as handle:
+        gz = handle.read(2) == b"\x1f\x8b"
+    if gz:
+        return gzip.open(path, "rt", encoding="utf-8-sig", newline="")
+    return open(path, encoding="utf-8-sig", newline="")
+
+
+def decode_error(path: Path, exc: Exception) -> ValueError:
+    """A one-line error for a file that is not UTF-8 text or not a whole gzip stream."""
+    if isinstance(exc, UnicodeDecodeError):
+        return ValueError(f"{path} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at "
+                          f"offset {exc.start} of the decoded stream); re-save it as UTF-8.")
+    return ValueError(f"{path} could not be read: {str(exc).splitlines()[0] or 'truncated'} "
+                      "(a damaged or truncated gzip file?).")
+
+
+def bad_record_line(path: Path, delimiter: str, width: int, skip: int) -> int | None:
+    """The 1-based line where the first record after ``skip`` lines without ``width`` fields
+    starts (blank records skipped, a quoted line break kept inside its record), or None.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
+    ...     _ = f.write('a,y\\n"x\\ny",1\\n\\n2,1,3\\n')
+    >>> bad_record_line(Path(f.name), ",", 2, 1)
+    5
+    >>> os.remove(f.name)
+    """
+    try:
+        with open_text(path) as handle:
+            for _ in range(skip):
+                handle.readline()
+            reader = csv.reader(handle, delimiter=delimiter)
+            start = skip + 1
+            for record in reader:
+                blank = len(record) <= 1 and not (record and record[0].strip())
+                if not blank and len(record) != width:
+                    return start
+                start = skip + reader.line_num + 1
+    except csv.Error:
+        return None
+    return None
+
+
+def arrow_error(path: Path, exc: Exception, delimiter: str, skip: int) -> ValueError:
+    """pyarrow's parse error as one line naming the file and the line, never the row.
+
+    ``delimiter`` and ``skip`` (lines before the first data row) are those of the read.
+    """
+    message = str(exc)
+    match = re.search(r"Expected (\d+) columns, got (\d+)", message)
+    if match:
+        expected, found = int(match.group(1)), int(match.group(2))
+        line = bad_record_line(path, delimiter, expected, skip)
+        where = f"line {line}" if line is not None else "a row"
+        return ValueError(f"{path}, {where}: expected {expected} fields (as in the first "
+                          f"row), found {found}."
+                          + (" An unclosed double quote (\") runs on to the end of the file?"
+                             if found < expected and line is not None
+                             and _opens_a_quote(path, line) else ""))
+    if "UTF8" in message or "UTF-8" in message:
+        return ValueError(f"{path} is not UTF-8 text; re-save it as UTF-8.")
+    first = re.sub(r"'[^']*'|: .*$", "", message.splitlines()[0])  # a value the parser quotes
+    return ValueError(f"{path} could not be read as CSV ({first}).")
+
+
+def _opens_a_quote(path: Path, line: int) -> bool:
+    """Whether physical line ``line`` holds an odd number of double quotes."""
+    with open_text(path) as handle:
+        for number, text in enumerate(handle, start=1):
+            if number == line:
+                return text.count('"') % 2 == 1
+    return False
