@@ -263,8 +263,26 @@ def _categories(spec: dict, where: str, decimal: str, min_size: int) -> tuple[tu
     texts = [category_text(c, decimal) for c in cats]  # "250.1" and "250.10" are two codes
     if len(set(texts)) != len(texts):
         raise ValueError(_err(f"'categories' of {where}", "a list without duplicates",
-                              list(cats)))
+                              list(cats)) + _twice(cats, texts))
     return tuple(cats), dict(zip(keys, cats))
+
+
+def _twice(values, texts: list) -> str:
+    """`` 'red' is listed twice.`` for the first declared value whose text repeats (a long
+    list is hard to scan for it), else ``""``.
+
+    Examples
+    --------
+    >>> _twice(["red", "green", " red"], ["red", "green", "red"])
+    " 'red' is listed twice (at positions 1 and 3)."
+    """
+    seen: dict = {}
+    for k, text in enumerate(texts):
+        if text is not None and text in seen:
+            return (f" {values[seen[text]]!r} is listed twice (at positions {seen[text] + 1} "
+                    f"and {k + 1}).")
+        seen[text] = k
+    return ""
 
 
 def _listed_to_dict(kind: str, column) -> dict:
@@ -397,7 +415,7 @@ class Label:
         texts = [category_text(c, decimal) for c in classes]  # "01" and "1" are two classes
         if None in keys or len(set(texts)) != len(texts):
             raise ValueError(_err("'classes' of the label", "distinct non-empty labels",
-                                  list(classes)))
+                                  list(classes)) + _twice(classes, texts))
         return cls(column, tuple(classes), _from_data(spec, "the label"),
                    _na_tokens(spec, "the label", dict(zip(keys, classes)), decimal))
 

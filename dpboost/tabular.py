@@ -307,7 +307,10 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
             hint = (f" (labels are case-sensitive: the schema declares {folded[0]!r})"
                     if folded else
                     f" (it ends in '.', as UCI adult.test's labels do: remove the dots; the "
-                    f"schema declares {dotted[0]!r})" if dotted else "")
+                    f"schema declares {dotted[0]!r})" if dotted else
+                    f"; none of the {len(out)} labels read is one of them: write the classes "
+                    "as the label column writes them" if len(out) > 1 and (out < 0).all()
+                    else "")
             both = [v for v in schema.na_values if category_key(v, schema.decimal) in index]
             why = (f" (its cell is empty or one of the schema's 'na_values' {both}, which "
                    "apply to every column: the label's class "

@@ -121,3 +121,35 @@ def test_a_row_with_the_wrong_width_is_named_by_its_line_never_by_its_text(
                  "--out", str(tmp_path / "m.json")])
     text = one_line_error(code, f"line {line}: expected 2 fields", extra)
     assert "SECRET" not in text and "sec" not in text and "3,1" not in text
+
+
+# -- hand-written schemas --------------------------------------------------------------------
+def test_classes_of_another_kind_than_the_labels_say_so(tmp_path, one_line_error):
+    """Classes ["no", "yes"] over a 0/1 label column said only that line 2's label was not a
+    class, as if one row were wrong; every row was."""
+    data = _write(tmp_path / "d.csv", "x,y\n" + "".join(f"{k},{k % 2}\n" for k in range(8)))
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"x": {"type": "numeric", "lower": 0, "upper": 10}},
+        "label": {"column": "y", "classes": ["no", "yes"]}})
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "The label at line 2 is not one of the schema's classes",
+                   "none of the 8 labels read is one of them")
+
+
+@pytest.mark.parametrize("spec, needle", [
+    ({"columns": {"c": {"type": "categorical",
+                        "categories": ["red", "green", "blue", " red"]}}},
+     "'red' is listed twice (at positions 1 and 4)"),
+    ({"columns": {"c": {"type": "ordinal", "categories": [1, 2, "2"]}}},
+     "2 is listed twice (at positions 2 and 3)"),
+    ({"columns": {"c": {"type": "categorical", "categories": ["a"]}},
+      "label": {"column": "y", "classes": ["no", "yes", "no"]}},
+     "'no' is listed twice"),
+])
+def test_a_category_listed_twice_is_named(spec, needle):
+    """A list of 40 categories with one repeat was refused as 'without duplicates' and the
+    whole list, leaving the reader to find the repeat."""
+    with pytest.raises(ValueError, match="without duplicates|distinct") as info:
+        TabularEncoder(spec).fit()
+    assert needle in str(info.value)
