@@ -131,7 +131,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         ``"ovr"`` runs K binary boosters sharing the budget (noise x sqrt(K)), for comparison.
         ``coef_`` is then (K, d), ``decision_function`` (n, K), ``predict`` the argmax.
     verbose : bool or int, default 0
-        Print the planned rounds and an estimated time to stderr before boosting, and a tqdm
+        Print the planned rounds and an estimated time to stderr before boosting, and a
         progress bar for runs estimated over 3 s (:mod:`dpboost.progress`); multiclass fits
         name the booster (joint, or K one-vs-rest runs).
     random_state : None, int or numpy.random.Generator

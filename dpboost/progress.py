@@ -4,14 +4,21 @@ Everything printed is public (``n``, ``d``, ``T`` and the settings) or already p
 it goes to ``stderr`` so that ``stdout`` stays clean for pipes.  The time estimate is a linear
 model of one boosting round, ``c1 n d + c2 n`` seconds, measured on the 2-core development
 machine (a round at n = 50,000, d = 100 took about 7 ms); it is a guide, not a promise.
+
+The bar reads no clock: it redraws at fixed rounds (every hundredth of the total) and shows
+the rounds done, never an elapsed time or a rate.  A tqdm bar printed both, and redrew when
+enough time had passed, so its output depended on how long rounds took, which depends on the
+data (the measure's projection, the exponential mechanism's exact sampler): a figure outside
+every mechanism, in output the guarantee otherwise covers.
 """
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 
-__all__ = ["estimated_seconds", "round_callback"]
+__all__ = ["RoundBar", "estimated_seconds", "round_callback"]
 
 #: Seconds per (row x feature) and per row of one boosting round (measured; see module doc).
 SECONDS_PER_CELL = 1.2e-9
@@ -33,7 +40,7 @@ def estimated_seconds(n: int, d: int, n_rounds: int) -> float:
 
 def round_callback(owner: str, n: int, d: int, n_rounds: int, verbose, *, n_classes: int = 2,
                    multiclass: str = "joint") -> tuple[Callable | None, Callable[[], None]]:
-    """Print the plan to stderr; return ``(callback, close)`` for a tqdm bar (or no bar).
+    """Print the plan to stderr; return ``(callback, close)`` for a progress bar (or none).
 
     ``verbose`` false: prints nothing and returns ``(None, no-op)``.  With ``n_classes >= 3``
     the plan names the multiclass booster: a joint round scores ``K`` classes (the estimate
@@ -61,7 +68,46 @@ def round_callback(owner: str, n: int, d: int, n_rounds: int, verbose, *, n_clas
           file=sys.stderr)
     if secs < BAR_AFTER_SECONDS:
         return None, lambda: None
-    from tqdm import tqdm
+    bar = RoundBar(owner, total)
+    return (lambda t, mu, h: bar.update()), bar.close
 
-    bar = tqdm(total=total, desc=owner, unit="round", file=sys.stderr, leave=False)
-    return (lambda t, mu, h: bar.update(1)), bar.close
+
+class RoundBar:
+    """``owner: done/total rounds (p%)`` on one stderr line, redrawn at fixed rounds.
+
+    The output is a function of ``owner`` and ``total`` alone (no clock, no rate): the same
+    characters for every run of the same plan.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     bar = RoundBar("Demo", 3)
+    ...     for _ in range(3):
+    ...         bar.update()
+    ...     bar.close()
+    >>> err.getvalue().count("/3 rounds")
+    4
+    """
+
+    def __init__(self, owner: str, total: int) -> None:
+        self.owner, self.total, self.done = owner, int(total), 0
+        self.step = max(1, math.ceil(self.total / 100))
+        self._width = 0
+        self._draw()
+
+    def _draw(self) -> None:
+        text = (f"{self.owner}: {self.done}/{self.total} rounds "
+                f"({100 * self.done // max(1, self.total)}%)")
+        self._width = max(self._width, len(text))
+        print("\r" + text, end="", file=sys.stderr, flush=True)
+
+    def update(self) -> None:
+        self.done += 1
+        if self.done % self.step == 0 or self.done == self.total:
+            self._draw()
+
+    def close(self) -> None:
+        """Clear the line (as a bar that does not stay)."""
+        print("\r" + " " * self._width + "\r", end="", file=sys.stderr, flush=True)
