@@ -91,6 +91,7 @@ REPORT = {
 #: Fitted attributes (``vars(est)``, ending in ``_``), path -> releases.
 ATTRIBUTES = {
     "classes_": PUBLIC, "n_features_in_": PUBLIC,
+    "feature_names_in_": PUBLIC,  # a DataFrame's column names (a declaration, not a row)
     "coef_": ALL, "intercept_": ALL, "boosted_coef_": ALL, "score_scale_": ALL,
     "hypothesis_coefs_": ALL, "hypothesis_intercepts_": ALL,
     "released_centres_": ALL,
@@ -155,6 +156,8 @@ def _flatten(value, prefix: str, out: dict,
 
 def _canon(value):
     """A byte-exact, comparable form (floats by their hex, arrays by dtype, shape and bytes)."""
+    if isinstance(value, np.ndarray) and value.dtype == object:  # (bytes would be pointers)
+        return ("array", "O", value.shape, tuple(repr(v) for v in value.ravel()))
     if isinstance(value, np.ndarray):
         return ("array", value.dtype.str, value.shape, value.tobytes())
     if isinstance(value, (float, np.floating)):
@@ -249,12 +252,23 @@ CONFIGS = {
     "theory": dict(data=dict(), params=dict(margin=0.5, n_rounds=20)),
     "private_calibration": dict(data=dict(), params=dict(calibration="private")),
     "multiclass": dict(data=dict(d=4, k=3), params=dict(classes=[0, 1, 2])),
+    "multiclass_ovr": dict(data=dict(d=4, k=3), params=dict(classes=[0, 1, 2],
+                                                            multiclass="ovr")),
+    # the multiclass input whitening (joint only) and the temperature on large data
+    "multiclass_whitened": dict(data=dict(n=3000, d=3, k=3),
+                                params=dict(classes=[0, 1, 2], target_epsilon=20.0)),
+    # a DataFrame sets feature_names_in_ (its column names)
+    "dataframe": dict(data=dict(), params=dict(), frame=True),
 }
 
 
-def _fit(X, y, **params):
+def _fit(X, y, frame=False, **params):
     params = {"target_epsilon": EPSILON, "target_delta": DELTA, "classes": [0, 1],
               "random_state": SEED, **params}
+    if frame:
+        import pandas as pd
+
+        X = pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the clipped pair warns (a local message)
         return PrivateHalfspaceClassifier(**params).fit(X, y)
@@ -266,8 +280,9 @@ def fits():
     for config, spec in CONFIGS.items():
         k = spec["data"].get("k", 2)
         X, y = _base(**spec["data"])
-        base = _fit(X, y, **spec["params"])
-        out[config] = (base, [(name, _fit(X2, y2, **spec["params"]))
+        frame = spec.get("frame", False)
+        base = _fit(X, y, frame, **spec["params"])
+        out[config] = (base, [(name, _fit(X2, y2, frame, **spec["params"]))
                               for name, X2, y2 in _pairs(X, y, k)])
     return out
 
