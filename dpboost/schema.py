@@ -56,6 +56,7 @@ from dpboost.schema_columns import (
     OrdinalColumn,
     _err,
     _number,
+    list_hint,
     token_text,
 )
 from dpboost.schema_spellings import did_you_mean, json_mistake
@@ -101,6 +102,15 @@ def _json_int(text: str) -> int:
         raise ValueError(f"it holds an integer of {len(text.lstrip('-'))} digits, too large "
                          "to read; a public bound or category is a much shorter number."
                          ) from None
+
+
+def _columns_hint(raw) -> str:
+    """What to write for ``"columns"`` given as a list of ``{"name": ..., ...}`` objects."""
+    if isinstance(raw, list) and raw and all(isinstance(c, dict) and "name" in c for c in raw):
+        first = {k: v for k, v in raw[0].items() if k != "name"}
+        return (" Key each spec by its column's name: "
+                f"{{{json.dumps(str(raw[0]['name']))}: {json.dumps(first)}, ...}}.")
+    return ""
 
 
 def _check_global_tokens(na_values, columns: dict, decimal: str) -> None:
@@ -172,7 +182,8 @@ class Schema:
             raise ValueError(_err("'decimal'", "'.' or ','", decimal))
         raw = content.get("columns", {})
         if not isinstance(raw, dict):
-            raise TypeError(_err("'columns'", "an object mapping names to column specs", raw))
+            raise TypeError(_err("'columns'", "an object mapping names to column specs", raw)
+                            + _columns_hint(raw))
         columns: dict = {}
         for name, spec in raw.items():
             name = name.strip()  # a reader strips the header's names; "age " would never match
@@ -221,7 +232,7 @@ class Schema:
                 isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in na_values))
             raise TypeError(_err("'na_values'", "a list of strings", na_values) + (
                 f" Write each in quotes: {json.dumps([str(v) for v in na_values])}."
-                if quoted else ""))
+                if quoted else list_hint(na_values)))
         # cells are compared stripped (a reader strips them), so " ?" must mean "?"
         na_values = list(dict.fromkeys(v.strip() for v in na_values if v.strip()))
         _check_global_tokens(na_values, columns, decimal)

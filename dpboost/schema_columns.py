@@ -28,6 +28,20 @@ def _err(what: str, expected: str, got: object) -> str:
     return f"The {what} in the schema must be {expected}. Got {got!r} instead."
 
 
+def list_hint(value) -> str:
+    """`` Write it as a JSON list: ["a", "b"].`` for a list typed as one text, else ``""``.
+
+    Examples
+    --------
+    >>> list_hint("no,yes"), list_hint(["no"])
+    (' Write it as a JSON list: ["no", "yes"].', '')
+    """
+    if not isinstance(value, str):
+        return ""
+    parts = [p.strip() for p in value.split(",")] if "," in value else [value.strip()]
+    return f" Write it as a JSON list: {json.dumps(parts, ensure_ascii=False)}."
+
+
 def _number(value, what: str) -> float:
     """``value`` as a finite float; a one-line error for text, a bool, NaN, inf or an int too
     large for a float (JSON allows ``1e400`` written out in 401 digits)."""
@@ -254,7 +268,8 @@ def _categories(spec: dict, where: str, decimal: str, min_size: int) -> tuple[tu
     cats = spec.get("categories")
     if not isinstance(cats, (list, tuple)) or len(cats) < min_size:
         raise ValueError(_err(f"'categories' of {where}", "a non-empty list" if min_size == 1
-                              else f"a list of at least {min_size} levels", cats))
+                              else f"a list of at least {min_size} levels", cats)
+                         + list_hint(cats))
     _scalars(cats, f"'categories' of {where}")
     keys = [category_key(c, decimal) for c in cats]
     if None in keys:
@@ -401,7 +416,10 @@ class Label:
             raise ValueError(_err("keys of the label", "among column, classes, na_values, "
                                   "from_data, note", sorted(unknown))
                              + did_you_mean(sorted(unknown), ("column", "classes", "na_values"),
-                                             LABEL_SPELLINGS))
+                                             LABEL_SPELLINGS)
+                             + (" The positive class is the second of 'classes': list it "
+                                "second." if unknown & {"positive", "pos_label", "positive_class"}
+                                else ""))
         column = spec.get("column")
         if column is not None and not isinstance(column, str):
             raise TypeError(_err("'column' of the label", "a column name", column))
@@ -409,7 +427,7 @@ class Label:
         classes = spec.get("classes")
         if not isinstance(classes, (list, tuple)) or len(classes) < 2:
             raise ValueError(_err("'classes' of the label", "a list of at least 2 labels",
-                                  classes))
+                                  classes) + list_hint(classes))
         _scalars(classes, "'classes' of the label")
         keys = [category_key(c, decimal) for c in classes]
         texts = [category_text(c, decimal) for c in classes]  # "01" and "1" are two classes

@@ -1,4 +1,4 @@
-"""Raw files and hand-written schemas from a fresh-eyes red-team of ``schema``/``train``/``predict``.
+"""Raw files and hand-written schemas from a red-team of ``schema``, ``train`` and ``predict``.
 
 Each test failed before its fix: a file unlike those of the other tabular tests (bank
 marketing with ';' and quotes, UCI adult with ', ' and ' ?', an Excel export, a census code
@@ -151,5 +151,28 @@ def test_a_category_listed_twice_is_named(spec, needle):
     """A list of 40 categories with one repeat was refused as 'without duplicates' and the
     whole list, leaving the reader to find the repeat."""
     with pytest.raises(ValueError, match="without duplicates|distinct") as info:
+        TabularEncoder(spec).fit()
+    assert needle in str(info.value)
+
+
+@pytest.mark.parametrize("spec, needle", [
+    ({"na_values": "?", "columns": {"c": {"type": "categorical", "categories": ["a"]}}},
+     'Write it as a JSON list: ["?"].'),
+    ({"columns": {"c": {"type": "categorical", "categories": "red,green, blue"}}},
+     'Write it as a JSON list: ["red", "green", "blue"].'),
+    ({"columns": {"c": {"type": "categorical", "categories": ["a"]}},
+      "label": {"column": "y", "classes": "no,yes"}},
+     'Write it as a JSON list: ["no", "yes"].'),
+    ({"columns": [{"name": "age", "type": "numeric", "lower": 0, "upper": 9}]},
+     'Key each spec by its column\'s name: {"age": {"type": "numeric", "lower": 0, '
+     '"upper": 9}, ...}.'),
+    ({"columns": {"c": {"type": "categorical", "categories": ["a"]}},
+      "label": {"column": "y", "classes": ["no", "yes"], "positive": "yes"}},
+     "The positive class is the second of 'classes': list it second."),
+])
+def test_shapes_a_hand_written_schema_gets_wrong_say_what_to_write(spec, needle):
+    """A list typed as one text, columns as a list of named objects (as other tools write
+    them) and a 'positive' key were refused without saying what to write."""
+    with pytest.raises((TypeError, ValueError)) as info:
         TabularEncoder(spec).fit()
     assert needle in str(info.value)
