@@ -79,27 +79,36 @@ def _integral(values) -> bool:
 
 
 def _named_columns(path, no_header: bool) -> list[str] | None:
-    """The header's non-empty names when it has empty ones (None: read every column).
+    """The header's names that a schema can name: non-empty and unrepeated (None: read every
+    column).
 
-    A spreadsheet's trailing separators (``a,b,y,,``) leave columns without a name; a schema
-    cannot name them, so the draft leaves them out and says so.  Before, two of them stopped
-    the draft with "the header row names the column(s) [''] more than once".
+    A spreadsheet's trailing separators (``a,b,y,,``) leave columns without a name, and a
+    header may name two columns alike (``a,b,a``); a schema cannot name either, so the draft
+    leaves them out and says so.  Before, the draft stopped at "the header row names the
+    column(s) [...] more than once", and a schema could be drafted for no column.
     """
     from dpboost.readers import header_names
 
     names = None if no_header else header_names(path)
-    if not names or "" not in names:
+    repeated = sorted({n for n in names or () if n and names.count(n) > 1})
+    if not names or ("" not in names and not repeated):
         return None
     empty = [j + 1 for j, name in enumerate(names) if not name]
-    named = list(dict.fromkeys(name for name in names if name))
+    named = [name for name in names if name and name not in repeated]
     if not named:
-        raise ValueError(f"{path}: the header row names no column; name them, or pass "
+        raise ValueError(f"{path}: the header row names no column once; name them, or pass "
                          "--no-header if the file has no header row.")
-    why = ("; trailing separators?" if empty[0] > len(names) - len(empty) else
-           "; a row index saved without a name?" if empty == [1] else "")
-    print(f"{len(empty)} column{'s' if len(empty) > 1 else ''} without a name in the header "
-          f"row (position{'s' if len(empty) > 1 else ''} {', '.join(map(str, empty))}{why}) "
-          "left out of the draft: a schema names the columns it uses.", file=sys.stderr)
+    if empty:
+        why = ("; trailing separators?" if empty[0] > len(names) - len(empty) else
+               "; a row index saved without a name?" if empty == [1] else "")
+        print(f"{len(empty)} column{'s' if len(empty) > 1 else ''} without a name in the "
+              f"header row (position{'s' if len(empty) > 1 else ''} "
+              f"{', '.join(map(str, empty))}{why}) left out of the draft: a schema names the "
+              "columns it uses.", file=sys.stderr)
+    if repeated:
+        print(f"column name{'s' if len(repeated) > 1 else ''} {repeated} repeated in the header "
+              "row: those columns are left out of the draft; rename them in the file to use "
+              "them.", file=sys.stderr)
     return named
 
 

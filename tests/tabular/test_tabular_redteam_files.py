@@ -176,3 +176,15 @@ def test_shapes_a_hand_written_schema_gets_wrong_say_what_to_write(spec, needle)
     with pytest.raises((TypeError, ValueError)) as info:
         TabularEncoder(spec).fit()
     assert needle in str(info.value)
+
+
+# -- dpboost schema --------------------------------------------------------------------------
+def test_schema_drafts_a_file_with_a_repeated_header_name_without_it(tmp_path, capsys):
+    """'a,b,a,y': the draft stopped at 'names the column(s) ['a'] more than once', although
+    train reads such a file when the schema leaves 'a' out."""
+    data = _write(tmp_path / "d.csv", "a,b,a,y\n" + "".join(
+        f"{k},{k % 3},{k + 1},{k % 2}\n" for k in range(10)))
+    out = tmp_path / "draft.json"
+    assert main(["schema", str(data), "--label", "y", "--out", str(out)]) == 0
+    assert "['a'] repeated in the header row" in capsys.readouterr().err
+    assert list(json.loads(out.read_text())["columns"]) == ["b"]
