@@ -332,7 +332,18 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
             "eta": eta, "gamma": gamma, "expected_runs": self.privacy_event_.expected_runs,
             "candidates": cands, "validation_fraction": vf,
             "best_params": best[1],
+            "labels_inferred_from_data": self.classes is None,
         }
+        # the best run's own report (what save_model writes) prices one run and says its
+        # classes were declared: it states the search that chose it, whose cost is the release's
+        self.best_estimator_.privacy_report_ = {
+            **best[2].privacy_report_, "labels_inferred_from_data": self.classes is None,
+            "selected_by": {
+                "epsilon": self.privacy_report_["epsilon"], "delta": delta,
+                "mechanism": self.privacy_report_["mechanism"],
+                "rule": "this run was chosen by PrivateSelection: the model is (epsilon, "
+                        "delta)-DP for the search's epsilon and delta here, not the run's own "
+                        "epsilon above (which prices one run, not the choice among K)"}}
         return self
 
     def _check_density(self, cands, classes, n_train: int) -> None:

@@ -83,6 +83,9 @@ REPORT = {
     "n_samples": PUBLIC, "sigma_util": PUBLIC, "sigma_at_most_sigma_util": PUBLIC,
     "utility_guarantee_applies": PUBLIC, "accounting_method": PUBLIC, "mode": PUBLIC,
     "labels_inferred_from_data": PUBLIC,
+    # a PrivateSelection's best run: the search that chose it (public parameters)
+    "selected_by.epsilon": PUBLIC, "selected_by.delta": PUBLIC, "selected_by.mechanism": PUBLIC,
+    "selected_by.rule": PUBLIC,
     "schema_from_data": PUBLIC,  # model file only: the columns a draft schema read from data
     # multiclass (dpboost.multiclass): kappa and T are public there
     "multiclass": PUBLIC, "n_classes": PUBLIC, "noise_multiplier_rule": PUBLIC,

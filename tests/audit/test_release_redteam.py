@@ -109,3 +109,26 @@ def test_the_progress_bar_is_the_same_on_neighbours(monkeypatch, params):
     assert not re.search(r"\d\d:\d\d|round/s|it/s|s/round", a), a  # tqdm's clock
     assert a == b
     assert re.search(r"\r\S+: (\d+)/\1 rounds \(100%\)", a), a
+
+
+def test_a_selected_model_file_states_the_search_and_the_inferred_labels():
+    """Before the fix ``save_model(sel.best_estimator_)`` wrote the best run's own report:
+    epsilon 0.57 for a model whose guarantee, as the best of K runs, is the search's 1.0, and
+    ``labels_inferred_from_data: false`` although the search had read the labels from y (it
+    declares them to every run).  The run's report now names the search that chose it, and
+    the model file and every field of it pass the release inventory."""
+    from test_release_inventory import MODEL, _check_listed, _flatten
+
+    from dpboost.model_io import model_to_dict
+
+    X, y = _data()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sel = PrivateSelection(1.0, 1e-6, candidates=FAST, random_state=0).fit(X, y)
+    content = model_to_dict(sel.best_estimator_)
+    report = content["privacy_report"]
+    assert report["labels_inferred_from_data"] is True
+    assert sel.privacy_report_["labels_inferred_from_data"] is True
+    assert report["selected_by"]["epsilon"] == sel.privacy_report_["epsilon"]
+    assert report["selected_by"]["epsilon"] > report["epsilon"]["best"]
+    _check_listed(_flatten(content, "", {}), MODEL, "selected model file")
