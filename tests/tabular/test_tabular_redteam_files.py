@@ -188,3 +188,28 @@ def test_schema_drafts_a_file_with_a_repeated_header_name_without_it(tmp_path, c
     assert main(["schema", str(data), "--label", "y", "--out", str(out)]) == 0
     assert "['a'] repeated in the header row" in capsys.readouterr().err
     assert list(json.loads(out.read_text())["columns"]) == ["b"]
+
+
+# -- predict ---------------------------------------------------------------------------------
+def test_predict_warns_of_a_column_without_a_single_value(tmp_path, capsys):
+    """An export whose 'income' column came out empty was predicted as if every income were
+    missing, without a word (the other checks count only the values present)."""
+    schema = _write(tmp_path / "s.json", {
+        "na_values": ["?"],
+        "columns": {"x": {"type": "numeric", "lower": 0, "upper": 10},
+                    "income": {"type": "numeric", "lower": 0, "upper": 1e5},
+                    "job": {"type": "categorical", "categories": ["a", "b"]}},
+        "label": {"column": "y", "classes": [0, 1]}})
+    train = _write(tmp_path / "train.csv", "x,income,job,y\n" + "".join(
+        f"{k},{1000 * k},{'ab'[k % 2]},{k % 2}\n" for k in range(10)))
+    test = _write(tmp_path / "test.csv", "x,income,job,y\n1,,?,0\n2,,?,1\n3,,?,0\n")
+    model = tmp_path / "m.json"
+    assert main(["train", str(train), "--schema", str(schema), *TRAIN, "--out", str(model)]) == 0
+    capsys.readouterr()
+    assert main(["predict", "--model", str(model), str(test), "--out",
+                 str(tmp_path / "p.csv")]) == 0
+    err = capsys.readouterr().err
+    assert "columns 'income', 'job' hold no value in this file" in err
+    assert main(["predict", "--model", str(model), str(train), "--out",
+                 str(tmp_path / "p.csv")]) == 0
+    assert "no value" not in capsys.readouterr().err
