@@ -425,6 +425,12 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
         elif composed:  # 'São' typed in the schema, 'Sa\u0303o' saved by the file
             hint = (f" The file writes it with its accents decomposed (Unicode NFD, in JSON: "
                     f"{json.dumps(composed[0])}); write it so, or re-save the file as NFC.")
+        elif header and shown and shown[0].lstrip("# ") == absent[0]:  # '#age,...'
+            hint = (f" The file writes it {shown[0]!r}, with a '#' before the first name: "
+                    "delete the '#' from the file's header, or name the column so.")
+        elif header and shown and shown[0].startswith("#"):  # '# exported 2024-01-01'
+            hint = (" Its first line starts with '#', a comment: delete the comment lines "
+                    "above the header row.")
         elif len(available) == 1 and len(wanted) > 1:
             hint = (" The file reads as a single column: the separator is taken from the "
                     "first line and must be a comma, semicolon, tab or whitespace.")

@@ -213,3 +213,20 @@ def test_predict_warns_of_a_column_without_a_single_value(tmp_path, capsys):
     assert main(["predict", "--model", str(model), str(train), "--out",
                  str(tmp_path / "p.csv")]) == 0
     assert "no value" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("first, needle", [
+    ("# exported 2024-01-01\na,y\n", "delete the comment lines above the header row"),
+    ("#a,y\n", "The file writes it '#a', with a '#' before the first name"),
+])
+def test_a_comment_above_the_header_or_a_hash_before_it_is_named(tmp_path, first, needle,
+                                                                  one_line_error):
+    """A '# exported ...' line above the header became the header: 'no column 'a'; its
+    columns are ['#', 'exported', ...]' said nothing of the comment."""
+    data = _write(tmp_path / "d.csv", first + "1,0\n2,1\n3,0\n")
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"a": {"type": "numeric", "lower": 0, "upper": 10}},
+        "label": {"column": "y", "classes": [0, 1]}})
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "has no column 'a'", needle)
