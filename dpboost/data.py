@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import warnings
 from pathlib import Path
 
@@ -385,9 +386,8 @@ def _load_csv(path, label, *, header, with_label, names_out=None):
             row = int(bad_rows[0])
             cell = col.iloc[row]
             what = f"column {name!r} (index {j})" if has_header else f"column {j}"
-            kind = ("is empty" if cell is None or cell == "" or (
-                isinstance(cell, float) and np.isnan(cell))
-                    else f"holds the non-numeric value {cell!r}")
+            kind = ("is empty" if cell is None or cell == "" or (  # the line, never the cell
+                isinstance(cell, float) and np.isnan(cell)) else "holds a non-numeric value")
             raise ValueError(f"{path}: {what} {kind} at line "
                              f"{line_of(path, row, header=has_header)}; only the label column "
                              "may hold strings. Encode categories as numbers first, or "
@@ -494,6 +494,8 @@ def load_libsvm(path: str | os.PathLike, n_features: int | None = None, *,
                     f"(index base {index_base if index_base is not None else 'guessed'})")
         elif "Invalid index 0" in text:
             text = "it uses feature index 0 but index_base = 1 was declared"
+        else:  # sklearn quotes the bad token (a figure of the data): say which kind, not it
+            text = re.sub(r"\s*:?\s*b?'[^']*'", " (a field of the file; not shown)", text)
         raise ValueError(f"{path} is not a valid LIBSVM file: {text}.") from None
     X = np.asarray(X.toarray(), dtype=np.float64)
     if X.shape[0] == 0:

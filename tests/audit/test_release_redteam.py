@@ -132,3 +132,34 @@ def test_a_selected_model_file_states_the_search_and_the_inferred_labels():
     assert report["selected_by"]["epsilon"] == sel.privacy_report_["epsilon"]
     assert report["selected_by"]["epsilon"] > report["epsilon"]["best"]
     _check_listed(_flatten(content, "", {}), MODEL, "selected model file")
+
+
+# -- error messages: the line and the column, never a cell ---------------------------------------
+
+SECRET = "SSN-123-45-6789"
+
+
+@pytest.mark.parametrize("kind", ["csv cell", "libsvm value", "libsvm label", "libsvm index"])
+def test_a_bad_value_is_named_by_its_place_not_its_content(tmp_path, capsys, kind):
+    """Before the fix ``dpboost train`` printed the offending cell on stderr: "column 'x1'
+    (index 1) holds the non-numeric value 'SSN-123-45-6789' at line 8" for a numeric CSV,
+    and sklearn's "could not convert string to float: b'SSN-...'" for a LIBSVM value, label
+    or index, while the schema path and the label checks already name only the line.  An
+    error message is output of the run too; the value is a figure of one row."""
+    from dpboost.cli import main
+
+    if kind == "csv cell":
+        path = tmp_path / "d.csv"
+        path.write_text("x0,x1,label\n0.1,0.2,1\n0.3," + SECRET + ",0\n0.2,0.1,1\n")
+        extra = ["--label", "label", "--classes", "0,1"]
+    else:
+        line = {"libsvm value": f"-1 1:0.2 2:{SECRET}", "libsvm label": f"{SECRET} 1:0.2",
+                "libsvm index": f"-1 1:0.2 {SECRET}:0.3"}[kind]
+        path = tmp_path / "d.svm"
+        path.write_text(f"1 1:0.5 2:0.1\n{line}\n1 1:0.3 2:0.2\n")
+        extra = ["--n-features", "2", "--index-base", "1", "--classes", "-1,1"]
+    code = main(["train", str(path), *extra, "--target-epsilon", "1", "--target-delta", "1e-6",
+                 "--out", str(tmp_path / "m.json")])
+    captured = capsys.readouterr()
+    assert code == 2 and "error" in captured.err
+    assert "SSN" not in captured.err + captured.out and "123" not in captured.err
