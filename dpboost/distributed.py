@@ -57,6 +57,7 @@ __all__ = [
     "DistributedFitError",
     "check_dask_X",
     "check_dask_X_y",
+    "class_probabilities",
     "clip_rows_dask",
     "dask_centre",
     "dask_zero_gain",
@@ -290,10 +291,25 @@ def decision_scores(X, coef: np.ndarray, intercept=0.0):
     """``X @ coef + intercept`` in X's precision, lazily (a dask array of shape (n,)).
 
     A multiclass ``coef`` of shape (K, d) (``intercept`` of shape (K,)) gives the (n, K)
-    scores ``X @ coef.T + intercept``, one column per class.
+    scores ``X @ coef.T + intercept``, one column per class.  Each row block is scored whole
+    by :func:`dpboost.scores.linear_scores`, as in memory: a finite row near the float limit
+    scores ``+-inf``, never NaN.
     """
+    import dask.array as da
+
+    from dpboost.scores import linear_scores
+
     w = np.asarray(coef).astype(X.dtype)
-    return X @ (w.T if w.ndim == 2 else w) + intercept
+    w = w.T if w.ndim == 2 else w
+
+    def score(block):
+        return linear_scores(block, w) + intercept
+
+    dtype = score(np.zeros((1, X.shape[1]), dtype=X.dtype)).dtype
+    if w.ndim == 2:
+        return da.blockwise(score, "ik", X, "ij", new_axes={"k": w.shape[1]},
+                            concatenate=True, dtype=dtype)
+    return da.blockwise(score, "i", X, "ij", concatenate=True, dtype=dtype)
 
 
 def _labels_of(scores: np.ndarray, classes: np.ndarray) -> np.ndarray:
@@ -302,15 +318,45 @@ def _labels_of(scores: np.ndarray, classes: np.ndarray) -> np.ndarray:
     return classes[(scores > 0).astype(int)]
 
 
-def predict_labels(scores, classes: np.ndarray):
+def predict_labels(scores, classes: np.ndarray, X=None, coef=None, intercept=None):
     """``classes[1]`` where ``scores > 0`` else ``classes[0]``, lazily.
 
-    For (n, K) multiclass scores: the class of the largest score in each row.
+    For (n, K) multiclass scores: the class of the largest score in each row.  Given the rows
+    ``X`` and the model's ``coef`` (K, d) and ``intercept`` too, a row whose class scores
+    overflowed is ordered by :func:`dpboost.scores.largest_class`, as in memory.
     """
+    import dask.array as da
+
+    from dpboost.scores import largest_class
+
     classes = np.asarray(classes)
+    if scores.ndim == 2 and X is not None:
+        w = np.asarray(coef, dtype=np.float64).T
+
+        def labels(xb, sb):
+            return classes[largest_class(xb, sb, w, intercept)]
+
+        return da.blockwise(labels, "i", X, "ij", scores, "ik", concatenate=True,
+                            dtype=classes.dtype)
     if scores.ndim == 2:
         return scores.map_blocks(_labels_of, classes, drop_axis=1, dtype=classes.dtype)
     return scores.map_blocks(_labels_of, classes, dtype=classes.dtype)
+
+
+def class_probabilities(X, scores, coef, intercept):
+    """The softmax of (n, K) ``scores``, lazily; a row whose scores overflowed is one-hot at
+    its largest class (:func:`dpboost.scores.class_probabilities`, as in memory)."""
+    import dask.array as da
+
+    from dpboost.scores import class_probabilities as in_memory
+
+    w = np.asarray(coef, dtype=np.float64).T
+
+    def proba(xb, sb):
+        return in_memory(xb, sb, w, intercept)
+
+    return da.blockwise(proba, "ik", X, "ij", scores, "ik", concatenate=True,
+                        dtype=np.float64)
 
 
 def fit_chunk_rows(n: int, d: int, itemsize: int, target_bytes: int = 64 << 20) -> int:
@@ -426,12 +472,14 @@ def staged_decision_function(estimator, X):
 
 
 def predict_proba(estimator, X):
-    """``[1 - p, p]`` with ``p = sigmoid(decision_function)``, lazily (multiclass: softmax)."""
+    """``[1 - p, p]`` with ``p = sigmoid(decision_function)``, lazily (multiclass: softmax,
+    one-hot where the scores overflowed, as in memory)."""
     import dask.array as da
-    from scipy.special import expit, softmax
+    from scipy.special import expit
 
     scores = decision_function(estimator, X)
     if scores.ndim == 2:
-        return scores.astype(np.float64).map_blocks(softmax, axis=1, dtype=np.float64)
+        return class_probabilities(X, scores.astype(np.float64), estimator.coef_,
+                                   estimator.intercept_)
     p = scores.map_blocks(expit, dtype=np.float64)
     return da.stack([1.0 - p, p], axis=1)

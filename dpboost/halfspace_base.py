@@ -241,7 +241,8 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
         if is_dask_array(scores):
             from dpboost import distributed
 
-            return distributed.predict_labels(scores, self.classes_)
+            return distributed.predict_labels(scores, self.classes_, X, self.coef_,
+                                              self.intercept_)
         if scores.ndim == 2:  # (ties between overflowed scores: dpboost.scores)
             return self.classes_[largest_class(X, scores, self.coef_.T, self.intercept_)]
         return self.classes_[(scores > 0).astype(int)]
