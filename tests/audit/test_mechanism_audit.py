@@ -140,11 +140,11 @@ def test_broken_variants_are_not_public():
 
 @pytest.mark.slow
 def test_repeated_round_audits_power_fixed_seed():
-    # 5 audits per variant at the default runs; analytic power > 0.99999 each, so all 10
+    # 3 audits per variant at the default runs; analytic power > 0.99999 each, so all 6
     # flagged has probability > 0.9999; the real mechanism passes both (P[flag] < 0.01 each)
     seeds = np.random.SeedSequence(2026).generate_state(12)
     flagged = [not _round(v, seed=int(s)).passed
-               for v, s in zip(["half_noise"] * 5 + ["half_sensitivity"] * 5, seeds[:10])]
+               for v, s in zip(["half_noise"] * 3 + ["half_sensitivity"] * 3, seeds[:6])]
     assert all(flagged)
     assert all(_round(None, seed=int(s)).passed for s in seeds[10:])
 
