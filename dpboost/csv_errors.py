@@ -12,7 +12,7 @@ import gzip
 import re
 from pathlib import Path
 
-__all__ = ["arrow_error", "bad_record_line", "decode_error", "open_text"]
+__all__ = ["arrow_error", "bad_record_line", "decode_error", "open_text", "undecodable_line"]
 
 
 def open_text(path: Path):
@@ -25,12 +25,33 @@ def open_text(path: Path):
 
 
 def decode_error(path: Path, exc: Exception) -> ValueError:
-    """A one-line error for a file that is not UTF-8 text or not a whole gzip stream."""
+    """A one-line error for a file that is not UTF-8 text or not a whole gzip stream.
+
+    Text that is not UTF-8 is named by its line, never by its bytes (a cell's content).
+    """
     if isinstance(exc, UnicodeDecodeError):
-        return ValueError(f"{path} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at "
-                          f"offset {exc.start} of the decoded stream); re-save it as UTF-8.")
+        line = undecodable_line(path)
+        where = f" (line {line})" if line is not None else ""
+        return ValueError(f"{path} is not UTF-8 text{where}; re-save it as UTF-8.")
     return ValueError(f"{path} could not be read: {str(exc).splitlines()[0] or 'truncated'} "
                       "(a damaged or truncated gzip file?).")
+
+
+def undecodable_line(path: Path) -> int | None:
+    """The 1-based number of the first line that is not UTF-8 (a leading byte-order mark
+    allowed), or None."""
+    with open(path, "rb") as handle:
+        gz = handle.read(2) == b"\x1f\x8b"
+    try:
+        with (gzip.open(path, "rb") if gz else open(path, "rb")) as handle:
+            for number, raw in enumerate(handle, start=1):
+                try:
+                    raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                except UnicodeDecodeError:
+                    return number
+    except (OSError, EOFError):
+        return None
+    return None
 
 
 def bad_record_line(path: Path, delimiter: str, width: int, skip: int) -> int | None:
@@ -79,7 +100,9 @@ def arrow_error(path: Path, exc: Exception, delimiter: str, skip: int) -> ValueE
                              if found < expected and line is not None
                              and _opens_a_quote(path, line) else ""))
     if "UTF8" in message or "UTF-8" in message:
-        return ValueError(f"{path} is not UTF-8 text; re-save it as UTF-8.")
+        line = undecodable_line(path)
+        where = f" (line {line})" if line is not None else ""
+        return ValueError(f"{path} is not UTF-8 text{where}; re-save it as UTF-8.")
     first = re.sub(r"'[^']*'|: .*$", "", message.splitlines()[0])  # a value the parser quotes
     return ValueError(f"{path} could not be read as CSV ({first}).")
 

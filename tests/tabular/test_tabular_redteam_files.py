@@ -230,3 +230,19 @@ def test_a_comment_above_the_header_or_a_hash_before_it_is_named(tmp_path, first
     code = main(["train", str(data), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
     one_line_error(code, "has no column 'a'", needle)
+
+
+@pytest.mark.parametrize("size", [5, 50_000])
+def test_text_that_is_not_utf8_is_named_by_its_line_not_its_bytes(tmp_path, size,
+                                                                  one_line_error):
+    """A Latin-1 'é' was named by its byte (0xe9, a cell's content) and an offset into some
+    decoded chunk, or by pyarrow's message; now by its line."""
+    data = tmp_path / "d.csv"
+    data.write_bytes(("a,y\n" + "1,0\n" * size + "2,é\n").encode("latin-1"))
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"a": {"type": "numeric", "lower": 0, "upper": 10}},
+        "label": {"column": "y", "classes": ["0", "é"]}})
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    line = one_line_error(code, f"is not UTF-8 text (line {size + 2}); re-save it as UTF-8")
+    assert "0xe9" not in line
