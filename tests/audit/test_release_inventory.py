@@ -408,10 +408,12 @@ LEDGER = {"label": PUBLIC, "event": BY_COUNT}
 def _model_releases(content: dict) -> dict:
     """The releases as a model file states them (for the CLI, which returns no estimator)."""
     report = content["privacy_report"]
+    tempered = "multiclass" in report  # the calibration is the softmax temperature
     return {COUNT: report.get("noisy_positive_count"), MEAN: report.get("input_centre"),
             WHITEN: report.get("input_whitening"), NORMS: report.get("input_scale"),
-            ROUNDS: content["coef"], PLATT: report.get("calibration"),
-            CUT: report.get("threshold")}
+            ROUNDS: content["coef"], PLATT: None if tempered else report.get("calibration"),
+            CUT: report.get("threshold"),
+            TEMP: report.get("calibration") if tempered else None}
 
 
 def _check_cli_pair(a, b, what):
@@ -455,6 +457,20 @@ def test_train_outputs_on_a_numeric_csv(tmp_path, capsys, monkeypatch, json_out)
                             if not ln.startswith("privacy:")], name
             for text in (other[0].out, other[0].err):
                 assert "accuracy" not in text and "clipped" not in text, name
+
+
+@pytest.mark.parametrize("mode", ["joint", "ovr"])
+def test_train_outputs_of_a_multiclass_model(tmp_path, capsys, monkeypatch, mode):
+    """Three declared classes through the command line (the temperature, K centres a round)."""
+    X, y = _base(d=4, k=3)
+    extra = ["--label", "label", "--classes", "0,1,2", "--multiclass", mode, "--json"]
+    base = _train(tmp_path / "base", lambda p: _write_numeric(p, X, y), extra, capsys,
+                  monkeypatch)
+    assert base[1]["privacy_report"]["multiclass"] == mode
+    for name, X2, y2 in _pairs(X, y, 3):
+        other = _train(tmp_path / name, lambda p: _write_numeric(p, X2, y2), extra, capsys,
+                       monkeypatch)
+        _check_cli_pair(base, other, f"multiclass {mode}/{name}")
 
 
 SCHEMA = {
