@@ -34,6 +34,7 @@ from dpboost.cell_text import DECIMAL_COMMA, category_key, is_decimal_number
 from dpboost.csv_errors import arrow_error as _arrow_error
 from dpboost.csv_errors import decode_error as _decode_error
 from dpboost.csv_errors import open_text as _open_text
+from dpboost.pandas_csv import quoted_after_space, read_spaced, read_whitespace, whitespace_fields
 
 __all__ = ["check_columns", "csv_layout", "field_count", "first_line_is_data", "header_names",
            "line_of", "read_table", "sniff_delimiter", "table_format"]
@@ -109,26 +110,12 @@ def sniff_delimiter(line: str) -> str | None:
     return best if counts[best] > 0 else None
 
 
-#: A whitespace-separated field: a run of non-blank characters and quoted parts, so that
-#: ``"chevrolet malibu"`` is one field, as pandas reads it.
-_WHITESPACE_FIELD = re.compile(r'(?:"[^"]*"|[^\s"])+')
-
-
-def _whitespace_fields(line: str) -> list[str]:
-    """The fields of a whitespace-separated line, a quoted value (spaces and all) one field.
-
-    Examples
-    --------
-    >>> _whitespace_fields('18 8 "chevrolet chevelle malibu"')
-    ['18', '8', '"chevrolet chevelle malibu"']
-    """
-    return _WHITESPACE_FIELD.findall(line)
-
-
 def _split(line: str, delimiter: str | None) -> list[str]:
+    """The stripped fields of one line (a quoted value after spaces unquoted, as read)."""
     if delimiter is None:
-        return [field.strip('"') for field in _whitespace_fields(line)]
-    return [cell.strip() for cell in next(csv.reader([line], delimiter=delimiter))]
+        return [field.strip('"') for field in whitespace_fields(line)]
+    return [cell.strip() for cell in next(csv.reader([line], delimiter=delimiter,
+                                                     skipinitialspace=True))]
 
 
 def header_names(path: str | os.PathLike, header: bool | str = True) -> list[str] | None:
@@ -315,7 +302,9 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     names = _unread_repeats_renamed(names)
     na = [] if na_values is None else ["", *na_values]
     if delimiter is None:
-        frame = _read_whitespace(path, names, skip, columns, na, text_columns, decimal)
+        frame = read_whitespace(path, names, skip, columns, na, text_columns, decimal)
+    elif quoted_after_space([line for _, line in lines], delimiter):  # 30, "clerk", "no"
+        frame = read_spaced(path, names, skip, delimiter, columns, na, text_columns, decimal)
     else:
         frame = _read_arrow(path, names, skip, delimiter, columns, na, text_columns, decimal)
     if decimal == ",":  # a number in a text column (a category, a label): 1,5 is 1.5
@@ -524,40 +513,3 @@ def _skip_blank_row(row) -> str:
     and the dask reader (pandas) skip it; any other row is an error naming its line.
     """
     return "skip" if not row.text.strip() else "error"
-
-
-def _read_whitespace(path, names, skip, columns, na, text_columns, decimal="."):
-    import pandas as pd
-
-    _check_whitespace_widths(path, len(names), skip)  # first: pandas warns on a bad row
-    try:
-        frame = pd.read_csv(path, sep=r"\s+", header=None, names=names, skiprows=skip,
-                            usecols=None if columns is None else list(columns),
-                            na_values=na, keep_default_na=False, index_col=False,
-                            decimal=decimal, low_memory=False,  # no chunk-wise DtypeWarning
-                            dtype={c: str for c in text_columns} or None,
-                            compression="gzip" if _is_gzip(path) else None)
-    except (pd.errors.ParserError, ValueError) as exc:
-        match = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(exc))
-        if match:
-            raise ValueError(f"{path}, line {int(match.group(2))}: expected "
-                             f"{match.group(1)} fields (as in the first row), found "
-                             f"{match.group(3)}.") from None
-        raise ValueError(f"{path} could not be read: {str(exc).splitlines()[0]}") from None
-    return frame
-
-
-def _check_whitespace_widths(path: Path, width: int, skip: int) -> None:
-    """pandas fills a short whitespace-separated row with NaN; refuse it instead.
-
-    Otherwise one row could set the separator (by being the first line) and turn every other
-    row into missing values without a word: the model would depend on that row alone.
-    """
-    with _open_text(path) as handle:
-        for number, line in enumerate(handle, start=1):
-            if number <= skip or not line.strip():
-                continue
-            found = len(_whitespace_fields(line))
-            if found != width:
-                raise ValueError(f"{path}, line {number}: expected {width} fields (as in the "
-                                 f"first row), found {found}.")

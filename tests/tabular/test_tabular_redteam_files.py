@@ -246,3 +246,32 @@ def test_text_that_is_not_utf8_is_named_by_its_line_not_its_bytes(tmp_path, size
                  "--out", str(tmp_path / "m.json")])
     line = one_line_error(code, f"is not UTF-8 text (line {size + 2}); re-save it as UTF-8")
     assert "0xe9" not in line
+
+
+# -- reading ---------------------------------------------------------------------------------
+def test_quoted_values_after_a_space_are_read_unquoted(tmp_path, capsys, one_line_error):
+    """'"age", "job", "y"' over '30, "clerk", "no"': pyarrow kept the quotes of a value after
+    a space, so the schema's 'job' was 'no column' (the file had '"job"'), and a value with a
+    comma inside its quotes split in two."""
+    rows = ['"age", "name", "job", "y"'] + [
+        f'{20 + k}, "Smith, J{k}", "{"clerk" if k % 2 else "sales"}", "{"yes" if k % 2 else "no"}"'
+        for k in range(12)]
+    data = _write(tmp_path / "d.csv", "\n".join(rows) + "\n")
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"age": {"type": "numeric", "lower": 0, "upper": 100},
+                    "job": {"type": "categorical", "categories": ["clerk", "sales"]}},
+        "label": {"column": "y", "classes": ["no", "yes"]}})
+    model = tmp_path / "m.json"
+    assert main(["train", str(data), "--schema", str(schema), *TRAIN, "--out", str(model)]) == 0
+    capsys.readouterr()
+    assert main(["predict", "--model", str(model), str(data), "--label", "y",
+                 "--out", str(tmp_path / "p.csv")]) == 0
+    assert "warning" not in capsys.readouterr().err  # every job is a declared category
+    from dpboost.readers import read_table
+
+    frame = read_table(data)
+    assert frame.columns.tolist() == ["age", "name", "job", "y"]
+    assert frame["name"].iloc[0] == "Smith, J0" and frame["job"].iloc[0] == "sales"
+    _write(data, "\n".join(rows[:5] + ['30, "clerk", "no"'] + rows[5:]) + "\n")
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN, "--out", str(model)])
+    one_line_error(code, "line 6: expected 4 fields (as in the first row), found 3")

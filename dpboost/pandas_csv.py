@@ -1,0 +1,130 @@
+"""The CSV layouts :mod:`dpboost.readers` reads through pandas rather than pyarrow.
+
+* Whitespace-separated files (UCI's ``german.data``, ``auto-mpg.data``): fields are runs of
+  non-blank characters, a quoted value (spaces and all) one field.
+* Separated files that put a space between the separator and a quoted value
+  (``30, "clerk", "no"``, as UCI adult-style exports and hand-written files do): pyarrow
+  keeps such a value's quotes as text (``'"clerk"'``, which matches no declared category,
+  and a header name ``'"job"'`` that matches no schema column); pandas skips the spaces
+  (``skipinitialspace``) and reads the quotes as quotes.
+
+In both, a row with another number of fields than the first is an error naming its line
+(pandas would fill a short row with missing values), and no message holds a cell.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+from dpboost.csv_errors import open_text
+
+__all__ = ["quoted_after_space", "read_spaced", "read_whitespace", "whitespace_fields"]
+
+#: A whitespace-separated field: a run of non-blank characters and quoted parts, so that
+#: ``"chevrolet malibu"`` is one field, as pandas reads it.
+_WHITESPACE_FIELD = re.compile(r'(?:"[^"]*"|[^\s"])+')
+
+
+def whitespace_fields(line: str) -> list[str]:
+    """The fields of a whitespace-separated line, a quoted value (spaces and all) one field.
+
+    Examples
+    --------
+    >>> whitespace_fields('18 8 "chevrolet chevelle malibu"')
+    ['18', '8', '"chevrolet chevelle malibu"']
+    """
+    return _WHITESPACE_FIELD.findall(line)
+
+
+def quoted_after_space(lines, delimiter: str) -> bool:
+    """Whether one of ``lines`` has a quoted value after spaces that follow a separator.
+
+    Examples
+    --------
+    >>> quoted_after_space(['"age", "job"', '30, "clerk"'], ","), quoted_after_space(
+    ...     ['age,"job"', '30, clerk'], ",")
+    (True, False)
+    """
+    for line in lines:
+        for field in next(csv.reader([line], delimiter=delimiter), []):
+            if field[:1].isspace() and field.strip().startswith('"'):
+                return True
+    return False
+
+
+def _is_gzip(path: Path) -> bool:
+    with open(path, "rb") as handle:
+        return handle.read(2) == b"\x1f\x8b"
+
+
+def _read(path: Path, sep: str, names, skip, columns, na, text_columns, decimal, **options):
+    """pandas' read of a table whose widths are checked; one-line errors without a cell."""
+    import pandas as pd
+
+    try:
+        return pd.read_csv(path, sep=sep, header=None, names=names, skiprows=skip,
+                           usecols=None if columns is None else list(columns),
+                           na_values=na, keep_default_na=False, index_col=False,
+                           decimal=decimal, low_memory=False,  # no chunk-wise DtypeWarning
+                           dtype={c: str for c in text_columns} or None,
+                           compression="gzip" if _is_gzip(path) else None, **options)
+    except (pd.errors.ParserError, ValueError) as exc:
+        match = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(exc))
+        if match:
+            raise ValueError(f"{path}, line {int(match.group(2))}: expected "
+                             f"{match.group(1)} fields (as in the first row), found "
+                             f"{match.group(3)}.") from None
+        first = re.sub(r"'[^']*'|: .*$", "", str(exc).splitlines()[0])  # never a cell
+        raise ValueError(f"{path} could not be read ({first}).") from None
+
+
+def read_whitespace(path, names, skip, columns, na, text_columns, decimal="."):
+    """A whitespace-separated file as a DataFrame (``names``: its columns)."""
+    _check_whitespace_widths(path, len(names), skip)  # first: pandas warns on a bad row
+    return _read(path, r"\s+", names, skip, columns, na, text_columns, decimal)
+
+
+def read_spaced(path, names, skip, delimiter, columns, na, text_columns, decimal="."):
+    """A ``delimiter``-separated file with spaces before quoted values, as a DataFrame whose
+    text cells are stripped."""
+    import pandas as pd
+
+    _check_spaced_widths(path, delimiter, len(names), skip)
+    frame = _read(path, delimiter, names, skip, columns, na, text_columns, decimal,
+                  skipinitialspace=True, quotechar='"')
+    for name in frame.columns:  # spaces before a separator stay in the cell; drop them
+        if frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name]):
+            frame[name] = frame[name].str.strip()
+    return frame
+
+
+def _check_whitespace_widths(path: Path, width: int, skip: int) -> None:
+    """pandas fills a short whitespace-separated row with NaN; refuse it instead.
+
+    Otherwise one row could set the separator (by being the first line) and turn every other
+    row into missing values without a word: the model would depend on that row alone.
+    """
+    with open_text(path) as handle:
+        for number, line in enumerate(handle, start=1):
+            if number <= skip or not line.strip():
+                continue
+            found = len(whitespace_fields(line))
+            if found != width:
+                raise ValueError(f"{path}, line {number}: expected {width} fields (as in the "
+                                 f"first row), found {found}.")
+
+
+def _check_spaced_widths(path: Path, delimiter: str, width: int, skip: int) -> None:
+    """The same for a separated file, its records split as pandas splits them."""
+    with open_text(path) as handle:
+        for _ in range(skip):
+            handle.readline()
+        reader = csv.reader(handle, delimiter=delimiter, skipinitialspace=True)
+        start = skip + 1
+        for record in reader:
+            if (len(record) > 1 or (record and record[0].strip())) and len(record) != width:
+                raise ValueError(f"{path}, line {start}: expected {width} fields (as in the "
+                                 f"first row), found {len(record)}.")
+            start = skip + reader.line_num + 1
