@@ -82,6 +82,12 @@ def _number_hint(value: str) -> str:
     >>> _number_hint("41.5%").split(":")[0], _number_hint("forty")
     ('; it reads as a number with a unit, a currency or a percent sign', '')
     """
+    if re.fullmatch(r"[+-]?\d{1,3}([ \u00a0\u202f']\d{3})+([.,]\d+)?", value):
+        return ("; it reads as a number with spaces or apostrophes between groups of digits "
+                "(a thousands separator): re-save the column without them")
+    if re.fullmatch(r"[\u2212\u2013]\s*\d+([.,]\d+)?|\(\d+([.,]\d+)?\)", value):
+        return ("; it reads as a negative number written with a typographic minus sign or "
+                "in parentheses: write it with '-' (a hyphen-minus)")
     core = re.sub(r"^[$€£¥\s]+|[^\d.,]+$", "", value)  # without a unit, %, or currency
     unit = value.replace(core, "", 1).strip() if core else ""
     if "," in core and re.fullmatch(r"[+-]?[\d.,]*\d", core):

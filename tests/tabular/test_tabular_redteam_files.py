@@ -26,10 +26,19 @@ def _write(path: Path, content) -> Path:
 
 
 # -- a cell's content is never printed -----------------------------------------------------
-@pytest.mark.parametrize("cell", ['"69,368"', "41.5%", "forty", "#N/A", "2020-05-27"])
-def test_a_bad_numeric_cell_is_named_by_column_and_line_not_by_content(tmp_path, cell,
+@pytest.mark.parametrize("cell, needle", [
+    ('"69,368"', "written with a comma"), ("41.5%", "a percent sign"),
+    ("forty", 'declare it "categorical"'), ("#N/A", "missing-value marker"),
+    ("2020-05-27", "it reads as a date"),
+    ("1 234", "spaces or apostrophes between groups of digits"),
+    ("1\u00a0234", "spaces or apostrophes between groups of digits"),
+    ("\u22125", "typographic minus sign or in parentheses"),
+    ("(12)", "typographic minus sign or in parentheses"),
+])
+def test_a_bad_numeric_cell_is_named_by_column_and_line_not_by_content(tmp_path, cell, needle,
                                                                        one_line_error):
-    """Before: 'holds the non-numeric value '69,368' at line 4' (and 'write 69368 if ...')."""
+    """Before: 'holds the non-numeric value '69,368' at line 4' (and 'write 69368 if ...');
+    a French '1 234' or an Excel '\u22125' got no hint at all."""
     rows = ["income;y"] + [f"{1000 + k};{k % 2}" for k in range(6)]
     rows[3] = f"{cell};1"
     data = _write(tmp_path / "d.csv", "\n".join(rows) + "\n")
@@ -38,7 +47,7 @@ def test_a_bad_numeric_cell_is_named_by_column_and_line_not_by_content(tmp_path,
         "label": {"column": "y", "classes": [0, 1]}})
     code = main(["train", str(data), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
-    line = one_line_error(code, "Column 'income'", "the cell at line 4 is not a number")
+    line = one_line_error(code, "Column 'income'", "the cell at line 4 is not a number", needle)
     assert cell.strip('"') not in line and cell.strip('"').replace(",", "") not in line
 
 
