@@ -291,8 +291,9 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         column = schema.label.column or "label"
         what = f"The label column {column!r}"
         codes, uniques = _factorize(y, what)
-        na = na_keys(schema.na_values_of(schema.label.column), schema.decimal)
-        gone = [category_key(u, schema.decimal) in na and not declared_text(u, declared)
+        tokens = schema.na_values_of(schema.label.column)
+        na = na_keys(tokens, schema.decimal)
+        gone = [category_key(u, schema.decimal) in na and not declared_text(u, declared, tokens)
                 for u in uniques]  # a class written exactly so is that class
         out = _declared_positions(codes, uniques, gone, declared, what, column, "classes")
         if (out < 0).any():

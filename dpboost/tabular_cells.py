@@ -228,26 +228,35 @@ def _missing_categories(uniques, declared: DeclaredValues, schema: Schema,
     an ``na_values`` token: ``"0999"`` is the declared code ``"0999"``, not the missing
     ``"999"`` (:func:`declared_text`).
     """
-    keys = na_keys(schema.na_values_of(name), schema.decimal)
+    tokens = schema.na_values_of(name)
+    keys = na_keys(tokens, schema.decimal)
     found = []
     for u in uniques:
         key = category_key(u, schema.decimal)
-        found.append(key is None or (key in keys and not declared_text(u, declared))
+        found.append(key is None or (key in keys and not declared_text(u, declared, tokens))
                      or (is_nan_text(u) and key not in declared.keys))
     return np.array(found + [True])
 
 
-def declared_text(value, declared: DeclaredValues) -> bool:
+def declared_text(value, declared: DeclaredValues, tokens=()) -> bool:
     """Whether ``value`` is a text cell written exactly as one of the ``declared`` values
-    (stripped, NFC): such a cell is that value whatever ``na_values`` say of its number.
+    (stripped, NFC) and not exactly as one of the ``na_values`` ``tokens``: such a cell is
+    that value whatever the tokens say of its number (``"0999"`` against ``"999"``).  A cell
+    written as a token is missing, as a reader makes it.
 
     Examples
     --------
     >>> codes = DeclaredValues(["0999", "0100"])
     >>> declared_text(" 0999 ", codes), declared_text("999", codes), declared_text(999, codes)
     (True, False, False)
+    >>> declared_text("0999", codes, tokens=["0999"])
+    False
     """
-    return isinstance(value, str) and category_text(value, declared.decimal) in declared.by_text
+    if not isinstance(value, str):
+        return False
+    text = category_text(value, declared.decimal)
+    return text in declared.by_text and all(
+        category_text(t, declared.decimal) != text for t in tokens)
 
 
 def _declared_positions(codes, uniques, gone, declared: DeclaredValues, what: str,
