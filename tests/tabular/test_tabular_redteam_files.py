@@ -225,20 +225,23 @@ def test_predict_warns_of_a_column_without_a_single_value(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("first, needle", [
-    ("# exported 2024-01-01\na,y\n", "delete the comment lines above the header row"),
+    ("# exported 2024-01-01\na,y\n", "Line 1 starts with '#', a comment: delete it."),
     ("#a,y\n", "The file writes it '#a', with a '#' before the first name"),
+    ("Table 1: survey\na,y\n", "If line 1 is a title or a note rather than the header or a "
+                                "row, delete it."),
 ])
 def test_a_comment_above_the_header_or_a_hash_before_it_is_named(tmp_path, first, needle,
                                                                   one_line_error):
     """A '# exported ...' line above the header became the header: 'no column 'a'; its
-    columns are ['#', 'exported', ...]' said nothing of the comment."""
+    columns are ['#', 'exported', ...]' said nothing of the comment (and UCI adult.test's
+    '|1x3 Cross validator' title made 'predict --label' say the label column was absent)."""
     data = _write(tmp_path / "d.csv", first + "1,0\n2,1\n3,0\n")
     schema = _write(tmp_path / "s.json", {
         "columns": {"a": {"type": "numeric", "lower": 0, "upper": 10}},
         "label": {"column": "y", "classes": [0, 1]}})
     code = main(["train", str(data), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
-    one_line_error(code, "has no column 'a'", needle)
+    one_line_error(code, needle)
 
 
 @pytest.mark.parametrize("size", [5, 50_000])
@@ -284,3 +287,22 @@ def test_quoted_values_after_a_space_are_read_unquoted(tmp_path, capsys, one_lin
     _write(data, "\n".join(rows[:5] + ['30, "clerk", "no"'] + rows[5:]) + "\n")
     code = main(["train", str(data), "--schema", str(schema), *TRAIN, "--out", str(model)])
     one_line_error(code, "line 6: expected 4 fields (as in the first row), found 3")
+
+
+def test_a_title_line_above_a_headerless_test_file_is_named(tmp_path, one_line_error):
+    """UCI adult.test starts with '|1x3 Cross validator': read with the schema's 'names',
+    'predict --label income' said the file had no label column."""
+    schema = _write(tmp_path / "s.json", {
+        "names": ["age", "hours", "income"],
+        "columns": {"age": {"type": "numeric", "lower": 17, "upper": 90},
+                    "hours": {"type": "numeric", "lower": 0, "upper": 99}},
+        "label": {"column": "income", "classes": ["<=50K", ">50K"]}})
+    rows = [f"{20 + k}, {30 + k}, {'>50K' if k % 2 else '<=50K'}" for k in range(10)]
+    train = _write(tmp_path / "adult.data", "\n".join(rows) + "\n")
+    test = _write(tmp_path / "adult.test", "|1x3 Cross validator\n" + "\n".join(rows) + "\n")
+    model = tmp_path / "m.json"
+    assert main(["train", str(train), "--schema", str(schema), *TRAIN, "--out", str(model)]) == 0
+    code = main(["predict", "--model", str(model), str(test), "--label", "income",
+                 "--out", str(tmp_path / "p.csv")])
+    one_line_error(code, "line 2 is separated by commas, but line 1 holds none",
+                   "If line 1 is a title or a note")
