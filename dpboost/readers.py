@@ -183,9 +183,13 @@ def _check_first_two(path: Path, lines) -> None:
              and not re.search(r"\d,\d", second))  # not a decimal comma among spaces
     if len(records) == 2 and (records[0][1] != records[1][1] or other):
         (n1, k1), (n2, k2) = records
+        trailing = (delimiter is not None and k2 == k1 + 1
+                    and second.rstrip().endswith(delimiter))
         hint = (f"Line {n1} starts with '#', a comment: delete it."
-                if lines[0][1].startswith("#") else f"If line {n1} is a title or a note "
-                "rather than the header or a row, delete it.")
+                if lines[0][1].startswith("#") else
+                f"Line {n2} ends in a separator: if every row does, end line {n1} with one "
+                "too (the extra column then has no name and is not used)." if trailing else
+                f"If line {n1} is a title or a note rather than the header or a row, delete it.")
         if other:  # line 1 has none of the separators line 2 has
             name = _SEPARATOR_NAMES[sniff_delimiter(second)]
             raise ValueError(f"{path}: line {n2} is separated by {name}, but line {n1} holds "

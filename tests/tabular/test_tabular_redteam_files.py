@@ -306,3 +306,20 @@ def test_a_title_line_above_a_headerless_test_file_is_named(tmp_path, one_line_e
                  "--out", str(tmp_path / "p.csv")])
     one_line_error(code, "line 2 is separated by commas, but line 1 holds none",
                    "If line 1 is a title or a note")
+
+
+def test_rows_ending_in_a_separator_under_a_header_without_one_say_so(tmp_path,
+                                                                      one_line_error):
+    """Rows 'a,y' / '1,0,' (an export's trailing separator on data rows only) said only
+    'line 2: expected 2 fields, found 3'."""
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"a": {"type": "numeric", "lower": 0, "upper": 10}},
+        "label": {"column": "y", "classes": [0, 1]}})
+    data = _write(tmp_path / "d.csv", "a,y\n1,0,\n2,1,\n3,0,\n")
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "line 2: expected 2 fields (as in the first row), found 3",
+                   "Line 2 ends in a separator: if every row does, end line 1 with one too")
+    _write(data, "a,y,\n1,0,\n2,1,\n3,0,\n")
+    assert main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")]) == 0
