@@ -201,7 +201,10 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         is not released: Theorem 2 covers the best run alone, and with ``K`` beside it a
         ``rho_Q``-zCDP base (the best of ``K`` Gaussian scores) is (1, 2.6e-4)-DP, not
         (1, 1e-6), at this class's default plan for ``epsilon = 1``
-        (``tests/audit/test_release_attacks.py``).
+        (``tests/audit/test_release_attacks.py``).  So no run prints or warns (a candidate
+        cannot set ``verbose`` or ``diagnostics``; each candidate's ``norm_bound`` is checked
+        for clipped rows once, before the runs), and ``best_estimator_.privacy_report_``
+        names the search under ``"selected_by"`` (its epsilon is the model's, not the run's).
 
     Examples
     --------
