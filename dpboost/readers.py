@@ -218,6 +218,10 @@ def csv_layout(path: str | os.PathLike, names=None,
         raise ValueError(f"{path} is empty: no rows to read.")
     _check_first_two(path, lines)
     delimiter = sniff_delimiter(lines[0][1])
+    if delimiter is not None and quoted_after_space([line for _, line in lines], delimiter):
+        raise ValueError(f"{path} puts spaces between its separators and quoted values "
+                         "(a, \"b\"), which the block reader of --workers keeps as quotes; "
+                         "delete those spaces, or read the file without --workers.")
     first = _split(lines[0][1], delimiter)
     if names is None:
         _check_unique(path, first, columns)
