@@ -67,6 +67,30 @@ def _unread_numbers(frame, draft) -> dict[str, str]:
     return found
 
 
+def _say_why_dropped(frame, draft, explained: set, max_categories: int) -> None:
+    """One stderr line per reason a column was drafted as 'drop' without a word before: it
+    holds no value, or more distinct texts than --max-categories (identifiers and numbers
+    written for people are dropped by design or explained elsewhere)."""
+    from dpboost.schema import DropColumn
+    from dpboost.schema_draft import looks_like_identifier
+
+    empty, many = [], []
+    for name, spec in draft.columns.items():
+        if not isinstance(spec, DropColumn) or name in explained or name not in frame.columns:
+            continue
+        text = frame[name].dropna().astype(str).str.strip()
+        if not (text != "").any():
+            empty.append(name)
+        elif not (looks_like_identifier(name) and frame[name].is_unique):
+            many.append(name)
+    if empty:
+        print(f"drafted as 'drop', holding no value: {empty}.", file=sys.stderr)
+    if many:
+        print(f"drafted as 'drop', holding more than {max_categories} distinct texts "
+              f"(--max-categories): {many[:10]}{' and more' if len(many) > 10 else ''}; list "
+              "a public set of categories by hand, or raise --max-categories.", file=sys.stderr)
+
+
 def _integral(values) -> bool:
     """A column of numbers that are all whole (ints, or floats with missing cells)."""
     import pandas as pd
@@ -169,6 +193,7 @@ def run(args) -> int:
               f"'na_values' (marked 'from_data'): {shown}{more}; delete any that is a value, "
               "and keep those a public codebook lists.", file=sys.stderr)
     unread = _unread_numbers(frame, draft)
+    _say_why_dropped(frame, draft, set(unread), args.max_categories)
     for name, hint in list(unread.items())[:3]:
         kind = draft.columns[name].to_dict()["type"]
         print(f"column {name!r} was drafted as {kind!r}: its cells look like numbers but are not "
