@@ -453,6 +453,11 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
     absent = [c for c in wanted if c not in available]
     if absent:
         shown = [str(a).split("\x00")[0] for a in available][:30]  # repeats unsuffixed
+        if header and first_line_is_data(path, shown):  # its "names" are a row: never shown
+            raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema): its "
+                             "first line looks like data, not a header (its fields are not "
+                             "shown: a row is private); if the file has no header row, list "
+                             "its column names in the schema's 'names'.")
         hint = ""
         folded = [a for a in shown if a.casefold() == absent[0].casefold()]
         spaced = [a for a in shown
@@ -476,9 +481,6 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
         elif len(available) == 1 and len(wanted) > 1:
             hint = (" The file reads as a single column: the separator is taken from the "
                     "first line and must be a comma, semicolon, tab or whitespace.")
-        elif header and first_line_is_data(path, shown):
-            hint = (" Its first line looks like data, not a header: if the file has no "
-                    "header row, list its column names in the schema's 'names'.")
         elif header and absent[0] in _second_row(path):  # 'X1,X2,...' above the names
             hint = (f" Its next line holds {absent[0]!r}: the file has two header rows (as "
                     "a spreadsheet export may); delete the first.")

@@ -163,9 +163,13 @@ def run(args) -> int:
     hint = (" Its first line looks like data, not a header: if the file has no header row, "
             "pass --no-header (the columns are then named 0, 1, ...).")
     if args.label is not None and args.label not in frame.columns:
+        if headerless:  # the "names" are a row of data: never shown
+            raise ValueError(f"--label {args.label!r} is not a column of {args.data}; its "
+                             "first line looks like data, not a header (not shown: a row is "
+                             "private): if the file has no header row, pass --no-header (the "
+                             "columns are then named 0, 1, ...).")
         raise ValueError(f"--label {args.label!r} is not a column of {args.data}; its columns "
-                         f"are {[str(c) for c in frame.columns][:30]}."
-                         + (hint if headerless else ""))
+                         f"are {[str(c) for c in frame.columns][:30]}.")
     draft = draft_schema(frame, args.label, max_categories=args.max_categories)
     if args.no_header or args.decimal != ".":
         content = draft.to_dict()

@@ -349,3 +349,21 @@ def test_schema_says_why_a_column_was_drafted_as_drop(tmp_path, capsys):
     assert "drafted as 'drop', holding no value: ['cabin']." in err
     assert "holding more than 50 distinct texts (--max-categories): ['city']" in err
     assert "customerID" not in err and "city0" not in err
+
+
+def test_a_headerless_file_read_with_a_header_never_shows_its_first_row(tmp_path, capsys,
+                                                                        one_line_error):
+    """UCI adult.data without 'names': 'no column 'age'; its columns are ['84', 'Self-emp',
+    '80', '>50K']', a whole row of the data, in train, predict and schema alike."""
+    data = _write(tmp_path / "adult.data", "".join(
+        f"{30 + k}, Private-{k}, {40 + k}, {'>50K' if k % 2 else '<=50K'}\n" for k in range(8)))
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"age": {"type": "numeric", "lower": 17, "upper": 90}},
+        "label": {"column": "income", "classes": ["<=50K", ">50K"]}})
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    line = one_line_error(code, "no column 'age'", "looks like data", "'names'")
+    assert "Private" not in line and "30" not in line.split("adult.data")[-1]
+    code = main(["schema", str(data), "--label", "income", "--out", str(tmp_path / "d.json")])
+    line = one_line_error(code, "--label 'income' is not a column", "--no-header")
+    assert "Private" not in line
