@@ -22,6 +22,7 @@ takes the columns it uses, and their order, from the schema.
 from __future__ import annotations
 
 import csv
+import difflib
 import gzip
 import itertools
 import json
@@ -484,6 +485,8 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
         elif header and absent[0] in _second_row(path):  # 'X1,X2,...' above the names
             hint = (f" Its next line holds {absent[0]!r}: the file has two header rows (as "
                     "a spreadsheet export may); delete the first.")
+        elif close := difflib.get_close_matches(absent[0], shown, n=1, cutoff=0.75):
+            hint = f" Did you mean {close[0]!r}?"  # a typo: 'colour' for 'color'
         raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema); its "
                          f"columns are {shown}.{hint}")
 

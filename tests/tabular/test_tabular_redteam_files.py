@@ -367,3 +367,15 @@ def test_a_headerless_file_read_with_a_header_never_shows_its_first_row(tmp_path
     code = main(["schema", str(data), "--label", "income", "--out", str(tmp_path / "d.json")])
     line = one_line_error(code, "--label 'income' is not a column", "--no-header")
     assert "Private" not in line
+
+
+def test_a_typo_in_a_column_name_suggests_the_close_name(tmp_path, one_line_error):
+    """'colour' for the file's 'color' listed the columns without pointing at it."""
+    data = _write(tmp_path / "d.csv", "color,size,y\n" + "".join(
+        f"{'red' if k % 2 else 'blue'},{k},{k % 2}\n" for k in range(6)))
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"colour": {"type": "categorical", "categories": ["red", "blue"]}},
+        "label": {"column": "y", "classes": [0, 1]}})
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "has no column 'colour'", "Did you mean 'color'?")
