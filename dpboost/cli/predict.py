@@ -93,7 +93,8 @@ def _encoded(model, args):
         else:
             has_label = label in (header_names(args.data) or [])
         if args.label is not None and not has_label:
-            raise UserError(f"{args.data} has no label column {args.label!r}.")
+            raise UserError(f"{args.data} has no label column {args.label!r}."
+                            + _label_hint(args, schema, names))
     read = frame_columns + ([label] if has_label else [])
     frame = read_table(args.data, names=names, columns=read, na_values=schema.na_values,
                        decimal=schema.decimal, column_na_values=schema.column_na_values,
@@ -114,6 +115,22 @@ def _encoded(model, args):
     truth = frame[label].to_numpy(dtype=object) if has_label and args.label else None
     _check_truth(truth, args.data, frame)
     return X, truth, frame.attrs.get("dpboost_header", True)
+
+
+def _label_hint(args, schema, names) -> str:
+    """What ``--label`` may have meant: the model's label column, or the file's header name
+    closest to it (a typo); public facts and header names, never a row."""
+    import difflib
+
+    from dpboost.readers import header_names, table_format
+
+    ours = schema.label.column if schema.label is not None else None
+    if ours and ours != args.label:
+        return f" The model's label column is {ours!r}."
+    header = (list(names) if names is not None else header_names(args.data, "infer")
+              if table_format(args.data) == "csv" else header_names(args.data))
+    close = difflib.get_close_matches(args.label, header or [], n=1, cutoff=0.75)
+    return f" Did you mean {close[0]!r}?" if close else ""
 
 
 def _warn_empty_columns(frame, schema) -> None:

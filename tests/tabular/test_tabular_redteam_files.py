@@ -379,3 +379,17 @@ def test_a_typo_in_a_column_name_suggests_the_close_name(tmp_path, one_line_erro
     code = main(["train", str(data), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
     one_line_error(code, "has no column 'colour'", "Did you mean 'color'?")
+
+
+def test_predict_label_absent_names_the_models_label_column(tmp_path, one_line_error):
+    """'predict --label income' on a file whose label column (as the model's) is 'y' said
+    only that the file had no label column 'income'."""
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"a": {"type": "numeric", "lower": 0, "upper": 10}},
+        "label": {"column": "y", "classes": [0, 1]}})
+    data = _write(tmp_path / "d.csv", "a,y\n" + "".join(f"{k},{k % 2}\n" for k in range(6)))
+    model = tmp_path / "m.json"
+    assert main(["train", str(data), "--schema", str(schema), *TRAIN, "--out", str(model)]) == 0
+    code = main(["predict", "--model", str(model), str(data), "--label", "income",
+                 "--out", str(tmp_path / "p.csv")])
+    one_line_error(code, "has no label column 'income'. The model's label column is 'y'.")
