@@ -44,7 +44,7 @@ from dpboost.cli._options import (
     add_target_epsilon_delta,
 )
 
-__all__ = ["add_parser", "clipped_fraction", "parse_classes", "run"]
+__all__ = ["add_parser", "clipped_fraction", "fit_charged", "parse_classes", "run"]
 
 #: Above this clipped fraction of training rows, train warns.
 CLIP_WARN_FRACTION = 0.01
@@ -394,7 +394,9 @@ def run(args) -> int:
                            and schema.norm_bound is not None else 1.0)
     on_dask = args.workers is not None or args.scheduler is not None
     if on_dask:  # refuse what dask cannot do before the ledger is opened or data read
-        _check_dask_args(schema)
+        from dpboost.cli.train_dask import check_dask_args, run_dask
+
+        check_dask_args(schema)
     # Parameters are checked, and the noise calibrated, before any data is read.
     declared = (list(range(len(schema.label.classes)))
                 if schema is not None and schema.label is not None and schema.label.classes
@@ -408,7 +410,7 @@ def run(args) -> int:
         ledger.preflight()
         ledger.check(planned)
     if on_dask:
-        return _run_dask(args, schema, ledger)
+        return run_dask(args, schema, ledger)
     fmt = table_format(args.data)
     feature_names = public_classes = None
     with warnings.catch_warnings(record=True) as caught:
@@ -432,7 +434,7 @@ def run(args) -> int:
             classes = list(range(len(public_classes)))
         clipped = clipped_fraction(X, args.norm_bound) if _figures(args) else None
         estimator = _estimator(args, classes)
-        estimator.fit(X, y)
+        fit_charged(estimator, X, y, ledger, args)
     _warn_lines(caught, _figures(args))
     if clipped is not None and clipped > CLIP_WARN_FRACTION:
         print(f"dpboost train: warning: {clipped:.1%} of the training rows (non-private "
@@ -440,8 +442,6 @@ def run(args) -> int:
               f"--norm-bound {args.norm_bound:g} and were clipped, which distorts the model. "
               "Declare a schema (--schema) whose public bounds scale every row into the unit "
               "ball; 'dpboost schema DATA --label COL' drafts one.", file=sys.stderr)
-    if ledger is not None:  # record before release; a concurrent overspend stops here
-        ledger.spend(estimator.privacy_event_, label=f"dpboost train {Path(args.data).name}")
     save_model(estimator, args.out, schema=schema, feature_names=feature_names,
                classes=public_classes)
     report = model_to_dict(estimator)["privacy_report"]
@@ -523,64 +523,31 @@ def _label_positions(path, y: np.ndarray, classes) -> np.ndarray:
     return positions
 
 
-def _check_dask_args(schema) -> None:
-    """What ``--workers``/``--scheduler`` cannot do, refused from the schema alone.
+def fit_charged(estimator, X, y, ledger, args) -> None:
+    """``estimator.fit(X, y)``, charged to ``ledger`` (if any) whenever it may have shown output.
 
-    Called before the ledger is opened and before any data is read.
+    The ledger was checked before the data was read; it is checked again just before the fit
+    and charged the planned event (``planned_privacy_event``: the cost ``fit`` spends, tested
+    equal, and unlike the spent event it names no learned setting) when the fit ends, or when
+    it fails other than on bad input: interrupted, a lost dask worker, a bug.  A fit shows
+    private output before it ends (the plan line and the bar state the rounds learned from the
+    noisy count), so such a run must be on record.  Bad input (``ValueError``, ``TypeError``)
+    is refused by the checks that come before any release, in memory as on dask (where a bad
+    value surfaces in the first pass over ``X``), and leaves the ledger untouched.  What stays
+    open: a concurrent spend on the same ledger during the fit can refuse the final charge; the
+    run then ends with that error and writes no model, but its plan line was shown.
     """
-    if schema is None or not schema.columns or schema.label is None:
-        raise UserError("--workers/--scheduler need --schema with columns and a label (the "
-                        "table is encoded partition by partition by its TabularEncoder).")
-    if schema.decimal != ".":
-        raise UserError('--workers/--scheduler read numbers with a decimal point only; the '
-                        'schema declares "decimal": ",": train in memory (without --workers).')
-
-
-def _run_dask(args, schema, ledger) -> int:
-    """--workers / --scheduler: a Parquet folder or large CSV, encoded and fitted on dask.
-
-    The arguments were checked by :func:`_check_dask_args`.
-    """
-    from dpboost.cli._distributed import cluster_client, file_error, read_encoded
-    from dpboost.model_io import model_to_dict, save_model
-    from dpboost.tabular import BadValueError
-
-    with cluster_client(args.workers, args.scheduler, args.memory_limit), \
-            warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:  # a bad value surfaces when a partition is first encoded: in the fit, or here
-            # with --non-private-figures, the checks of the data as in memory (else none)
-            X, y, encoder, *checked = read_encoded(args.data, schema, checks=_figures(args))
-            if checked and checked[0] is not None:
-                warn_case_mismatches(None, schema, "train", found=checked[0][0])
-                warn_outside_declarations(None, schema, "train", found=checked[0][1])
-            _check_two_rows(args.data, X.shape[0])  # n is known, nothing is fitted yet
-            estimator = _estimator(args, list(range(len(schema.label.classes))))
-            estimator.fit(X, y)
-            accuracy = (float((estimator.predict(X) == y).mean().compute())
-                        if _figures(args) else None)
-        except BadValueError as exc:
-            raise file_error(exc, args.data, schema) from None
-    _warn_lines(caught, _figures(args))
-    if ledger is not None:
-        ledger.spend(estimator.privacy_event_, label=f"dpboost train {Path(args.data).name}")
-    save_model(estimator, args.out, schema=schema,
-               feature_names=encoder.get_feature_names_out().tolist(),
-               classes=list(schema.label.classes))
-    report = model_to_dict(estimator)["privacy_report"]
-    if args.json:
-        out = {"model": str(args.out), "n_features": int(X.shape[1]),
-               "classes": list(schema.label.classes), "privacy_report": report}
-        if accuracy is not None:
-            out["non_private"] = {"training_accuracy": accuracy, "clipped_fraction": 0.0}
-        print(json.dumps(out, indent=2))
-    else:
-        # not the number of partitions: a CSV's is its size in bytes over the block size,
-        # which one row's length can change (a figure of the data outside the mechanism)
-        print(f"wrote {args.out}: {X.shape[1]} features, classes "
-              f"{list(schema.label.classes)} (dask)")
-        print(f"privacy: {_summary(report)}")
-        if accuracy is not None:
-            print(f"non-private: training accuracy {accuracy:.4f} (computed on the training "
-                  "data without noise; not covered by the guarantee)")
-    return 0
+    if ledger is None:
+        estimator.fit(X, y)
+        return
+    planned = estimator.planned_privacy_event()
+    ledger.check(planned)
+    label = f"dpboost train {Path(args.data).name}"
+    try:
+        estimator.fit(X, y)
+    except (ValueError, TypeError):
+        raise
+    except BaseException:
+        ledger.spend(planned, label=label + " (failed)")
+        raise
+    ledger.spend(planned, label=label)

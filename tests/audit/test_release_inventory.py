@@ -402,7 +402,7 @@ def _ledger_fields(content: dict) -> dict:
     return _flatten(entry, "", {}, leaves=("event",))
 
 
-LEDGER = {"label": PUBLIC, "event": BY_COUNT}
+LEDGER = {"label": PUBLIC, "event": PUBLIC}  # the planned event (cli.train.fit_charged)
 
 
 def _model_releases(content: dict) -> dict:

@@ -1,0 +1,86 @@
+"""The dask branch of ``dpboost train`` (``--workers K`` or ``--scheduler ADDRESS``).
+
+A table too large for memory is encoded partition by partition by the schema's
+:class:`~dpboost.tabular.TabularEncoder` (:mod:`dpboost.cli._distributed`) and fitted on dask
+(:mod:`dpboost.distributed`): the same model file, report and ledger charge as in memory.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+from dpboost.cli._options import UserError
+from dpboost.cli.train import (
+    _check_two_rows,
+    _estimator,
+    _figures,
+    _summary,
+    _warn_lines,
+    fit_charged,
+    warn_case_mismatches,
+    warn_outside_declarations,
+)
+from dpboost.tabular import BadValueError
+
+__all__ = ["check_dask_args", "run_dask"]
+
+
+def check_dask_args(schema) -> None:
+    """What ``--workers``/``--scheduler`` cannot do, refused from the schema alone.
+
+    Called before the ledger is opened and before any data is read.
+    """
+    if schema is None or not schema.columns or schema.label is None:
+        raise UserError("--workers/--scheduler need --schema with columns and a label (the "
+                        "table is encoded partition by partition by its TabularEncoder).")
+    if schema.decimal != ".":
+        raise UserError('--workers/--scheduler read numbers with a decimal point only; the '
+                        'schema declares "decimal": ",": train in memory (without --workers).')
+
+
+def run_dask(args, schema, ledger) -> int:
+    """--workers / --scheduler: a Parquet folder or large CSV, encoded and fitted on dask.
+
+    The arguments were checked by :func:`check_dask_args`.
+    """
+    from dpboost.cli._distributed import cluster_client, file_error, read_encoded
+    from dpboost.model_io import model_to_dict, save_model
+
+    with cluster_client(args.workers, args.scheduler, args.memory_limit), \
+            warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:  # a bad value surfaces when a partition is first encoded: in the fit, or here
+            # with --non-private-figures, the checks of the data as in memory (else none)
+            X, y, encoder, *checked = read_encoded(args.data, schema, checks=_figures(args))
+            if checked and checked[0] is not None:
+                warn_case_mismatches(None, schema, "train", found=checked[0][0])
+                warn_outside_declarations(None, schema, "train", found=checked[0][1])
+            _check_two_rows(args.data, X.shape[0])  # n is known, nothing is fitted yet
+            estimator = _estimator(args, list(range(len(schema.label.classes))))
+            fit_charged(estimator, X, y, ledger, args)
+            accuracy = (float((estimator.predict(X) == y).mean().compute())
+                        if _figures(args) else None)
+        except BadValueError as exc:
+            raise file_error(exc, args.data, schema) from None
+    _warn_lines(caught, _figures(args))
+    save_model(estimator, args.out, schema=schema,
+               feature_names=encoder.get_feature_names_out().tolist(),
+               classes=list(schema.label.classes))
+    report = model_to_dict(estimator)["privacy_report"]
+    if args.json:
+        out = {"model": str(args.out), "n_features": int(X.shape[1]),
+               "classes": list(schema.label.classes), "privacy_report": report}
+        if accuracy is not None:
+            out["non_private"] = {"training_accuracy": accuracy, "clipped_fraction": 0.0}
+        print(json.dumps(out, indent=2))
+    else:
+        # not the number of partitions: a CSV's is its size in bytes over the block size,
+        # which one row's length can change (a figure of the data outside the mechanism)
+        print(f"wrote {args.out}: {X.shape[1]} features, classes "
+              f"{list(schema.label.classes)} (dask)")
+        print(f"privacy: {_summary(report)}")
+        if accuracy is not None:
+            print(f"non-private: training accuracy {accuracy:.4f} (computed on the training "
+                  "data without noise; not covered by the guarantee)")
+    return 0

@@ -1,0 +1,90 @@
+"""``dpboost train --ledger`` charges every fit that may have shown private output.
+
+Before, the ledger was charged after ``fit`` returned, but the fit had already printed its plan
+line (the rounds learned from the noisy count): a run interrupted or crashing mid-fit showed
+that figure and left no record, and the next run could spend the budget again.  Now
+(:func:`dpboost.cli.train.fit_charged`) a fit that ends, or fails other than on bad input, is
+charged its planned event; bad input still leaves the ledger untouched; the charge is the
+planned event, so it is identical on neighbouring data.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from accounting import BudgetLedger, ZCDPAccountant, event_from_dict
+from dpboost.cli import main
+from dpboost.estimator import PrivateHalfspaceClassifier
+
+TRAIN = ["--label", "y", "--classes", "0,1", "--target-epsilon", "1", "--target-delta",
+         "1e-6", "--seed", "0"]
+
+
+def _files(tmp_path, flip=False):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 3)) / 3
+    y = (X[:, 0] > 0).astype(int)
+    if flip:
+        y[0] = 1 - y[0]
+    data = tmp_path / ("flip.csv" if flip else "d.csv")
+    lines = ["a,b,c,y"] + [f"{r[0]:.6f},{r[1]:.6f},{r[2]:.6f},{t}" for r, t in zip(X, y)]
+    data.write_text("\n".join(lines) + "\n")
+    ledger = tmp_path / ("flip-ledger.json" if flip else "ledger.json")
+    BudgetLedger(ledger, target_epsilon=10.0, target_delta=1e-5)
+    return data, ledger
+
+
+def _spends(ledger):
+    return json.loads(ledger.read_text()).get("spends", [])
+
+
+@pytest.mark.parametrize("failure", [RuntimeError("a lost worker"), KeyboardInterrupt()])
+def test_a_fit_that_fails_midway_is_charged(tmp_path, monkeypatch, capsys, failure):
+    data, ledger = _files(tmp_path)
+    real_fit = PrivateHalfspaceClassifier.fit
+
+    def fit_then_fail(self, X, y):
+        real_fit(self, X, y)  # every release is made (and the plan line printed) ...
+        raise failure  # ... then the run dies
+
+    monkeypatch.setattr(PrivateHalfspaceClassifier, "fit", fit_then_fail)
+    code = main(["train", str(data), *TRAIN, "--ledger", str(ledger), "--out",
+                 str(tmp_path / "m.json")])
+    capsys.readouterr()
+    assert code != 0 and not (tmp_path / "m.json").exists()
+    spends = _spends(ledger)
+    assert len(spends) == 1 and spends[0]["label"].endswith("(failed)")
+    planned = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1]).planned_privacy_event()
+    charged = event_from_dict(spends[0]["event"])
+    assert ZCDPAccountant().compose(charged).rho == pytest.approx(
+        ZCDPAccountant().compose(planned).rho, rel=1e-12)
+
+
+def test_bad_input_raised_by_the_fit_leaves_the_ledger_untouched(tmp_path, capsys):
+    data, ledger = _files(tmp_path)
+    before = ledger.read_bytes()
+    code = main(["train", str(data), *TRAIN[:-1], "-1", "--ledger", str(ledger),
+                 "--out", str(tmp_path / "m.json")])  # --seed -1: refused inside fit
+    assert code == 2 and len(capsys.readouterr().err.strip().splitlines()) == 1
+    assert ledger.read_bytes() == before
+
+
+def test_the_charge_is_the_same_on_neighbouring_files_and_costs_what_the_fit_spent(tmp_path,
+                                                                                  capsys):
+    charges = []
+    for flip in (False, True):
+        data, ledger = _files(tmp_path, flip)
+        out = tmp_path / f"m{int(flip)}.json"
+        assert main(["train", str(data), *TRAIN, "--ledger", str(ledger), "--out",
+                     str(out)]) == 0
+        spends = _spends(ledger)
+        assert len(spends) == 1 and not spends[0]["label"].endswith("(failed)")
+        charges.append(spends[0]["event"])
+        spent_rho = json.loads(out.read_text())["privacy_report"]["rho"]  # what the fit spent
+        assert ZCDPAccountant().compose(event_from_dict(charges[-1])).rho == pytest.approx(
+            spent_rho, rel=1e-9)
+    capsys.readouterr()
+    assert charges[0] == charges[1]
