@@ -166,6 +166,9 @@ def _not_a_number_hint(value: str) -> str:
         return na_hint
     if _DATE_TEXT.fullmatch(value):
         return _DATE_HINT
+    if re.fullmatch(r"\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(\s*[AaPp][Mm])?", value):
+        return ("; it reads as a time of day or a duration: write it as a number (minutes, "
+                "say) with public bounds, or declare the column \"categorical\"")
     if any(c.isdigit() for c in value):
         return _number_hint(value)
     if len(value) <= 3 and not value.isalpha():
