@@ -84,7 +84,7 @@ def _from_data(spec: dict, where: str) -> tuple[str, ...]:
         marks = ("values",) if marks else ()
     if isinstance(marks, str):
         marks = (marks,)
-    if not all(isinstance(m, str) for m in marks):
+    if not isinstance(marks, (list, tuple)) or not all(isinstance(m, str) for m in marks):
         raise TypeError(_err(f"'from_data' of {where}", "a list of field names", marks))
     return tuple(marks)
 

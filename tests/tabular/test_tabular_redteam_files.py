@@ -394,3 +394,10 @@ def test_predict_label_absent_names_the_models_label_column(tmp_path, one_line_e
     code = main(["predict", "--model", str(model), str(data), "--label", "income",
                  "--out", str(tmp_path / "p.csv")])
     one_line_error(code, "has no label column 'income'. The model's label column is 'y'.")
+
+
+def test_a_from_data_mark_that_is_a_number_is_a_schema_error():
+    """'from_data': 5 was "'int' object is not iterable", naming neither key nor column."""
+    with pytest.raises(TypeError, match="'from_data' of numeric column 'size'"):
+        TabularEncoder({"columns": {"size": {"type": "numeric", "lower": 1, "upper": 10,
+                                             "from_data": 5}}}).fit()
