@@ -114,7 +114,8 @@ def _columns_hint(raw) -> str:
 
 
 def _check_global_tokens(na_values, columns: dict, decimal: str) -> None:
-    """Refuse a top-level ``na_values`` token written as one of a column's categories or levels.
+    """Refuse a top-level ``na_values`` token written as one of a column's categories or levels
+    (:meth:`Schema.check_na_values`).
 
     The top-level list applies to every column and a reader drops such a cell before the
     encoder sees it, so that category would never match: its column would be silently all
@@ -239,7 +240,6 @@ class Schema:
                 if quoted else list_hint(na_values)))
         # cells are compared stripped (a reader strips them), so " ?" must mean "?"
         na_values = list(dict.fromkeys(v.strip() for v in na_values if v.strip()))
-        _check_global_tokens(na_values, columns, decimal)
         n_features = content.get("n_features")
         if n_features is not None and (isinstance(n_features, bool)
                                        or not isinstance(n_features, int) or n_features < 1):
@@ -374,6 +374,14 @@ class Schema:
                 else self.columns.get(name))
         own = tuple(token_text(t) for t in getattr(spec, "na_values", ()))
         return tuple(dict.fromkeys(self.na_values + own))
+
+    def check_na_values(self) -> None:
+        """Refuse a top-level ``na_values`` token written as a declared category or level.
+
+        Checked when an encoder is fitted (``dpboost train``), not when a schema is read, so
+        a model file saved before the check still loads and predicts as it did.
+        """
+        _check_global_tokens(self.na_values, self.columns, self.decimal)
 
     def draft_marks(self) -> list[str]:
         """Columns (and ``"label"``) whose declarations were read from the data."""

@@ -164,6 +164,7 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
     def fit(self, X=None, y=None):
         """Validate the schema; read nothing from ``X`` (warn if the schema is a draft)."""
         schema = self._schema()
+        schema.check_na_values()
         marked = schema.draft_marks()
         if marked:
             warnings.warn(

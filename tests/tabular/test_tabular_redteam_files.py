@@ -79,7 +79,7 @@ def test_a_global_number_token_does_not_swallow_a_code_written_otherwise(tmp_pat
     assert (Z[:, names.index("code=0999")] > 0).sum() == 4
 
 
-def test_a_global_token_written_as_a_category_is_refused_at_load(tmp_path, one_line_error):
+def test_a_global_token_written_as_a_category_is_refused_by_train(tmp_path, one_line_error):
     """Bank marketing's 'unknown' job is a category; a top-level 'na_values' ['unknown'] made
     the reader drop every such cell, so the declared category never matched, without a word."""
     rows = ["age;job;y"] + [f"{20 + k};{'unknown' if k % 3 else 'admin.'};{k % 2}"
@@ -93,6 +93,9 @@ def test_a_global_token_written_as_a_category_is_refused_at_load(tmp_path, one_l
                  "--out", str(tmp_path / "m.json")])
     one_line_error(code, "'unknown', which is also a declared category of column 'job'",
                    "the 'na_values' of the columns where it means missing")
+    from dpboost.schema import Schema  # a model file saved before the check still loads
+
+    assert Schema.load(schema).na_values == ("unknown",)
 
 
 # -- line numbers ----------------------------------------------------------------------------
