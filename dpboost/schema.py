@@ -188,10 +188,6 @@ class Schema:
         columns: dict = {}
         for name, spec in raw.items():
             name = name.strip()  # a reader strips the header's names; "age " would never match
-            if not name:
-                raise ValueError("The schema's 'columns' name a column \"\" (empty): a "
-                                 "schema names the columns it uses; give the file's column a "
-                                 "name in its header.")
             if name in columns:
                 raise ValueError(f"The schema's 'columns' name {name!r} twice (once with "
                                  "spaces around it); names are compared without them.")

@@ -424,8 +424,6 @@ class Label:
         if column is not None and not isinstance(column, str):
             raise TypeError(_err("'column' of the label", "a column name", column))
         column = column.strip() if column is not None else None
-        if column == "":
-            raise ValueError(_err("'column' of the label", "a column name", ""))
         classes = spec.get("classes")
         if not isinstance(classes, (list, tuple)) or len(classes) < 2:
             raise ValueError(_err("'classes' of the label", "a list of at least 2 labels",

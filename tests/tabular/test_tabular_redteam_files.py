@@ -404,14 +404,3 @@ def test_a_from_data_mark_that_is_a_number_is_a_schema_error():
     with pytest.raises(TypeError, match="'from_data' of numeric column 'size'"):
         TabularEncoder({"columns": {"size": {"type": "numeric", "lower": 1, "upper": 10,
                                              "from_data": 5}}}).fit()
-
-
-@pytest.mark.parametrize("spec", [
-    {"columns": {" ": {"type": "numeric", "lower": 1, "upper": 10}}},
-    {"columns": {"a": {"type": "numeric", "lower": 1, "upper": 10}},
-     "label": {"column": "", "classes": [0, 1]}},
-])
-def test_an_empty_column_name_is_refused_at_load(spec):
-    """An empty name reached the reader: 'no column '' (named in the schema)'."""
-    with pytest.raises(ValueError, match="empty|must be a column name"):
-        TabularEncoder(spec).fit()
