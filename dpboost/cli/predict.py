@@ -382,10 +382,10 @@ def _predict_dask(model, args) -> None:
     largest score, then ``score_<class>`` and ``probability_<class>`` for every class.
     """
     import dask.dataframe as dd
-    from scipy.special import expit, softmax
+    from scipy.special import expit
 
     from dpboost.cli._distributed import read_encoded
-    from dpboost.distributed import decision_scores, predict_labels
+    from dpboost.distributed import class_probabilities, decision_scores, predict_labels
 
     # a spool pays only when X is read again (the accuracy pass after the predictions)
     X, truth, _, found = read_encoded(args.data, model.schema_, dtype=np.float64,
@@ -399,9 +399,10 @@ def _predict_dask(model, args) -> None:
     score = decision_scores(X, model.coef_, model.intercept_).astype(np.float64)
     classes = np.asarray(model.classes_)
     has_proba = getattr(model, "predict_proba", None) is not None
-    columns = {"prediction": predict_labels(score, classes)}
+    columns = {"prediction": predict_labels(score, classes, X, model.coef_, model.intercept_)}
     if score.ndim == 2:  # multiclass: one score (and probability) column per class
-        proba = score.map_blocks(softmax, axis=1, dtype=np.float64) if has_proba else None
+        proba = (class_probabilities(X, score, model.coef_, model.intercept_) if has_proba
+                 else None)  # one-hot where the scores overflowed, as in memory
         for k, c in enumerate(_format(classes)):
             columns[f"score_{c}"] = score[:, k]
         for k, c in enumerate(_format(classes) if has_proba else []):
@@ -416,10 +417,10 @@ def _predict_dask(model, args) -> None:
     if truth is not None:  # truth: class index; the scores are gathered once
         import dask
 
-        s, t = dask.compute(score, truth)
+        s, t, labels = dask.compute(score, truth, columns["prediction"])
         s, t = np.asarray(s), np.asarray(t)
         if s.ndim == 2:
-            summary = _metrics(model, classes[t], s, classes[np.argmax(s, axis=1)])
+            summary = _metrics(model, classes[t], s, np.asarray(labels))
             print(f"test: {summary}", file=sys.stdout)
             return
         positive = t == 1
