@@ -107,11 +107,12 @@ def _encoded(model, args):
         from dpboost.cli.train import _with_line
 
         raise _with_line(exc, args.data, frame) from None
-    from dpboost.cli.train import warn_case_mismatches, warn_outside_declarations
+    from dpboost.cli.train import (warn_case_mismatches, warn_empty_columns,
+                                   warn_outside_declarations)
 
     warn_case_mismatches(frame, schema, "predict")
     warn_outside_declarations(frame, schema, "predict")
-    _warn_empty_columns(frame, schema)
+    warn_empty_columns(frame, schema, "predict")
     truth = frame[label].to_numpy(dtype=object) if has_label and args.label else None
     _check_truth(truth, args.data, frame)
     return X, truth, frame.attrs.get("dpboost_header", True)
@@ -131,23 +132,6 @@ def _label_hint(args, schema, names) -> str:
               if table_format(args.data) == "csv" else header_names(args.data))
     close = difflib.get_close_matches(args.label, header or [], n=1, cutoff=0.75)
     return f" Did you mean {close[0]!r}?" if close else ""
-
-
-def _warn_empty_columns(frame, schema) -> None:
-    """One warning line naming the columns without a single value in the file (every cell
-    empty or one of the column's ``na_values``): each is encoded as missing on every row,
-    which a typo in 'na_values' or an empty export column does silently (a non-private
-    check: it names columns, never a value)."""
-    from dpboost.tabular_checks import declaration_counts
-
-    if len(frame) == 0:
-        return
-    empty = [name for name, c in declaration_counts(frame, schema).items() if not c["present"]]
-    if empty:
-        print(f"dpboost predict: warning: column{'s' if len(empty) > 1 else ''} "
-              f"{', '.join(map(repr, empty))} hold{'' if len(empty) > 1 else 's'} no value in "
-              "this file (every cell is empty or one of its 'na_values'), so each is encoded as "
-              "missing on every row (a non-private check).", file=sys.stderr)
 
 
 def _check_truth(truth, path, frame) -> None:

@@ -267,6 +267,9 @@ def _read_encoded(args, schema):
     from dpboost.tabular import BadValueError, TabularEncoder
 
     label = args.label or (schema.label.column if schema.label else None)
+    if schema.label is not None and label is None:
+        raise UserError(f"{args.schema} declares the label's classes but not its column: add "
+                        '"column": NAME to its "label", or give --label NAME.')
     if schema.label is None or label is None:
         raise UserError(f"{args.schema} declares no label: add "
                         '"label": {"column": ..., "classes": [negative, positive]}, or give '
@@ -295,6 +298,7 @@ def _read_encoded(args, schema):
     if _figures(args):  # non-private checks of the data, for its owner only
         warn_case_mismatches(frame, schema, "train")
         warn_outside_declarations(frame, schema, "train")
+        warn_empty_columns(frame, schema, "train")
     return X, y, encoder
 
 
@@ -372,6 +376,23 @@ def warn_case_mismatches(frame, schema, command: str, *, found=None) -> None:
               f"declared category {category!r} only if case is ignored; categories are "
               f"case-sensitive, so those values were encoded as undeclared ({coded}). Fix "
               "the schema or the file (a non-private check of the data).", file=sys.stderr)
+
+
+def warn_empty_columns(frame, schema, command: str) -> None:
+    """One warning line naming the columns without a single value in the file (every cell
+    empty or one of the column's ``na_values``): each is encoded as missing on every row,
+    which a typo in 'na_values' or an empty export column does silently (a non-private
+    check: it names columns, never a value)."""
+    from dpboost.tabular_checks import declaration_counts
+
+    if len(frame) == 0:
+        return
+    empty = [name for name, c in declaration_counts(frame, schema).items() if not c["present"]]
+    if empty:
+        print(f"dpboost {command}: warning: column{'s' if len(empty) > 1 else ''} "
+              f"{', '.join(map(repr, empty))} hold{'' if len(empty) > 1 else 's'} no value in "
+              "this file (every cell is empty or one of its 'na_values'), so each is encoded as "
+              "missing on every row (a non-private check).", file=sys.stderr)
 
 
 def run(args) -> int:

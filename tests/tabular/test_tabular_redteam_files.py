@@ -228,6 +228,35 @@ def test_predict_warns_of_a_column_without_a_single_value(tmp_path, capsys):
     assert "no value" not in capsys.readouterr().err
 
 
+def test_train_warns_of_a_column_without_a_single_value_only_with_the_figures(tmp_path,
+                                                                               capsys):
+    """train said nothing of an empty column (its other checks count the values present);
+    the warning is a figure of the data, so it comes with --non-private-figures only."""
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"x": {"type": "numeric", "lower": 0, "upper": 10},
+                    "income": {"type": "numeric", "lower": 0, "upper": 1e5}},
+        "label": {"column": "y", "classes": [0, 1]}})
+    data = _write(tmp_path / "d.csv", "x,income,y\n" + "".join(
+        f"{k},,{k % 2}\n" for k in range(10)))
+    for flags in ([], ["--non-private-figures"]):
+        assert main(["train", str(data), "--schema", str(schema), *TRAIN, *flags,
+                     "--out", str(tmp_path / "m.json")]) == 0
+        err = capsys.readouterr().err
+        assert ("dpboost train: warning: column 'income' holds no value" in err) == bool(flags)
+
+
+def test_a_label_with_classes_but_no_column_says_the_column_is_missing(tmp_path,
+                                                                       one_line_error):
+    """Before: 'declares no label', though the label and its classes were there."""
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"x": {"type": "numeric", "lower": 0, "upper": 10}},
+        "label": {"classes": [0, 1]}})
+    data = _write(tmp_path / "d.csv", "x,y\n1,0\n2,1\n3,0\n")
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "declares the label's classes but not its column", "--label NAME")
+
+
 @pytest.mark.parametrize("first, needle", [
     ("# exported 2024-01-01\na,y\n", "Line 1 starts with '#', a comment: delete it."),
     ("#a,y\n", "The file writes it '#a', with a '#' before the first name"),
