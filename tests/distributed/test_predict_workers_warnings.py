@@ -20,7 +20,7 @@ from dpboost.tabular import case_only_mismatches, outside_declarations
 
 pytest.importorskip("dask.dataframe")
 
-TRAIN = ["--target-epsilon", "1", "--target-delta", "1e-6", "--seed", "0"]
+TRAIN = ["--target-epsilon", "1", "--target-delta", "1e-6", "--seed", "0", "--n-rounds", "10"]
 SCHEMA = {"na_values": ["?"],
           "columns": {"age": {"type": "numeric", "lower": 0, "upper": 100,
                               "na_values": [999]},
