@@ -13,7 +13,8 @@ from dpboost.cell_text import DeclaredValues
 from dpboost.schema import CategoricalColumn, NumericColumn, OrdinalColumn, Schema, category_key
 from dpboost.tabular_cells import _factorize, _missing_categories, _numeric_values, na_keys
 
-__all__ = ["case_only_mismatches", "combine_checks", "declaration_counts", "outside_declarations",
+__all__ = ["case_only_mismatches", "combine_checks", "declaration_counts", "empty_columns",
+           "outside_declarations",
            "owner_checks", "shares"]
 
 
@@ -104,6 +105,13 @@ def declaration_counts(frame, schema: Schema) -> dict[str, dict[str, int]]:
     return counts
 
 
+def empty_columns(frame, schema: Schema) -> list[str]:
+    """The columns read that hold no value at all (every cell empty or one of its missing
+    tokens), in schema order: each is encoded as missing on every row, which a typo in
+    ``na_values`` or an empty export column does silently."""
+    return [name for name, c in declaration_counts(frame, schema).items() if not c["present"]]
+
+
 def shares(counts: dict[str, dict[str, int]]) -> dict[str, dict[str, float]]:
     """The fractions of :func:`outside_declarations` from :func:`declaration_counts`."""
     return {name: {key: value / c["present"] for key, value in c.items() if key != "present"}
@@ -115,8 +123,9 @@ def owner_checks(frame, schema: Schema) -> tuple[dict, dict]:
     return declaration_counts(frame, schema), case_only_mismatches(frame, schema)
 
 
-def combine_checks(parts, schema: Schema) -> tuple[dict[str, str], dict[str, dict[str, float]]]:
-    """``(case_only_mismatches, outside_declarations)`` of a table from the
+def combine_checks(parts, schema: Schema) -> tuple[dict[str, str], dict[str, dict[str, float]],
+                                                    list[str]]:
+    """``(case_only_mismatches, outside_declarations, empty_columns)`` of a table from the
     :func:`owner_checks` of its parts, in row order: the same as of the whole table at once
     (counts add up; a column's first case-only match is that of the first part holding one).
 
@@ -128,7 +137,7 @@ def combine_checks(parts, schema: Schema) -> tuple[dict[str, str], dict[str, dic
     >>> whole = pd.DataFrame({"job": ["clerk", "x", "ENG", "Clerk", "y"]})
     >>> parts = [owner_checks(whole.iloc[:2], s), owner_checks(whole.iloc[2:], s)]
     >>> combine_checks(parts, s) == (case_only_mismatches(whole, s),
-    ...                              outside_declarations(whole, s))
+    ...                              outside_declarations(whole, s), empty_columns(whole, s))
     True
     """
     counts: dict[str, dict[str, int]] = {}
@@ -142,4 +151,5 @@ def combine_checks(parts, schema: Schema) -> tuple[dict[str, str], dict[str, dic
             case.setdefault(name, category)
     order = list(schema.columns)  # as the whole table's checks list them
     return ({name: case[name] for name in order if name in case},
-            shares({name: counts[name] for name in order if name in counts}))
+            shares({name: counts[name] for name in order if name in counts}),
+            [name for name in order if name in counts and not counts[name]["present"]])

@@ -233,7 +233,7 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
     Returns ``(X, y, encoder)``: ``X`` a row-chunked dask array of the encoded rows (known
     lengths), ``y`` the label positions in the schema's ``classes`` as an int8 dask array
     (``None`` without labels).  With ``checks``, ``(X, y, encoder, found)``: ``found`` is
-    ``(case_only_mismatches, outside_declarations)`` of the whole table
+    ``(case_only_mismatches, outside_declarations, empty_columns)`` of the whole table
     (:func:`~dpboost.tabular_checks.combine_checks`, NON-PRIVATE figures for the data's
     owner), computed partition by partition and gathered once; a CSV's in the pass that
     counts its rows, a Parquet table's in a pass of its own.  ``found`` is None when a

@@ -376,10 +376,13 @@ def _predict_dask(model, args) -> None:
                                       with_labels=args.label is not None,
                                       spool=args.label is not None, checks=True)
     if found is not None:  # the in-memory path's warnings, from the partitions' counts
-        from dpboost.cli.train import warn_case_mismatches, warn_outside_declarations
+        from dpboost.cli.train import (warn_case_mismatches, warn_empty_columns,
+                                       warn_outside_declarations)
 
         warn_case_mismatches(None, model.schema_, "predict", found=found[0])
         warn_outside_declarations(None, model.schema_, "predict", found=found[1])
+        if X.shape[0]:
+            warn_empty_columns(None, model.schema_, "predict", found=found[2])
     score = decision_scores(X, model.coef_, model.intercept_).astype(np.float64)
     classes = np.asarray(model.classes_)
     has_proba = getattr(model, "predict_proba", None) is not None

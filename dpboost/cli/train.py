@@ -378,16 +378,17 @@ def warn_case_mismatches(frame, schema, command: str, *, found=None) -> None:
               "the schema or the file (a non-private check of the data).", file=sys.stderr)
 
 
-def warn_empty_columns(frame, schema, command: str) -> None:
+def warn_empty_columns(frame, schema, command: str, *, found=None) -> None:
     """One warning line naming the columns without a single value in the file (every cell
     empty or one of the column's ``na_values``): each is encoded as missing on every row,
     which a typo in 'na_values' or an empty export column does silently (a non-private
-    check: it names columns, never a value)."""
-    from dpboost.tabular_checks import declaration_counts
+    check: it names columns, never a value).  ``found``: their
+    :func:`~dpboost.tabular_checks.empty_columns`, if computed already (on dask)."""
+    from dpboost.tabular_checks import empty_columns
 
-    if len(frame) == 0:
+    if found is None and len(frame) == 0:
         return
-    empty = [name for name, c in declaration_counts(frame, schema).items() if not c["present"]]
+    empty = empty_columns(frame, schema) if found is None else found
     if empty:
         print(f"dpboost {command}: warning: column{'s' if len(empty) > 1 else ''} "
               f"{', '.join(map(repr, empty))} hold{'' if len(empty) > 1 else 's'} no value in "

@@ -19,6 +19,7 @@ from dpboost.cli.train import (
     _warn_lines,
     fit_charged,
     warn_case_mismatches,
+    warn_empty_columns,
     warn_outside_declarations,
 )
 from dpboost.tabular import BadValueError
@@ -56,6 +57,8 @@ def run_dask(args, schema, ledger) -> int:
             if checked and checked[0] is not None:
                 warn_case_mismatches(None, schema, "train", found=checked[0][0])
                 warn_outside_declarations(None, schema, "train", found=checked[0][1])
+                if X.shape[0]:
+                    warn_empty_columns(None, schema, "train", found=checked[0][2])
             _check_two_rows(args.data, X.shape[0])  # n is known, nothing is fitted yet
             estimator = _estimator(args, list(range(len(schema.label.classes))))
             fit_charged(estimator, X, y, ledger, args)

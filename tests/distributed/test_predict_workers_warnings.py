@@ -108,7 +108,7 @@ def test_read_encoded_checks_equal_the_whole_tables_in_every_layout(tmp_path, cl
     frame.to_csv(csv, index=False)
     whole = read_table(csv, na_values=schema.na_values, text_columns=schema.text_columns,
                        column_na_values=schema.column_na_values)
-    expected = (case_only_mismatches(whole, schema), outside_declarations(whole, schema))
+    expected = (case_only_mismatches(whole, schema), outside_declarations(whole, schema), [])
     assert expected[1]["age"]["above"] > 0.01 and expected[0] == {"job": "sales"}
     for spool in (False, True):
         *_, found = read_encoded(str(csv), schema, blocksize=10_000, spool=spool, checks=True)
@@ -143,3 +143,30 @@ def test_a_bad_value_prints_the_error_and_no_warning(tmp_path, capsys):
         errs.append(capsys.readouterr().err.strip().splitlines())
         assert code == 2
     assert errs[0] == errs[1] and len(errs[0]) == 1 and "line 402" in errs[0][0], errs
+
+
+@pytest.mark.parametrize("figures", [[], ["--non-private-figures"]])
+def test_an_empty_column_is_named_by_workers_as_in_memory(tmp_path, capsys, monkeypatch,
+                                                          figures):
+    """predict (and train with --non-private-figures) name a column without a single value;
+    --workers, which counts partition by partition, said nothing."""
+    monkeypatch.setattr("dpboost.cli._distributed.CSV_BLOCKSIZE", 20_000)  # several blocks
+    frame = _frame(2000, seed=4).assign(income="?")  # every income missing
+    data, schema, model = tmp_path / "d.csv", tmp_path / "schema.json", tmp_path / "m.json"
+    frame.to_csv(data, index=False)
+    schema.write_text(json.dumps(SCHEMA))
+    lines = {}
+    for flags in ([], ["--workers", "1"]):
+        assert main(["train", str(data), "--schema", str(schema), *TRAIN, *figures, *flags,
+                     "--out", str(model)]) == 0
+        lines["train", bool(flags)] = [ln for ln in capsys.readouterr().err.splitlines()
+                                       if "no value" in ln]
+        out = str(tmp_path / "p.csv")
+        assert main(["predict", str(data), "--model", str(model), "--out", out, *flags]) == 0
+        lines["predict", bool(flags)] = [ln for ln in capsys.readouterr().err.splitlines()
+                                         if "no value" in ln]
+    assert lines["predict", False] == lines["predict", True]
+    assert len(lines["predict", False]) == 1 and "column 'income' holds" in lines["predict",
+                                                                                  False][0]
+    assert lines["train", False] == lines["train", True]
+    assert len(lines["train", False]) == (1 if figures else 0)
