@@ -10,24 +10,9 @@ from dpboost.cli._distributed import read_encoded
 from dpboost.readers import read_table
 from dpboost.schema import Schema
 from dpboost.tabular import TabularEncoder
+from na_values_cases import ROWS, SCHEMA
 
 pytest.importorskip("dask.dataframe")
-
-SCHEMA = {
-    "na_values": ["?"],
-    "columns": {
-        "age": {"type": "numeric", "lower": 0, "upper": 100, "missing": "indicator",
-                "na_values": [999, "unknown"]},
-        "job": {"type": "categorical", "categories": ["clerk", "sales", "-"],
-                "missing": "indicator"},
-        "city": {"type": "categorical", "categories": ["rome", "oslo"], "missing": "indicator",
-                 "na_values": ["-", "n/a"]}},
-    "label": {"column": "y", "classes": ["no", "yes"], "na_values": ["??"]},
-}
-
-ROWS = [("30", "clerk", "rome", "no"), ("999", "-", "-", "yes"), ("999.0", "sales", "n/a", "no"),
-        ("unknown", "?", "oslo", "yes"), ("?", "clerk", " n/a ", "no"), ("50", "-", "rome", "yes"),
-        ("12", "sales", "oslo", "no"), ("7", "clerk", "-", "yes")]
 
 
 def _in_memory(path, schema):

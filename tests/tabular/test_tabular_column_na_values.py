@@ -18,25 +18,9 @@ from dpboost.readers import read_table
 from dpboost.schema import Schema
 from dpboost.schema_draft import draft_schema
 from dpboost.tabular import TabularEncoder, outside_declarations
+from na_values_cases import ROWS, SCHEMA
 
 TRAIN = ["--target-epsilon", "1", "--target-delta", "1e-6", "--seed", "0"]
-
-SCHEMA = {
-    "na_values": ["?"],
-    "columns": {
-        "age": {"type": "numeric", "lower": 0, "upper": 100, "missing": "indicator",
-                "na_values": [999, "unknown"]},
-        "job": {"type": "categorical", "categories": ["clerk", "sales", "-"],
-                "missing": "indicator"},
-        "city": {"type": "categorical", "categories": ["rome", "oslo"], "missing": "indicator",
-                 "na_values": ["-", "n/a"]}},
-    "label": {"column": "y", "classes": ["no", "yes"], "na_values": ["??"]},
-}
-
-#: Cells as a CSV writes them; '-' is missing in 'city' only (a category of 'job').
-ROWS = [("30", "clerk", "rome", "no"), ("999", "-", "-", "yes"), ("999.0", "sales", "n/a", "no"),
-        ("unknown", "?", "oslo", "yes"), ("?", "clerk", " n/a ", "no"), ("50", "-", "rome", "yes"),
-        ("120", "sales", "oslo", "no"), ("7", "clerk", "-", "yes")]
 
 #: The encoding the schema prescribes, by hand: [age, age_missing, job=clerk, job=sales,
 #: job=-, job_missing, city=rome, city=oslo, city_missing, intercept] / sqrt(4 blocks).
