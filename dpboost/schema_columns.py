@@ -11,6 +11,7 @@ import itertools
 import json
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -300,20 +301,41 @@ def _twice(values, texts: list) -> str:
     return ""
 
 
-def _listed_to_dict(kind: str, column) -> dict:
-    """The JSON of a categorical or ordinal column (defaults left out)."""
-    out: dict = {"type": kind, "categories": list(column.categories)}
-    if column.missing != "zero":
-        out["missing"] = column.missing
-    if column.na_values:
-        out["na_values"] = list(column.na_values)
-    if column.from_data:
-        out["from_data"] = list(column.from_data)
-    return out
+@dataclass(frozen=True)
+class _ListedColumn:
+    """What categorical and ordinal columns share: a declared list of values, ``missing``,
+    ``from_data`` and the column's own ``na_values``; validation and JSON by ``KIND``."""
+
+    categories: tuple
+    missing: str = "zero"
+    from_data: tuple[str, ...] = ()
+    na_values: tuple = ()
+
+    KIND: ClassVar[str] = ""
+    MIN_SIZE: ClassVar[int] = 1
+
+    @classmethod
+    def from_dict(cls, spec: dict, name: str, decimal: str = "."):
+        """Validate a column spec; ``decimal`` is the schema's (``","``: ``"1,5"`` is ``1.5``)."""
+        where = f"{cls.KIND} column {name!r}"
+        values, declared = _categories(spec, where, decimal, min_size=cls.MIN_SIZE)
+        return cls(values, _missing(spec, where), _from_data(spec, where),
+                   _na_tokens(spec, where, declared, decimal))
+
+    def to_dict(self) -> dict:
+        """The column's JSON (defaults left out)."""
+        out: dict = {"type": self.KIND, "categories": list(self.categories)}
+        if self.missing != "zero":
+            out["missing"] = self.missing
+        if self.na_values:
+            out["na_values"] = list(self.na_values)
+        if self.from_data:
+            out["from_data"] = list(self.from_data)
+        return out
 
 
 @dataclass(frozen=True)
-class CategoricalColumn:
+class CategoricalColumn(_ListedColumn):
     """One of a public list of categories, one-hot encoded; any other value is all zeros.
 
     A value matches a declared category by :class:`~dpboost.cell_text.DeclaredValues`: a text
@@ -330,25 +352,11 @@ class CategoricalColumn:
     the declared ``categories``: then it is that category.
     """
 
-    categories: tuple
-    missing: str = "zero"
-    from_data: tuple[str, ...] = ()
-    na_values: tuple = ()
-
-    @classmethod
-    def from_dict(cls, spec: dict, name: str, decimal: str = ".") -> CategoricalColumn:
-        """Validate a column spec; ``decimal`` is the schema's (``","``: ``"1,5"`` is ``1.5``)."""
-        where = f"categorical column {name!r}"
-        cats, declared = _categories(spec, where, decimal, min_size=1)
-        return cls(cats, _missing(spec, where), _from_data(spec, where),
-                   _na_tokens(spec, where, declared, decimal))
-
-    def to_dict(self) -> dict:
-        return _listed_to_dict("categorical", self)
+    KIND: ClassVar[str] = "categorical"
 
 
 @dataclass(frozen=True)
-class OrdinalColumn:
+class OrdinalColumn(_ListedColumn):
     """Ordered public levels (``["low", "medium", "high"]``), encoded as ONE number.
 
     The k-th of K levels (0-based) is ``-1 + 2k/(K-1)``: the first is -1, the last 1, the
@@ -361,27 +369,14 @@ class OrdinalColumn:
     a numeric column: 0, or 0 plus an indicator feature.  K >= 2 levels.
     """
 
-    categories: tuple
-    missing: str = "zero"
-    from_data: tuple[str, ...] = ()
-    na_values: tuple = ()
-
-    @classmethod
-    def from_dict(cls, spec: dict, name: str, decimal: str = ".") -> OrdinalColumn:
-        """Validate a column spec; ``decimal`` is the schema's (``","``: ``"1,5"`` is ``1.5``)."""
-        where = f"ordinal column {name!r}"
-        levels, declared = _categories(spec, where, decimal, min_size=2)
-        return cls(levels, _missing(spec, where), _from_data(spec, where),
-                   _na_tokens(spec, where, declared, decimal))
+    KIND: ClassVar[str] = "ordinal"
+    MIN_SIZE: ClassVar[int] = 2
 
     def levels(self) -> np.ndarray:
         """The encoded value of each level, in order: ``-1 + 2k/(K-1)`` (exactly -1 and 1 at
         the ends)."""
         k = len(self.categories)
         return -1.0 + 2.0 * np.arange(k) / (k - 1)
-
-    def to_dict(self) -> dict:
-        return _listed_to_dict("ordinal", self)
 
 
 @dataclass(frozen=True)
