@@ -107,12 +107,9 @@ def _encoded(model, args):
         from dpboost.cli.train import _with_line
 
         raise _with_line(exc, args.data, frame) from None
-    from dpboost.cli.train import (warn_case_mismatches, warn_empty_columns,
-                                   warn_outside_declarations)
+    from dpboost.cli.train import warn_data_checks
 
-    warn_case_mismatches(frame, schema, "predict")
-    warn_outside_declarations(frame, schema, "predict")
-    warn_empty_columns(frame, schema, "predict")
+    warn_data_checks(frame, schema, "predict")
     truth = frame[label].to_numpy(dtype=object) if has_label and args.label else None
     _check_truth(truth, args.data, frame)
     return X, truth, frame.attrs.get("dpboost_header", True)
@@ -376,13 +373,9 @@ def _predict_dask(model, args) -> None:
                                       with_labels=args.label is not None,
                                       spool=args.label is not None, checks=True)
     if found is not None:  # the in-memory path's warnings, from the partitions' counts
-        from dpboost.cli.train import (warn_case_mismatches, warn_empty_columns,
-                                       warn_outside_declarations)
+        from dpboost.cli.train import warn_data_checks
 
-        warn_case_mismatches(None, model.schema_, "predict", found=found[0])
-        warn_outside_declarations(None, model.schema_, "predict", found=found[1])
-        if X.shape[0]:
-            warn_empty_columns(None, model.schema_, "predict", found=found[2])
+        warn_data_checks(None, model.schema_, "predict", found=found, n_rows=X.shape[0])
     score = decision_scores(X, model.coef_, model.intercept_).astype(np.float64)
     classes = np.asarray(model.classes_)
     has_proba = getattr(model, "predict_proba", None) is not None

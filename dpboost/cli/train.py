@@ -296,9 +296,7 @@ def _read_encoded(args, schema):
     except BadValueError as exc:
         raise _with_line(exc, args.data, frame) from None
     if _figures(args):  # non-private checks of the data, for its owner only
-        warn_case_mismatches(frame, schema, "train")
-        warn_outside_declarations(frame, schema, "train")
-        warn_empty_columns(frame, schema, "train")
+        warn_data_checks(frame, schema, "train")
     return X, y, encoder
 
 
@@ -329,18 +327,31 @@ def _label_from_flags(schema, args):
 OTHER_WARN_FRACTION = 0.10
 
 
-def warn_outside_declarations(frame, schema, command: str, *, found=None) -> None:
-    """One warning line per column with over 1% of its values clipped, or over 10% undeclared.
+def warn_data_checks(frame, schema, command: str, *, found=None, n_rows: int = 0) -> None:
+    """The data owner's checks, one warning line each (NON-private: they name columns and
+    declared values, never a cell): values matching a declared category only if case is
+    ignored, over 1% of a column clipped or over 10% undeclared, and columns without a
+    single value.
 
-    A few undeclared values are the 'other' of a list of the main categories, by design.
-    ``found``: the :func:`~dpboost.tabular.outside_declarations` of the table, if computed
-    already (partition by partition on dask); else they are computed from ``frame``.
+    ``found``: the :func:`~dpboost.tabular_checks.combine_checks` of a table counted partition
+    by partition (dask), with its ``n_rows``; else they are counted from ``frame`` in one pass.
     """
-    from dpboost.schema import OrdinalColumn
-    from dpboost.tabular import outside_declarations
+    from dpboost.tabular_checks import combine_checks, owner_checks
 
     if found is None:
-        found = outside_declarations(frame, schema)
+        found, n_rows = combine_checks([owner_checks(frame, schema)], schema), len(frame)
+    case, outside, empty = found
+    _warn_case_mismatches(schema, command, case)
+    _warn_outside_declarations(schema, command, outside)
+    if n_rows:  # a file without rows has no column to call empty
+        _warn_empty_columns(command, empty)
+
+
+def _warn_outside_declarations(schema, command: str, found: dict) -> None:
+    """Per column, over 1% of its values clipped, or over 10% undeclared (a few undeclared
+    values are the 'other' of a list of the main categories, by design)."""
+    from dpboost.schema import OrdinalColumn
+
     for column, share in found.items():
         spec = schema.columns[column]
         for side, word in (("below", "lower"), ("above", "upper")):
@@ -361,15 +372,10 @@ def warn_outside_declarations(frame, schema, command: str, *, found=None) -> Non
                   "public source, not from the data (a non-private check).", file=sys.stderr)
 
 
-def warn_case_mismatches(frame, schema, command: str, *, found=None) -> None:
-    """One warning line per categorical (or ordinal) column whose values differ from a
-    declaration in case (``found``: their :func:`~dpboost.tabular.case_only_mismatches`, if
-    computed already)."""
+def _warn_case_mismatches(schema, command: str, found: dict) -> None:
+    """Per categorical (or ordinal) column, values that differ from a declaration in case."""
     from dpboost.schema import OrdinalColumn
-    from dpboost.tabular import case_only_mismatches
 
-    if found is None:
-        found = case_only_mismatches(frame, schema)
     for column, category in found.items():
         coded = "0" if isinstance(schema.columns[column], OrdinalColumn) else "all zeros"
         print(f"dpboost {command}: warning: column {column!r} holds values that match the "
@@ -378,17 +384,10 @@ def warn_case_mismatches(frame, schema, command: str, *, found=None) -> None:
               "the schema or the file (a non-private check of the data).", file=sys.stderr)
 
 
-def warn_empty_columns(frame, schema, command: str, *, found=None) -> None:
-    """One warning line naming the columns without a single value in the file (every cell
-    empty or one of the column's ``na_values``): each is encoded as missing on every row,
-    which a typo in 'na_values' or an empty export column does silently (a non-private
-    check: it names columns, never a value).  ``found``: their
-    :func:`~dpboost.tabular_checks.empty_columns`, if computed already (on dask)."""
-    from dpboost.tabular_checks import empty_columns
-
-    if found is None and len(frame) == 0:
-        return
-    empty = empty_columns(frame, schema) if found is None else found
+def _warn_empty_columns(command: str, empty: list) -> None:
+    """The columns without a single value in the file (every cell empty or one of the
+    column's ``na_values``): each is encoded as missing on every row, which a typo in
+    'na_values' or an empty export column does silently."""
     if empty:
         print(f"dpboost {command}: warning: column{'s' if len(empty) > 1 else ''} "
               f"{', '.join(map(repr, empty))} hold{'' if len(empty) > 1 else 's'} no value in "

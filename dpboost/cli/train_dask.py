@@ -18,9 +18,7 @@ from dpboost.cli.train import (
     _summary,
     _warn_lines,
     fit_charged,
-    warn_case_mismatches,
-    warn_empty_columns,
-    warn_outside_declarations,
+    warn_data_checks,
 )
 from dpboost.tabular import BadValueError
 
@@ -55,10 +53,7 @@ def run_dask(args, schema, ledger) -> int:
             # with --non-private-figures, the checks of the data as in memory (else none)
             X, y, encoder, *checked = read_encoded(args.data, schema, checks=_figures(args))
             if checked and checked[0] is not None:
-                warn_case_mismatches(None, schema, "train", found=checked[0][0])
-                warn_outside_declarations(None, schema, "train", found=checked[0][1])
-                if X.shape[0]:
-                    warn_empty_columns(None, schema, "train", found=checked[0][2])
+                warn_data_checks(None, schema, "train", found=checked[0], n_rows=X.shape[0])
             _check_two_rows(args.data, X.shape[0])  # n is known, nothing is fitted yet
             estimator = _estimator(args, list(range(len(schema.label.classes))))
             fit_charged(estimator, X, y, ledger, args)
