@@ -11,7 +11,11 @@ spend (exact whenever all spends are Gaussian). A spend
 
 A process killed at any point leaves either the old or the new ledger, never a torn one, so each
 spend is counted at most once. Use :meth:`BudgetLedger.check` before touching any data and
-:meth:`BudgetLedger.spend` to record (diffprivlib's "check before, record after").
+:meth:`BudgetLedger.spend` to record (diffprivlib's "check before, record after"). Work that runs
+for a while and may show output before it ends (a fit that prints its plan) should instead
+:meth:`BudgetLedger.reserve` its cost before it starts and :meth:`BudgetLedger.settle` it after
+("reserve before, settle after"): check-then-spend leaves a window in which a concurrent process
+spends the same budget and the late spend is refused after the output was shown.
 
 Examples
 --------
@@ -37,6 +41,7 @@ import json
 import os
 import re
 import tempfile
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,9 +63,14 @@ class Spend:
     timestamp: str
     label: str
     event: DPEvent
+    #: The id :meth:`BudgetLedger.reserve` gave a spend not yet settled, else ``""``.
+    reservation: str = ""
 
     def to_dict(self) -> dict:
-        return {"timestamp": self.timestamp, "label": self.label, "event": self.event.to_dict()}
+        out = {"timestamp": self.timestamp, "label": self.label, "event": self.event.to_dict()}
+        if self.reservation:
+            out["reservation"] = self.reservation
+        return out
 
 
 def _epsilon(events: list[DPEvent], delta: float) -> float:
@@ -242,8 +252,8 @@ class BudgetLedger:
         for key in ("timestamp", "label", "event"):
             if key not in entry:
                 raise self._malformed(f"{where} is missing the key {key!r}.")
-        for key in ("timestamp", "label"):
-            if not isinstance(entry[key], str):
+        for key in ("timestamp", "label", "reservation"):
+            if key in entry and not isinstance(entry[key], str):
                 raise self._malformed(
                     f"the {key!r} of {where} must be a string. Got {entry[key]!r} instead."
                 )
@@ -251,7 +261,8 @@ class BudgetLedger:
             event = event_from_dict(entry["event"])
         except (TypeError, ValueError, RecursionError) as exc:
             raise self._malformed(f"the event of {where} ({entry['label']!r}): {exc}") from None
-        return Spend(timestamp=entry["timestamp"], label=entry["label"], event=event)
+        return Spend(timestamp=entry["timestamp"], label=entry["label"], event=event,
+                     reservation=entry.get("reservation", ""))
 
     @staticmethod
     def _dumps(eps: float, delta: float, spends: list[Spend]) -> str:
@@ -366,16 +377,80 @@ class BudgetLedger:
         BudgetExceededError
             If the spend would pass the budget (nothing is written).
         """
+        return self._append(event, label, reservation="")
+
+    def reserve(self, event: DPEvent, label: str = "") -> str:
+        """Record ``event`` now, before the work it pays for; return the reservation's id.
+
+        The same atomic, locked, re-checked write as :meth:`spend`, with an id in the entry.
+        From this moment every other process counts the event, so nobody can spend the same
+        budget while the work runs. A reservation *is* a spend: a process that dies leaves it
+        recorded. End it with :meth:`settle` (the work ran, or failed after it may have shown
+        output) or :meth:`cancel` (the work was refused before it touched any data: nothing was
+        released, so nothing is owed).
+
+        Raises
+        ------
+        BudgetExceededError
+            If the event does not fit (nothing is written).
+
+        Examples
+        --------
+        >>> import tempfile, os
+        >>> from accounting.events import GaussianEvent
+        >>> ledger = BudgetLedger(os.path.join(tempfile.mkdtemp(), "l.json"), 1.0, 1e-6)
+        >>> rid = ledger.reserve(GaussianEvent(20.0), label="fit (running)")
+        >>> round(ledger.spent_epsilon, 4)          # counted while the fit runs
+        0.1892
+        >>> ledger.settle(rid, label="fit")
+        >>> [s.label for s in ledger.history]
+        ['fit']
+        """
+        rid = uuid.uuid4().hex
+        self._append(event, label, reservation=rid)
+        return rid
+
+    def settle(self, reservation: str, label: str) -> None:
+        """Keep the reserved spend ``reservation``, now labelled ``label``; its id is dropped.
+
+        Raises
+        ------
+        KeyError
+            If the ledger holds no open reservation with that id.
+        """
+        self._check_label(label, "settle")
+        self._rewrite(reservation, lambda s: Spend(s.timestamp, label, s.event))
+
+    def cancel(self, reservation: str) -> None:
+        """Remove the reserved spend ``reservation``: the only way a spend leaves the ledger.
+
+        Call it only when the work it reserved provably released nothing (input refused by
+        checks that run before any data is touched); anything else is :meth:`settle`.
+
+        Raises
+        ------
+        KeyError
+            If the ledger holds no open reservation with that id.
+        """
+        self._rewrite(reservation, lambda s: None)
+
+    @staticmethod
+    def _check_label(label: object, method: str) -> None:
         if not isinstance(label, str):
             raise TypeError(
-                f"The 'label' parameter of BudgetLedger.spend must be a str. Got {label!r} instead."
+                f"The 'label' parameter of BudgetLedger.{method} must be a str. "
+                f"Got {label!r} instead."
             )
+
+    def _append(self, event: DPEvent, label: str, *, reservation: str) -> float:
+        self._check_label(label, "reserve" if reservation else "spend")
         with self._locked():
             data = self._read()
             spends = data["spends"]
             total = self._check([s.event for s in spends], event)
             stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="microseconds")
-            spends.append(Spend(timestamp=stamp, label=label, event=event))
+            spends.append(Spend(timestamp=stamp, label=label, event=event,
+                                reservation=reservation))
             for stale in _stale_temp_files(self._path):
                 with contextlib.suppress(OSError):  # left by a writer that was killed
                     stale.unlink()
@@ -383,6 +458,23 @@ class BudgetLedger:
                 self._path, self._dumps(data["target_epsilon"], data["target_delta"], spends)
             )
         return total
+
+    def _rewrite(self, reservation: str, change) -> None:
+        """Under the lock, replace the open reservation's spend by ``change(spend)`` (None
+        removes it) and write the ledger atomically."""
+        with self._locked():
+            data = self._read()
+            spends = data["spends"]
+            found = [k for k, s in enumerate(spends)
+                     if reservation and s.reservation == reservation]
+            if not found:
+                raise KeyError(f"The budget ledger {str(self._path)!r} holds no open "
+                               f"reservation {reservation!r}.")
+            new = change(spends[found[0]])
+            spends[found[0]:found[0] + 1] = [] if new is None else [new]
+            _atomic_write(
+                self._path, self._dumps(data["target_epsilon"], data["target_delta"], spends)
+            )
 
     def __repr__(self) -> str:
         return (

@@ -365,10 +365,10 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
 
         Every mechanism's budget depends only on the parameters (:mod:`dpboost.budget_plan`),
         so a budget ledger can ``check`` a run, or a whole grid search, before any data is
-        read::
+        read, and reserve it so that no concurrent run spends the same budget meanwhile::
 
-            ledger.preflight(); ledger.check(est.planned_privacy_event())
-            est.fit(X, y); ledger.spend(est.privacy_event_, label="...")
+            ledger.preflight(); rid = ledger.reserve(est.planned_privacy_event(), "fit")
+            est.fit(X, y); ledger.settle(rid, "fit")
 
         When ``T`` is learned, the rounds appear as ``ZCDPEvent(rho_rounds)``: the same cost
         as the ``T`` rounds ``fit`` will run, whatever ``T`` turns out to be.

@@ -547,28 +547,30 @@ def _label_positions(path, y: np.ndarray, classes) -> np.ndarray:
 def fit_charged(estimator, X, y, ledger, args) -> None:
     """``estimator.fit(X, y)``, charged to ``ledger`` (if any) whenever it may have shown output.
 
-    The ledger was checked before the data was read; it is checked again just before the fit
-    and charged the planned event (``planned_privacy_event``: the cost ``fit`` spends, tested
-    equal, and unlike the spent event it names no learned setting) when the fit ends, or when
-    it fails other than on bad input: interrupted, a lost dask worker, a bug.  A fit shows
-    private output before it ends (the plan line and the bar state the rounds learned from the
-    noisy count), so such a run must be on record.  Bad input (``ValueError``, ``TypeError``)
-    is refused by the checks that come before any release, in memory as on dask (where a bad
-    value surfaces in the first pass over ``X``), and leaves the ledger untouched.  What stays
-    open: a concurrent spend on the same ledger during the fit can refuse the final charge; the
-    run then ends with that error and writes no model, but its plan line was shown.
+    The ledger was checked before the data was read.  Just before the fit it **reserves** the
+    planned event (``planned_privacy_event``: the cost ``fit`` spends, tested equal, and unlike
+    the spent event it names no learned setting): a locked, re-checked, atomic write, so from
+    then on a concurrent spend on the same ledger counts it and cannot take the same budget.
+    A fit shows private output before it ends (the plan line and the bar state the rounds
+    learned from the noisy count), so the reservation is settled, not refunded, when the fit
+    ends ("dpboost train FILE") or fails other than on bad input: interrupted, a lost dask
+    worker, a bug ("... (failed)"); a process killed outright leaves it as "... (running)".
+    Bad input (``ValueError``, ``TypeError``) is refused by the checks that come before any
+    release, in memory as on dask (where a bad value surfaces in the first pass over ``X``):
+    that reservation alone is cancelled, and the ledger is as it was.
     """
     if ledger is None:
         estimator.fit(X, y)
         return
     planned = estimator.planned_privacy_event()
-    ledger.check(planned)
     label = f"dpboost train {Path(args.data).name}"
+    reservation = ledger.reserve(planned, label=label + " (running)")
     try:
         estimator.fit(X, y)
     except (ValueError, TypeError):
+        ledger.cancel(reservation)
         raise
     except BaseException:
-        ledger.spend(planned, label=label + " (failed)")
+        ledger.settle(reservation, label=label + " (failed)")
         raise
-    ledger.spend(planned, label=label)
+    ledger.settle(reservation, label=label)

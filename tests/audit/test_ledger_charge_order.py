@@ -5,7 +5,9 @@ line (the rounds learned from the noisy count): a run interrupted or crashing mi
 that figure and left no record, and the next run could spend the budget again.  Now
 (:func:`dpboost.cli.train.fit_charged`) a fit that ends, or fails other than on bad input, is
 charged its planned event; bad input still leaves the ledger untouched; the charge is the
-planned event, so it is identical on neighbouring data.
+planned event, so it is identical on neighbouring data.  The charge is *reserved* before the fit
+starts, so a concurrent spend on the same ledger during the fit counts it and cannot take the same
+budget (before, it could, and the run's own charge was then refused after its plan line).
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import json
 import numpy as np
 import pytest
 
-from accounting import BudgetLedger, ZCDPAccountant, event_from_dict
+from accounting import (BudgetExceededError, BudgetLedger, ZCDPAccountant,
+                        event_from_dict)
 from dpboost.cli import main
 from dpboost.estimator import PrivateHalfspaceClassifier
 
@@ -88,3 +91,34 @@ def test_the_charge_is_the_same_on_neighbouring_files_and_costs_what_the_fit_spe
             spent_rho, rel=1e-9)
     capsys.readouterr()
     assert charges[0] == charges[1]
+
+
+def test_the_charge_is_on_the_ledger_while_the_fit_runs(tmp_path, monkeypatch, capsys):
+    """A concurrent process sees the run's charge from before the first release: it cannot spend
+    the same budget, and the run's own charge is never refused after its plan line."""
+    data, ledger = _files(tmp_path)
+    planned = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1]).planned_privacy_event()
+    one, two = (ZCDPAccountant().compose(planned, count=k).get_epsilon(1e-5) for k in (1, 2))
+    tight = 0.5 * (one + two)  # room for this run, not for a second one
+    ledger.unlink()
+    BudgetLedger(ledger, target_epsilon=tight, target_delta=1e-5)
+    real_fit = PrivateHalfspaceClassifier.fit
+    seen = {}
+
+    def fit_beside_a_concurrent_spender(self, X, y):
+        spends = _spends(ledger)
+        seen["during"] = [s["label"] for s in spends]
+        other = BudgetLedger.open(ledger)
+        with pytest.raises(BudgetExceededError):
+            other.spend(planned, label="a concurrent run")
+        return real_fit(self, X, y)
+
+    monkeypatch.setattr(PrivateHalfspaceClassifier, "fit", fit_beside_a_concurrent_spender)
+    code = main(["train", str(data), *TRAIN, "--ledger", str(ledger), "--out",
+                 str(tmp_path / "m.json")])
+    capsys.readouterr()
+    assert code == 0 and (tmp_path / "m.json").exists()
+    assert seen["during"] == ["dpboost train d.csv (running)"]
+    spends = _spends(ledger)
+    assert [s["label"] for s in spends] == ["dpboost train d.csv"]
+    assert "reservation" not in spends[0]
