@@ -172,6 +172,21 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
                 f"for {', '.join(marked)}: the encoding, and so the model, depends on the data "
                 "without privacy. Replace them with public facts and delete the marks.",
                 PrivacyLeakWarning, stacklevel=2)
+        return self._fitted(schema)
+
+    @classmethod
+    def of_model(cls, schema) -> TabularEncoder:
+        """The encoder of a trained model's schema, ready to transform, with no check again.
+
+        ``dpboost train`` checked the schema when it fitted the encoder; a check added since
+        (:meth:`~dpboost.schema.Schema.check_na_values`) must not refuse an older model file,
+        and a draft's warning was given at training.  ``dpboost predict`` encodes with this,
+        in memory and on dask alike, so both read a model's rows the same way.
+        """
+        encoder = cls(schema)
+        return encoder._fitted(encoder._schema())
+
+    def _fitted(self, schema: Schema) -> TabularEncoder:
         self.schema_ = schema
         self.n_features_out_ = len(self._names(schema))
         return self

@@ -227,7 +227,7 @@ def _spool_fits(nbytes: int, parent: str | None) -> bool:
 
 def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | None = None,
                  with_labels: bool = True, chunk_bytes: int = 128 << 20,
-                 spool: bool = True, checks: bool = False):
+                 spool: bool = True, checks: bool = False, of_model: bool = False):
     """Read a Parquet folder/glob or a CSV with dask and encode it partition by partition.
 
     Returns ``(X, y, encoder)``: ``X`` a row-chunked dask array of the encoded rows (known
@@ -251,11 +251,12 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
     A value the schema cannot encode raises :class:`~dpboost.tabular.BadValueError` (here or
     when ``X``/``y`` are computed) at its row of the file, never of a partition: a CSV's data
     row (0-based, as the in-memory reader counts it; :func:`file_error` turns it into the
-    line), a Parquet file's row with the file named.
+    line), a Parquet file's row with the file named.  ``of_model``: ``schema`` is a trained
+    model's, encoded as in-memory ``predict`` does (:meth:`TabularEncoder.of_model`).
     """
     from dpboost.tabular import TabularEncoder
 
-    encoder = TabularEncoder(schema).fit()
+    encoder = TabularEncoder.of_model(schema) if of_model else TabularEncoder(schema).fit()
     out = _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spool,
                         checks)
     return out if checks else out[:3]

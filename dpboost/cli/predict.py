@@ -100,7 +100,7 @@ def _encoded(model, args):
                        decimal=schema.decimal, column_na_values=schema.column_na_values,
                        text_columns=[c for c in dict.fromkeys([*schema.text_columns, label])
                                      if c in read])
-    encoder = TabularEncoder(schema)
+    encoder = TabularEncoder.of_model(schema)
     try:
         X = encoder.transform(frame)
     except BadValueError as exc:
@@ -371,7 +371,8 @@ def _predict_dask(model, args) -> None:
     # a spool pays only when X is read again (the accuracy pass after the predictions)
     X, truth, _, found = read_encoded(args.data, model.schema_, dtype=np.float64,
                                       with_labels=args.label is not None,
-                                      spool=args.label is not None, checks=True)
+                                      spool=args.label is not None, checks=True,
+                                      of_model=True)
     if found is not None:  # the in-memory path's warnings, from the partitions' counts
         from dpboost.cli.train import warn_data_checks
 

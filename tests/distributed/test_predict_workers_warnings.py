@@ -170,3 +170,34 @@ def test_an_empty_column_is_named_by_workers_as_in_memory(tmp_path, capsys, monk
                                                                                   False][0]
     assert lines["train", False] == lines["train", True]
     assert len(lines["train", False]) == (1 if figures else 0)
+
+
+def test_predict_workers_reads_an_older_model_as_in_memory_predict_does(tmp_path, capsys):
+    """A model saved before ``train`` refused a top-level ``na_values`` token written as a
+    category still predicts in memory; ``--workers`` re-checked its schema and refused it.
+    Both now encode a model's rows with ``TabularEncoder.of_model``."""
+    rows = ["age,job,y"] + [f"{20 + k % 50},{('admin.', 'unknown', 'tech')[k % 3]},{k % 2}"
+                            for k in range(300)]
+    data = tmp_path / "d.csv"
+    data.write_text("\n".join(rows) + "\n")
+    schema = {"columns": {"age": {"type": "numeric", "lower": 18, "upper": 100},
+                          "job": {"type": "categorical",
+                                  "categories": ["admin.", "unknown", "tech"]}},
+              "label": {"column": "y", "classes": [0, 1]}}
+    (tmp_path / "s.json").write_text(json.dumps(schema))
+    model = tmp_path / "m.json"
+    assert main(["train", str(data), "--schema", str(tmp_path / "s.json"), *TRAIN,
+                 "--out", str(model)]) == 0
+    capsys.readouterr()
+    saved = json.loads(model.read_text())  # as an older dpboost saved it
+    saved["schema"]["na_values"] = ["unknown"]
+    model.write_text(json.dumps(saved))
+    outs = []
+    for workers in ([], ["--workers", "2"]):
+        out = tmp_path / f"p{len(outs)}.csv"
+        code = main(["predict", str(data), "--model", str(model), "--label", "y",
+                     "--out", str(out), *workers])
+        captured = capsys.readouterr()
+        assert code == 0, captured.err
+        outs.append((out.read_text(), captured.out))
+    assert outs[0] == outs[1]
