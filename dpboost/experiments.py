@@ -49,7 +49,7 @@ import sys
 import time
 from fractions import Fraction
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -61,12 +61,7 @@ __all__ = [
     "CSV_COLUMNS",
     "Cell",
     "CurveSettings",
-    "SlopeFit",
-    "axis_rows",
-    "center_cell",
     "find_sample_complexity",
-    "fit_slope",
-    "fit_slopes",
     "make_grid",
     "noise_tolerance",
     "practical_parameters",

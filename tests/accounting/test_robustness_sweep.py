@@ -1,7 +1,6 @@
 """Robustness sweep: conversions on extreme inputs terminate, are never optimistic, and tampered
 or crowded budget ledgers fail with one clear error (or leave their neighbours alone)."""
 
-import json
 import math
 import sys
 

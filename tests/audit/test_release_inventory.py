@@ -233,7 +233,7 @@ def _base(n=300, d=5, k=2, seed=0):
 
 def _pairs(X, y, k=2):
     """(name, X', y'): same n, d and classes as (X, y), other data."""
-    Xa, ya = X.copy(), y.copy()
+    Xa = X.copy()
     Xa[0] = -X[0] * 2.5                     # one row replaced, label kept
     Xb, yb = Xa.copy(), y.copy()
     yb[0] = (y[0] + 1) % k                  # ... and its label

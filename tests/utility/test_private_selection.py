@@ -37,7 +37,7 @@ def test_selection_spends_one_budget_and_picks_a_candidate(monkeypatch):
     assert sel.score(X, y) > 0.9
     # K is drawn independently of the data: same seed, other data, same number of runs
     X2, y2 = _data(seed=9)
-    other = PrivateSelection(2.0, 1e-6, classes=[0, 1], random_state=3).fit(X2, y2)
+    PrivateSelection(2.0, 1e-6, classes=[0, 1], random_state=3).fit(X2, y2)
     assert draws[0] == draws[1]
 
 

@@ -1,0 +1,30 @@
+"""Every name a module lists in ``__all__`` exists, so ``from module import *`` works.
+
+``dpboost.experiments`` kept five names in ``__all__`` after they moved to
+``dpboost.curve_slopes``: ``from dpboost.experiments import *`` raised AttributeError.
+"""
+
+import importlib
+import pkgutil
+
+import pytest
+
+import accounting
+import dpboost
+
+
+def _modules():
+    for pkg in (dpboost, accounting):
+        yield pkg.__name__
+        for info in pkgutil.walk_packages(pkg.__path__, prefix=pkg.__name__ + "."):
+            if not info.name.endswith("__main__"):
+                yield info.name
+
+
+@pytest.mark.parametrize("name", sorted(_modules()))
+def test_all_names_exist(name):
+    module = importlib.import_module(name)
+    listed = getattr(module, "__all__", ())
+    assert len(set(listed)) == len(listed), f"{name}.__all__ repeats a name"
+    missing = [n for n in listed if not hasattr(module, n)]
+    assert not missing, f"{name}.__all__ lists names it does not define: {missing}"
