@@ -400,6 +400,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         if s["kappa"] is not None:
             self._check_density(s["kappa"], n)
         rng = check_random_state(self.random_state, owner=type(self).__name__)
+        self._start_releases()
         legacy = plan.legacy_noise_multiplier is not None
         rng_count, rng_boost, rng_cal, rng_norms, rng_mean, rng_white = (
             (None, rng, None, None, None, None) if legacy else rng.spawn(6))

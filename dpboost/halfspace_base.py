@@ -118,6 +118,14 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
         """
         for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
             delattr(self, name)
+        self._release_started = False
+
+    def _start_releases(self) -> None:
+        """Mark the point of ``fit`` after which private output may be released: the input
+        checks have passed (a ``ValueError``/``TypeError`` before it is bad input that released
+        nothing; any failure after it, of any type, may follow a release).  ``dpboost train
+        --ledger`` reads it to keep or cancel its reservation."""
+        self._release_started = True
 
     def _validate_X_y(self, X, y):
         X, y = validate_data(

@@ -453,6 +453,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         else:
             plan = multiclass_plan(estimator, s, K)
             rng = check_random_state(estimator.random_state, owner=owner)
+            estimator._start_releases()
             # (the whitening's and the temperature's streams come after the first three, so a
             # fit without them draws as before)
             rng_norms, rng_boost, rng_mean, rng_white, rng_temp = rng.spawn(5)

@@ -557,7 +557,10 @@ def fit_charged(estimator, X, y, ledger, args) -> None:
     worker, a bug ("... (failed)"); a process killed outright leaves it as "... (running)".
     Bad input (``ValueError``, ``TypeError``) is refused by the checks that come before any
     release, in memory as on dask (where a bad value surfaces in the first pass over ``X``):
-    that reservation alone is cancelled, and the ledger is as it was.
+    that reservation alone is cancelled, and the ledger is as it was.  Whether the checks had
+    passed is what the estimator says (``_start_releases``), not the exception's type: a
+    ``ValueError`` after the first release (a file changed under a dask fit that re-reads it)
+    is charged like any failure.
     """
     if ledger is None:
         estimator.fit(X, y)
@@ -567,10 +570,11 @@ def fit_charged(estimator, X, y, ledger, args) -> None:
     reservation = ledger.reserve(planned, label=label + " (running)")
     try:
         estimator.fit(X, y)
-    except (ValueError, TypeError):
-        ledger.cancel(reservation)
-        raise
-    except BaseException:
-        ledger.settle(reservation, label=label + " (failed)")
+    except BaseException as exc:
+        if isinstance(exc, (ValueError, TypeError)) and not getattr(
+                estimator, "_release_started", False):  # set by fit past its input checks
+            ledger.cancel(reservation)
+        else:
+            ledger.settle(reservation, label=label + " (failed)")
         raise
     ledger.settle(reservation, label=label)

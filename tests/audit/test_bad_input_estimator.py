@@ -37,6 +37,21 @@ def _fit(X, y, **kw):
         return PrivateHalfspaceClassifier(**params).fit(X, y)
 
 
+def _refused(X, y, **kw):
+    """Fit on bad input: it must raise ValueError/TypeError before its first release (which
+    ``dpboost train --ledger`` relies on to cancel its reservation); the exception info."""
+    params = dict(PARAMS)
+    params.update(kw)
+    est = PrivateHalfspaceClassifier.__new__(PrivateHalfspaceClassifier)
+    with pytest.raises((TypeError, ValueError)) as exc_info:
+        est.__init__(**params)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            est.fit(X, y)
+    assert not getattr(est, "_release_started", False)
+    return exc_info
+
+
 def _one_line_error(exc_info):
     message = str(exc_info.value)
     assert message.strip()
@@ -62,8 +77,7 @@ BAD_PARAMETERS = [
 
 @pytest.mark.parametrize("name,value", BAD_PARAMETERS)
 def test_estimator_rejects_bad_parameter(name, value):
-    with pytest.raises((TypeError, ValueError)) as exc_info:
-        _fit(X_GOOD, Y_GOOD, **{name: value})
+    exc_info = _refused(X_GOOD, Y_GOOD, **{name: value})
     assert name in _one_line_error(exc_info) or name == "classes"
 
 
@@ -103,9 +117,17 @@ BAD_DATA = {
 @pytest.mark.parametrize("case", sorted(BAD_DATA))
 def test_estimator_rejects_bad_data(case):
     X, y = BAD_DATA[case]
-    with pytest.raises((TypeError, ValueError)) as exc_info:
-        _fit(X, y)
-    _one_line_error(exc_info)
+    _one_line_error(_refused(X, y))
+
+
+@pytest.mark.parametrize("case", sorted(set(BAD_DATA) - {"one_row"}))  # (one row trains)
+@pytest.mark.parametrize("classes", [[0, 1], [0, 1, 3]])
+def test_estimator_with_its_defaults_rejects_bad_data_before_any_release(case, classes):
+    """The same with T and kappa learned (the private count, centre and scale come first),
+    binary and multiclass (three declared classes)."""
+    X, y = BAD_DATA[case]
+    _one_line_error(_refused(X, y, n_rounds=None, kappa=None, learning_rate=5.0,
+                             classes=classes))
 
 
 def test_one_class_without_declared_classes_is_refused():

@@ -122,3 +122,28 @@ def test_the_charge_is_on_the_ledger_while_the_fit_runs(tmp_path, monkeypatch, c
     spends = _spends(ledger)
     assert [s["label"] for s in spends] == ["dpboost train d.csv"]
     assert "reservation" not in spends[0]
+
+
+@pytest.mark.parametrize("where", ["dpboost.estimator.private_input_map",
+                                   "dpboost.input_map.private_input_map"])
+def test_a_value_error_after_the_first_release_is_charged(tmp_path, monkeypatch, capsys, where):
+    """Bad input is refused before any release; a ValueError that comes later (a file changed
+    under a dask fit that re-reads it) may follow a release, so it is charged, not cancelled:
+    the decision is the estimator's marker, not the exception's type."""
+    data, ledger = _files(tmp_path)
+    argv = list(TRAIN)
+    if where.startswith("dpboost.input_map"):  # three classes: the multiclass fit
+        rows = data.read_text().splitlines()
+        data.write_text("\n".join([rows[0]] + [r[:-1] + str(k % 3) for k, r in
+                                                enumerate(rows[1:])]) + "\n")
+        argv[argv.index("--classes") + 1] = "0,1,2"
+
+    def released_then_refused(*args, **kwargs):
+        raise ValueError("a value the first pass did not see")
+
+    monkeypatch.setattr(where, released_then_refused)
+    code = main(["train", str(data), *argv, "--ledger", str(ledger), "--out",
+                 str(tmp_path / "m.json")])
+    capsys.readouterr()
+    assert code != 0
+    assert [s["label"] for s in _spends(ledger)] == ["dpboost train d.csv (failed)"]
