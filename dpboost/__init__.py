@@ -6,9 +6,27 @@ See README.md for the Quickstart. Privacy accounting lives in the sibling packag
 
 __version__ = "0.1.0"
 
-from dpboost.data import make_margin_data
-from dpboost.estimator import BoostedHalfspaceClassifier, PrivateHalfspaceClassifier
 from dpboost.exceptions import ClippedRowsWarning, PrivacyLeakWarning
+
+#: Where the top-level names live; loaded on first use (PEP 562), so that the accounting
+#: commands (``dpboost privacy``, ``dpboost budget``) start without scikit-learn (~1 s).
+_LAZY = {"BoostedHalfspaceClassifier": "dpboost.estimator",
+         "PrivateHalfspaceClassifier": "dpboost.estimator",
+         "make_margin_data": "dpboost.data"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'dpboost' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 __all__ = [
     "BoostedHalfspaceClassifier",

@@ -28,3 +28,20 @@ def test_all_names_exist(name):
     assert len(set(listed)) == len(listed), f"{name}.__all__ repeats a name"
     missing = [n for n in listed if not hasattr(module, n)]
     assert not missing, f"{name}.__all__ lists names it does not define: {missing}"
+
+
+def test_the_accounting_commands_start_without_scikit_learn():
+    """``import dpboost`` loads the estimators on first use, so ``dpboost privacy`` and
+    ``dpboost budget`` do not pay scikit-learn's import (about 1 s of 1.7)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, dpboost, dpboost.cli.budget, dpboost.cli.privacy; "
+            "print('sklearn' in sys.modules); "
+            "from dpboost import PrivateHalfspaceClassifier, make_margin_data; "
+            "print('sklearn' in sys.modules, 'PrivateHalfspaceClassifier' in dir(dpboost))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "True", "True"]
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        dpboost.nope  # noqa: B018
