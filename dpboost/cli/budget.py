@@ -76,7 +76,9 @@ def _summary(ledger) -> dict:
     for s in history:
         eps = ZCDPAccountant().compose(s.event).get_epsilon(delta)
         spends.append(
-            {"timestamp": s.timestamp, "label": s.label, "event": s.event.to_dict(), "epsilon": eps}
+            {"timestamp": s.timestamp, "label": s.label, "event": s.event.to_dict(), "epsilon": eps,
+             # a reservation not yet settled: its run is going on, or was killed (it counts)
+             **({"reservation": s.reservation} if s.reservation else {})}
         )
     acc = ZCDPAccountant()
     for s in history:

@@ -113,3 +113,15 @@ def test_concurrent_reservations_never_overspend(tmp_path):
     history = BudgetLedger.open(ledger.path).history
     assert won == len(history) == 7
     assert all(not s.reservation and not s.label.endswith("(running)") for s in history)
+
+
+def test_budget_show_names_an_open_reservation(tmp_path, capsys):
+    from dpboost.cli import main
+
+    ledger = _ledger(tmp_path, 5)
+    rid = ledger.reserve(GaussianEvent(NOISE), label="fit (running)")
+    ledger.spend(GaussianEvent(NOISE), label="done")
+    assert main(["budget", "show", str(ledger.path), "--json"]) == 0
+    spends = json.loads(capsys.readouterr().out)["spends"]
+    assert [(s["label"], s.get("reservation")) for s in spends] == [
+        ("fit (running)", rid), ("done", None)]
