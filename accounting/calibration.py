@@ -164,7 +164,9 @@ def calibrate_noise(
     *,
     mechanism: str = "gaussian",
 ) -> CalibrationResult:
-    """Smallest noise multiplier for ``count`` Gaussian rounds to be (target_epsilon, target_delta)-DP.
+    """Smallest noise multiplier for ``count`` Gaussian rounds to be DP.
+
+    DP here means (target_epsilon, target_delta)-DP.
 
     Parameters
     ----------

@@ -243,7 +243,9 @@ def cks_delta(rho: float, epsilon: float) -> float:
 
 
 def _erfcx_slope(t: np.ndarray) -> np.ndarray:
-    """``-d/dt erfcx(t) = 2/sqrt(pi) - 2 t erfcx(t)`` (positive), without cancellation for large t."""
+    """``-d/dt erfcx(t) = 2/sqrt(pi) - 2 t erfcx(t)`` (positive).
+
+    Without cancellation for large t."""
     t = np.asarray(t, dtype=float)
     with np.errstate(over="ignore", invalid="ignore"):  # huge t: replaced by the series below
         out = _TWO_OVER_SQRTPI - 2.0 * t * special.erfcx(t)

@@ -18,7 +18,8 @@ For a ``rho``-zCDP base (``eps = rho lambda`` at every order) the middle terms a
 ``lambda_hat = max(1, sqrt(log(1/gamma) / rho))``, which :func:`selection_rdp` uses (any
 ``lambda_hat >= 1`` is valid, so the choice only tightens the bound).
 
-``D_{eta, gamma}``: ``P[K = k] = (1 - gamma)^k / (gamma^{-eta} - 1) * prod_{l < k} (l + eta)/(l + 1)``
+``D_{eta, gamma}``:
+``P[K = k] = (1 - gamma)^k / (gamma^{-eta} - 1) * prod_{l < k} (l + eta)/(l + 1)``
 for ``k >= 1``; ``eta = 1`` is the geometric distribution ``P[K = k] = gamma (1 - gamma)^{k-1}``
 with ``E[K] = 1 / gamma``; ``eta = 0`` is the logarithmic distribution.
 
@@ -81,7 +82,9 @@ class TNBSelectionEvent(DPEvent):
 
     @property
     def expected_runs(self) -> float:
-        """``E[K]``: ``eta (1 - gamma) / (gamma (1 - gamma^eta))``, ``(1/gamma - 1)/log(1/gamma)`` at 0."""
+        """``E[K]``: ``eta (1 - gamma) / (gamma (1 - gamma^eta))``.
+
+        It is ``(1/gamma - 1)/log(1/gamma)`` at 0."""
         g, eta = self.gamma, self.eta
         if eta == 0:
             return (1.0 / g - 1.0) / math.log(1.0 / g)
@@ -163,7 +166,9 @@ def rdp_epsilon(curve: Callable[[float], float], delta: float, method: str = "ck
 
 
 def rdp_delta(curve: Callable[[float], float], epsilon: float, method: str = "cks") -> float:
-    """Smallest delta for an RDP curve at ``epsilon`` (the same two conversions, solved for delta)."""
+    """Smallest delta for an RDP curve at ``epsilon``.
+
+    The same two conversions, solved for delta."""
     if method == "cks":
         def f(a):  # log delta = (a-1)(tau - eps) + a log(1 - 1/a) - log(a - 1)... (CKS20 Prop. 12)
             return (a - 1.0) * (curve(a) - epsilon) + a * math.log1p(-1.0 / a) - math.log(a - 1.0)

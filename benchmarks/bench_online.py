@@ -16,7 +16,8 @@ text file plus learning) measured in the same process, one after the other; the 
 
 Usage::
 
-    python benchmarks/bench_online.py                 # full table (several minutes; covtype dominates)
+    python benchmarks/bench_online.py                 # full table (several minutes;
+                                                      # covtype dominates)
     python benchmarks/bench_online.py --quick         # 6,000-row subsamples, small grids
     python benchmarks/bench_online.py --datasets a9a --throughput-only
     python benchmarks/bench_online.py --datasets a9a --splits 10   # paired BBM-minus-base table

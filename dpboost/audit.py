@@ -57,8 +57,9 @@ from dpboost.weak_learners import GaussianCenteringHalfspace, HalfspaceHypothesi
 #: (eps, delta) = (2, 1e-3) the analytic power to flag it is > 0.9999 with 20,000 runs of one round
 #: and 20,000 runs of a 3-round boosting run (the claim is the target epsilon, and the discrete
 #: release is calibrated through zCDP, so the correct mechanism sits further below the claim;
-#: :func:`expected_power`, measured by benchmarks/bench_audit.py).  At delta = 1e-5 the same power needs about 100,000 runs: the
-#: privacy loss there lives in tails that only many runs can see.
+#: :func:`expected_power`, measured by benchmarks/bench_audit.py).  At delta = 1e-5 the same
+#: power needs about 100,000 runs: the privacy loss there lives in tails that only many runs
+#: can see.
 DEFAULT_EPSILON = 2.0
 DEFAULT_DELTA = 1e-3
 DEFAULT_RUNS = 20_000
@@ -374,7 +375,9 @@ def _capped_scaling_rows(log_weights: np.ndarray, kappa: float) -> np.ndarray:
 
 
 def _replay_centres(X, y, coefs, kappa, learning_rate):
-    """Noiseless centres ``c_t`` under (X, y) for each run's released history, shape (runs, T, d)."""
+    """Noiseless centres ``c_t`` under (X, y) for each run's released history.
+
+    Shape (runs, T, d)."""
     runs, n_rounds, _ = coefs.shape
     gain = np.zeros((runs, len(y)))
     centres = np.empty_like(coefs)

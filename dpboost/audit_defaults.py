@@ -10,12 +10,12 @@ scalar separates the two datasets almost perfectly.
 
 :func:`audit_defaults` fits :class:`~dpboost.estimator.PrivateHalfspaceClassifier` with its
 defaults (only ``n_rounds`` pinned, to keep each fit short: the count, ``kappa``, the prior,
-the centre, the whitening, the scale and the calibration all run) many times on D and on D', which differ in
-row 0 (``R u`` labelled +1 against ``-R u`` labelled -1, so the count, the mean and every
-histogram move).  Each fit yields the released scalars listed in :data:`STATISTICS`, both signs
-of each; :func:`~dpboost.audit_statistics.distinguish_best` picks one statistic and threshold on
-the first fifth of the runs and lower-bounds epsilon with 95% confidence on the rest.  The
-claim is the user's target epsilon.
+the centre, the whitening, the scale and the calibration all run) many times on D and on D',
+which differ in row 0 (``R u`` labelled +1 against ``-R u`` labelled -1, so the count, the mean
+and every histogram move).  Each fit yields the released scalars listed in :data:`STATISTICS`,
+both signs of each; :func:`~dpboost.audit_statistics.distinguish_best` picks one statistic and
+threshold on the first fifth of the runs and lower-bounds epsilon with 95% confidence on the
+rest.  The claim is the user's target epsilon.
 
 This is a detector of gross leaks, not a tight audit: a correct pipeline gives a lower bound
 far below the target (the per-mechanism audits are the tight ones).
@@ -52,8 +52,8 @@ DEFAULT_DEFAULTS_RUNS = 2_000
 
 #: The released scalars of one fit that the distinguisher may threshold (each with both signs).
 STATISTICS = ("noisy_positive_count", "kappa", "class_gain", "input_centre . u",
-              "u . M u (input whitening)", "log input_scale", "coef . u", "intercept", "calibration slope",
-              "calibration offset", "threshold cut")
+              "u . M u (input whitening)", "log input_scale", "coef . u", "intercept",
+              "calibration slope", "calibration offset", "threshold cut")
 
 
 def defaults_audit_pair(n: int, norm_bound: float = 1.0, positive_rate: float = 0.15,

@@ -39,7 +39,9 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 
-def clopper_pearson(successes: int, trials: int, *, confidence: float = 0.95) -> tuple[float, float]:
+def clopper_pearson(
+    successes: int, trials: int, *, confidence: float = 0.95
+) -> tuple[float, float]:
     """Two-sided Clopper-Pearson (exact binomial) confidence interval for a proportion.
 
     Each end is a one-sided limit at level ``1 - (1 - confidence) / 2``, so two upper limits
@@ -301,7 +303,9 @@ def expected_power(
     calibration_fraction: float = 0.2,
     threshold: float | None = None,
 ) -> float:
-    """Probability that an audit of a test with N(0,1) vs N(shift,1) scores flags ``epsilon_claimed``.
+    """Probability that an audit flags ``epsilon_claimed``.
+
+    The audit is of a test with N(0,1) vs N(shift,1) scores.
 
     The likelihood-ratio statistic of a Gaussian mechanism is exactly Gaussian: after
     standardisation, N(0, 1) on D and N(shift, 1) on D' with ``shift = mu`` the GDP parameter

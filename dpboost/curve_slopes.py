@@ -2,8 +2,9 @@
 
 The privacy term of Bun, Carmosino & Sorrell (2020) Theorem 30 (Claim 1) grows as
 ``1/(eps alpha tau^2)`` up to logarithms, so along the margin axis the theory's slope of
-``log n*`` on ``log(1/tau)`` is 2 and along the privacy and accuracy axes it is 1 (``_AXES``).  These functions fit those slopes by least squares, with a
-two-sided t-interval, on the rows of a ``dpboost curves`` CSV (:func:`dpboost.experiments.read_results`).
+``log n*`` on ``log(1/tau)`` is 2 and along the privacy and accuracy axes it is 1 (``_AXES``).
+These functions fit those slopes by least squares, with a two-sided t-interval, on the rows of a
+``dpboost curves`` CSV (:func:`dpboost.experiments.read_results`).
 """
 
 from __future__ import annotations

@@ -304,19 +304,25 @@ def split_budget(target_epsilon: float, target_delta: float, *, count: bool,
 
 
 def noise_multiplier_for(rho: float, count: int = 1) -> float:
-    """``z = sqrt(count / (2 rho))``: ``count`` releases of ``DiscreteGaussianEvent(z)`` cost rho."""
+    """``z = sqrt(count / (2 rho))``.
+
+    ``count`` releases of ``DiscreteGaussianEvent(z)`` cost rho."""
     return math.sqrt(count / (2.0 * rho))
 
 
 def rounds_event(rho_rounds: float, n_rounds: int) -> SelfComposedEvent:
-    """The boosting rounds' event: ``T`` discrete Gaussian releases costing ``rho_rounds`` in all."""
+    """The boosting rounds' event.
+
+    ``T`` discrete Gaussian releases costing ``rho_rounds`` in all."""
     return SelfComposedEvent(
         DiscreteGaussianEvent(noise_multiplier_for(rho_rounds, n_rounds)), count=n_rounds)
 
 
 def conservative(events: list, target_epsilon: float, target_delta: float,
                  method: str) -> bool:
-    """Whether the composition of ``events`` meets the target by ``method`` (checked, not assumed)."""
+    """Whether the composition of ``events`` meets the target by ``method``.
+
+    Checked, not assumed."""
     acc = ZCDPAccountant()
     for ev in events:
         acc.compose(ev)

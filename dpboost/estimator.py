@@ -1,4 +1,6 @@
-"""scikit-learn estimators: HS-StL (Algorithm 5) as ``PrivateHalfspaceClassifier``, and its non-private twin.
+"""scikit-learn estimators: HS-StL (Algorithm 5) and its non-private twin.
+
+HS-StL is ``PrivateHalfspaceClassifier``.
 
 ``PrivateHalfspaceClassifier`` runs Boost with LazyBregBoost (LB-NxM) and the Gaussian centering
 weak learner for a number of rounds ``T`` fixed before training, with the smallest noise that
@@ -177,11 +179,13 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         rounds alone, else a ``ComposedEvent`` of (count of positives, rounds, score histogram),
         each a discrete Gaussian (:mod:`dpboost.budget_plan`).
     privacy_report_ : dict
-        ``rho`` (zCDP), ``mu`` (GDP; None for the discrete Gaussian release), ``delta``, ``epsilon`` (dict by method plus ``"best"``),
+        ``rho`` (zCDP), ``mu`` (GDP; None for the discrete Gaussian release), ``delta``,
+        ``epsilon`` (dict by method plus ``"best"``),
         ``sigma`` (absolute noise scale per coordinate per round), ``noise_multiplier``,
         ``sensitivity`` (the effective ``Delta'`` the noise is calibrated to),
         ``sensitivity_exact_arithmetic`` (``2R/(kappa n)``), ``float_error_bound``,
-        ``grid_granularity``, ``mechanism``, ``n_rounds``, ``kappa``, ``learning_rate``, ``norm_bound``,
+        ``grid_granularity``, ``mechanism``, ``n_rounds``, ``kappa``, ``learning_rate``,
+        ``norm_bound``,
         ``n_samples``, ``sigma_util`` (theory mode: Algorithm 5's utility noise level
         ``tau/(8 c sqrt(log(3T/beta)))``, ``c = sqrt(2)``; else None),
         ``sigma_at_most_sigma_util`` (theory mode; else None), ``utility_guarantee_applies``
@@ -211,8 +215,8 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
     ``calibrate_noise(target_epsilon, target_delta, count=T, mechanism="discrete_gaussian")``,
     ``sigma = noise_multiplier * Delta'`` with ``Delta' = 2R/(kappa n) + 2E + g sqrt(d)`` (the
     floating-point error bound and the grid of the safe release,
-    :mod:`dpboost.mechanisms`).  If ``sigma > sigma_util`` the utility guarantee lapses; privacy never
-    does.  Only ``coef_``/``hypothesis_coefs_`` (and what is computed from them with public
+    :mod:`dpboost.mechanisms`).  If ``sigma > sigma_util`` the utility guarantee lapses; privacy
+    never does.  Only ``coef_``/``hypothesis_coefs_`` (and what is computed from them with public
     quantities) are covered by the guarantee; ``classes_`` is covered only when ``classes=`` is
     given; ``diagnostics_`` is not covered.  Scaling data into the ball is a preprocessing choice
     outside the guarantee unless its constants are public.  Floating-point arithmetic is *not*

@@ -77,7 +77,9 @@ CSV_COLUMNS = ("margin", "epsilon", "accuracy", "noise_rate", "n_star", "censore
 
 @dataclass(frozen=True, order=True)
 class Cell:
-    """One grid cell: margin ``tau``, privacy ``eps``, accuracy ``alpha``, label-noise rate ``eta``."""
+    """One grid cell.
+
+    Margin ``tau``, privacy ``eps``, accuracy ``alpha``, label-noise rate ``eta``."""
 
     margin: float
     epsilon: float
@@ -274,7 +276,8 @@ def find_sample_complexity(cell: Cell, settings: CurveSettings) -> dict:
                 lo = mid
         n = hi
     params = practical_parameters(cell, settings)
-    evals = ";".join(f"{k}:" + "|".join(f"{e:.4f}" for e in v) for k, v in sorted(evaluations.items()))
+    evals = ";".join(
+        f"{k}:" + "|".join(f"{e:.4f}" for e in v) for k, v in sorted(evaluations.items()))
     return {
         "margin": cell.margin, "epsilon": cell.epsilon, "accuracy": cell.accuracy,
         "noise_rate": cell.noise_rate, "n_star": n, "censored": censored,
@@ -454,7 +457,8 @@ def run_grid(cells: list[Cell], settings: CurveSettings, csv_path: str | os.Path
         for row in sorted(done.values(), key=lambda r: _cell_of(r)):
             raw = dict(row)
             raw["evaluations"] = ";".join(
-                f"{k}:" + "|".join(f"{e:.4f}" for e in v) for k, v in sorted(row["evaluations"].items()))
+                f"{k}:" + "|".join(f"{e:.4f}" for e in v)
+                for k, v in sorted(row["evaluations"].items()))
             writer.writerow(_format_row(raw))
         atomic_write_text(path, buf.getvalue())
     return ordered

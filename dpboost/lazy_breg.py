@@ -1,4 +1,6 @@
-"""LazyBregBoost's measure producer LB-NxM (Algorithm 4): lazy multiplicative weights + one projection.
+"""LazyBregBoost's measure producer LB-NxM (Algorithm 4).
+
+Lazy multiplicative weights + one projection.
 
 For hypotheses ``h_1..h_t`` the unprojected measure is
 ``mu~(i) = kappa * exp(-lambda * sum_j l_j(x_i))`` with the per-round gain
@@ -130,7 +132,9 @@ class LazyBregBoost:
         return round_gain(h(X), y)
 
     def measure(self, X: np.ndarray, y: np.ndarray, hypotheses: list) -> np.ndarray:
-        """Return ``mu = Proj(mu~)`` for ``(X, y, hypotheses)``, reusing the cumulative-gain cache."""
+        """Return ``mu = Proj(mu~)`` for ``(X, y, hypotheses)``.
+
+        Reuses the cumulative-gain cache."""
         t = len(hypotheses)
         fresh = (
             X is not self._X

@@ -479,7 +479,9 @@ class LatticeGaussian:
         return self.granularity * math.sqrt(t * m)
 
     def release(self, value: np.ndarray, *, rng: np.random.Generator) -> np.ndarray:
-        """Return ``g (round(value / g) + Y)``, ``Y ~ N_Z(0, t m)^d``: exact doubles on ``g Z^d``."""
+        """Return ``g (round(value / g) + Y)``, ``Y ~ N_Z(0, t m)^d``.
+
+        Exact doubles on ``g Z^d``."""
         value = np.asarray(value, dtype=np.float64)
         if value.shape != (self.dimension,):
             raise ValueError(f"LatticeGaussian.release expects a vector of length "

@@ -3,7 +3,8 @@ r"""Private multiclass boosting: one kappa-dense measure, all K class centres re
 A round of the joint booster is LazyBregBoost (Algorithm 4) over examples with a *multiclass*
 gain, and a weak learner that releases the ``K x d`` matrix of weighted class sums
 
-.. math:: Z = \sum_i \hat\mu(i)\, e_{y_i} \otimes x_i, \qquad z_k = \sum_{i: y_i = k} \hat\mu(i) x_i,
+.. math:: Z = \sum_i \hat\mu(i)\, e_{y_i} \otimes x_i,
+   \qquad z_k = \sum_{i: y_i = k} \hat\mu(i) x_i,
 
 through the same floating-point-safe discrete Gaussian release as the binary learner
 (:class:`dpboost.mechanisms.LatticeGaussian`, dimension ``K d``).  The hypothesis scores class
@@ -357,8 +358,8 @@ def multiclass_plan(estimator, settings: dict, n_classes: int):
 
     The kappa is not learned (no class count).  When the estimator calibrates (its
     ``calibration`` parameter, as in the binary fit), the calibration's 5% share buys the
-    softmax temperature of ``predict_proba`` (:mod:`dpboost.private_temperature`).  In practical mode
-    the private input centre, whitening (released only when ``n`` is large enough:
+    softmax temperature of ``predict_proba`` (:mod:`dpboost.private_temperature`).  In practical
+    mode the private input centre, whitening (released only when ``n`` is large enough:
     :func:`dpboost.whitening.worthwhile`, else its share goes to the rounds) and input scale of
     the binary fit take their declared shares.  One-vs-rest is not whitened: its K binary
     scores have no calibration of their own, and on whitened rows their argmax lost

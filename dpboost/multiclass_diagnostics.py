@@ -1,4 +1,6 @@
-r"""NON-private training statistics of a multiclass fit (``diagnostics=True``), in memory or on dask.
+r"""NON-private training statistics of a multiclass fit (``diagnostics=True``).
+
+In memory or on dask.
 
 The multiclass counterpart of the binary ``diagnostics_``
 (:meth:`dpboost.halfspace_base._BoostedHalfspaceBase._run`): computed from the training data

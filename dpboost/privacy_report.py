@@ -87,7 +87,8 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
             "method": "exponential mechanisms over public cuts t of the score u = x . w / "
                       "(R ||w||) (0 and +-2^(-k/4); utility: training rows classified "
                       "correctly; public base measure: the cuts beyond 1.5 / sqrt(d) of each "
-                      "side weigh half an inner cut together), then over public slopes a (2^(j/2); utility: 1 - Brier score "
+                      "side weigh half an inner cut together), then over public slopes a "
+                      "(2^(j/2); utility: 1 - Brier score "
                       "of sigmoid(a (u - t)), in steps of 2^-10)",
             "cut": cut.threshold, "slope": cut.slope, "n_candidates": cut.n_candidates,
             "n_slopes": cut.n_slopes, "epsilon_0": cut.epsilon,

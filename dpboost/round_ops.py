@@ -7,14 +7,15 @@ row-chunked dask array (:mod:`dpboost.distributed`).  What a round releases is d
 place, the learner's :meth:`~dpboost.weak_learners.GaussianCenteringHalfspace.mechanism`, and
 the noise is drawn once per round on the client by that mechanism whatever the backend.
 
-============================  =========================================  ==================================
-operation                     numpy                                      dask (n-vectors persisted)
-============================  =========================================  ==================================
-:func:`zero_gain`             ``np.zeros(n)`` (+ a class prior)          ``da.zeros`` on X's chunks (+ prior)
-:func:`add_gain`              ``gain += l`` in place                     ``(gain + l).persist()``
-:func:`project_gain`          :func:`dpboost.projection._project`        histogram reductions, mu persisted
-:func:`centre`                :func:`dpboost.mechanisms.blocked_centre`  same blocks, per chunk
-============================  =========================================  ==================================
+====================  =========================================  ==================================
+operation             numpy                                      dask (n-vectors persisted)
+====================  =========================================  ==================================
+:func:`zero_gain`     ``np.zeros(n)`` (+ a class prior)          ``da.zeros`` on X's chunks
+                                                                 (+ prior)
+:func:`add_gain`      ``gain += l`` in place                     ``(gain + l).persist()``
+:func:`project_gain`  :func:`dpboost.projection._project`        histogram reductions, mu persisted
+:func:`centre`        :func:`dpboost.mechanisms.blocked_centre`  same blocks, per chunk
+====================  =========================================  ==================================
 
 Both :func:`centre` implementations add the same global blocks of
 :data:`~dpboost.mechanisms.CENTRE_BLOCK_ROWS` rows with the same pairwise tree, so both stay

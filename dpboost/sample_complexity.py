@@ -67,14 +67,18 @@ _SENSITIVITY_FACTOR = {"paper": 4.0, "tight": 2.0}
 
 
 def lemma29_fat_shattering(gamma: float) -> float:
-    """Fat-shattering dimension bound ``4 / gamma^2`` of ``{x -> z.x : ||z|| <= 2}`` ([BCS20]_ Lemma 29)."""
+    """Fat-shattering dimension bound ``4 / gamma^2`` of ``{x -> z.x : ||z|| <= 2}``.
+
+    [BCS20]_ Lemma 29."""
     g = _positive(gamma, "gamma", "lemma29_fat_shattering")
     return 4.0 / g / g  # inf past float range (``**`` would raise OverflowError)
 
 
 def theorem28_error_bound(n_samples: float, fat_dimension: float, margin_error: float,
                           confidence: float) -> float:
-    """Bartlett & Shawe-Taylor: test error <= ``k/n + sqrt((2/n)(d ln(34en/d) log2(578n) + ln(4/delta)))``.
+    """Bartlett & Shawe-Taylor bound on the test error.
+
+    Test error <= ``k/n + sqrt((2/n)(d ln(34en/d) log2(578n) + ln(4/delta)))``.
 
     ``margin_error`` is ``k/n``, the fraction of training points with margin below ``gamma``;
     ``fat_dimension`` is ``d = fat(gamma/16)``; holds with probability ``1 - confidence``.
@@ -121,7 +125,9 @@ def _smallest_n(predicate, start: float = 1.0) -> float:
 
 def theorem28_samples(target_error: float, fat_dimension: float, margin_error: float,
                       confidence: float) -> float:
-    """Smallest ``n`` at which :func:`theorem28_error_bound` is at most ``target_error`` (inf if never).
+    """Smallest ``n`` at which :func:`theorem28_error_bound` is at most ``target_error``.
+
+    Inf if never.
 
     References
     ----------
@@ -139,13 +145,17 @@ def theorem28_samples(target_error: float, fat_dimension: float, margin_error: f
 
 
 def theorem19_deviation(epsilon: float) -> float:
-    """Deviation ``18 eps`` of a privately chosen statistical query ([BCS20]_ Theorem 19, [BNSSSU16]_)."""
+    """Deviation ``18 eps`` of a privately chosen statistical query.
+
+    [BCS20]_ Theorem 19, [BNSSSU16]_."""
     eps = check_scalar(epsilon, "epsilon", "theorem19_deviation", low=0.0, high=1.0 / 3.0)
     return 18.0 * eps
 
 
 def theorem19_samples(epsilon: float, delta: float) -> float:
-    """Samples ``log(4 eps/delta)/eps^2`` needed by Theorem 19 (``0 < eps < 1/3``, ``0 < delta < eps/4``).
+    """Samples ``log(4 eps/delta)/eps^2`` needed by Theorem 19.
+
+    Valid for ``0 < eps < 1/3``, ``0 < delta < eps/4``.
 
     Then ``P[|q(S) - q(D)| >= 18 eps] <= delta/eps``.
 
@@ -225,7 +235,9 @@ def _claim2_rate(accuracy: object, margin: object, owner: str) -> float:
 
 
 def claim2_bad_noise_probability(n_samples: float, accuracy: float, margin: float) -> float:
-    """Chernoff bound ``exp(-alpha tau n / 96)`` on ``P[F >= alpha tau n / 16]`` at ``eta = alpha tau/32``.
+    """Chernoff bound ``exp(-alpha tau n / 96)`` on ``P[F >= alpha tau n / 16]``.
+
+    At ``eta = alpha tau/32``.
 
     References
     ----------
@@ -238,7 +250,9 @@ def claim2_bad_noise_probability(n_samples: float, accuracy: float, margin: floa
 
 def claim2_noise_samples(accuracy: float, margin: float, failure_probability: float,
                          k1: float = 4.0) -> float:
-    """``n > 96 ln(k1/beta) / (alpha tau)`` makes ``P[BN] <= beta/k1`` ([BCS20]_ Claim 2; Theorem 33 uses ``k1 = 4``).
+    """``n > 96 ln(k1/beta) / (alpha tau)`` makes ``P[BN] <= beta/k1``.
+
+    [BCS20]_ Claim 2; Theorem 33 uses ``k1 = 4``.
 
     Examples
     --------
@@ -258,7 +272,9 @@ def claim2_noise_samples(accuracy: float, margin: float, failure_probability: fl
 
 
 def claim3_bad_gaussian_probability(n_rounds: int, per_round_failure: float) -> float:
-    """``P[BG] = 1 - (1 - xi)^T <= T xi``: some round's noise destroys the advantage ([BCS20]_ Claim 3).
+    """``P[BG] = 1 - (1 - xi)^T <= T xi``: some round's noise destroys the advantage.
+
+    [BCS20]_ Claim 3.
 
     At Algorithm 5's ``sigma`` the per-round failure is ``xi = beta/(3T)``, so ``P[BG] <= beta/3``.
     """
@@ -270,7 +286,9 @@ def claim3_bad_gaussian_probability(n_rounds: int, per_round_failure: float) -> 
 
 
 def claim4_generalization_samples(epsilon: float, delta: float) -> float:
-    """Samples for Claim 4 (test error <= train error + 18 eps w.p. ``1 - delta/eps``): Theorem 19's ``log(4 eps/delta)/eps^2``."""
+    """Samples for Claim 4: Theorem 19's ``log(4 eps/delta)/eps^2``.
+
+    Claim 4: test error <= train error + 18 eps w.p. ``1 - delta/eps``."""
     return _theorem19_samples(epsilon, delta, "claim4_generalization_samples")
 
 

@@ -22,8 +22,8 @@ built on them (generalization, Appendix C's Claims 1-4, Theorems 30 and 33) is i
 * **Per-round failure.**  Algorithm 5's ``sigma`` has ``log(3072 log(1/kappa)/(beta tau^2)) =
   log(3 T / beta)``: failure probability ``xi = beta/(3T)`` per round, ``beta/3`` over ``T`` rounds.
 * **Sensitivity.**  The paper's per-round privacy ``rho = 8/(kappa n sigma)^2`` (Theorem 27 with the
-  slickness ``s = 1/(kappa n)`` of Lemma 25) is an L2 sensitivity of ``4/(kappa n)``; the tight value
-  is ``2/(kappa n)`` (proof in :class:`dpboost.weak_learners.GaussianCenteringHalfspace`); the
+  slickness ``s = 1/(kappa n)`` of Lemma 25) is an L2 sensitivity of ``4/(kappa n)``; the tight
+  value is ``2/(kappa n)`` (proof in :class:`dpboost.weak_learners.GaussianCenteringHalfspace`); the
   sample-complexity functions (:mod:`dpboost.sample_complexity`) take
   ``sensitivity="paper"|"tight"``.
 * **zCDP to DP** uses Lemma 15 exactly, ``eps = rho + 2 sqrt(rho log(1/delta))``, not the proof's
@@ -217,7 +217,8 @@ def lemma34_regret(learning_rate: float, kappa: float, n_rounds: float, n_sample
                    divergence: float | None = None) -> float:
     """Average regret of the lazy dense update strategy against a fixed kappa-dense measure.
 
-    ``(1/T) sum_t M(mu_t, Q_t) - (1/T) sum_t M(mu, Q_t) <= lambda + KL(mu || mu_1)/(lambda kappa n T)``
+    ``(1/T) sum_t M(mu_t, Q_t) - (1/T) sum_t M(mu, Q_t)
+    <= lambda + KL(mu || mu_1)/(lambda kappa n T)``
     with ``mu_1 = kappa`` everywhere.  ``divergence`` is ``KL(mu || mu_1)``; by default the
     comparator of Lemma 38 (uniform on a set of ``kappa n`` points), ``kappa n log(1/kappa)``, which
     gives ``lambda + log(1/kappa)/(lambda T)``.
@@ -243,7 +244,9 @@ def lemma34_regret(learning_rate: float, kappa: float, n_rounds: float, n_sample
 
 
 def algorithm5_parameters(margin: float, accuracy: float) -> Algorithm5Parameters:
-    """HS-StL's ``kappa``, ``gamma``, ``learning_rate`` and ``n_rounds`` for margin ``tau``, accuracy ``alpha``.
+    """HS-StL's ``kappa``, ``gamma``, ``learning_rate`` and ``n_rounds``.
+
+    For margin ``tau`` and accuracy ``alpha``.
 
     ``kappa = alpha/4``, ``gamma = tau/8``, ``learning_rate = gamma/4`` (the proof's value, see the
     module docstring) and ``n_rounds = ceil(16 log(1/kappa)/gamma^2)``.
@@ -371,7 +374,9 @@ def lemma15_epsilon(rho: float, delta: float) -> float:
 
 
 def lemma15_max_rho(epsilon: float, delta: float) -> float:
-    """Largest ``rho`` whose Lemma 15 conversion is at most ``epsilon``: ``(sqrt(L+eps) - sqrt(L))^2``.
+    """Largest ``rho`` whose Lemma 15 conversion is at most ``epsilon``.
+
+    It is ``(sqrt(L+eps) - sqrt(L))^2``.
 
     Examples
     --------

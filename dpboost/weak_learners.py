@@ -3,8 +3,9 @@
 The centering learner returns ``h(x) = clip(z . x, -1, 1)`` with ``z = sum_i mu_hat(i) y_i x_i``
 (Servedio 2003, Theorem 26 of the paper); the private learner adds ``N(0, sigma^2 I)`` to ``z``
 (Theorem 27), on a public grid with discrete Gaussian noise so that the release is private as
-implemented in floating point (:mod:`dpboost.mechanisms`).  With a norm bound ``R`` other than 1 the hypothesis is the same one on the
-rescaled point ``x / R`` with the rescaled centre ``z / R``, i.e. ``clip(x . z / R^2, -1, 1)``.
+implemented in floating point (:mod:`dpboost.mechanisms`).  With a norm bound ``R`` other than 1
+the hypothesis is the same one on the rescaled point ``x / R`` with the rescaled centre
+``z / R``, i.e. ``clip(x . z / R^2, -1, 1)``.
 
 References
 ----------
@@ -195,11 +196,15 @@ class GaussianCenteringHalfspace:
         return self.mechanism(n, d).effective_sensitivity
 
     def sigma(self, n: int, d: int = 1) -> float:
-        """Noise scale per coordinate: ``g sqrt(t m) >= noise_multiplier * effective_sensitivity``."""
+        """Noise scale per coordinate.
+
+        ``g sqrt(t m) >= noise_multiplier * effective_sensitivity``."""
         return self.mechanism(n, d).sigma
 
     def privacy_event(self, n: int):
-        """``DiscreteGaussianEvent(noise_multiplier)``, known from the parameters before any data."""
+        """``DiscreteGaussianEvent(noise_multiplier)``.
+
+        Known from the parameters before any data."""
         from accounting import DiscreteGaussianEvent
 
         return DiscreteGaussianEvent(noise_multiplier=self.noise_multiplier)

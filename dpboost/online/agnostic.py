@@ -153,10 +153,11 @@ class OnlineAgnosticBoost(_OCOBooster):
     ``|z| < 1``.  Measured held-out 0-1 error on a9a (``dpboost online ... --algorithm agnostic
     --seed 1``; majority class 0.24, the linear learner alone 0.149): gamma = 0.2 gives 0.30 for
     N in {10, 40} (``"sample"``) and 0.31-0.45 (``"mean"``); gamma = 1 gives 0.17-0.18 for N in
-    {10, 40, 100} (both predictions).  With ``gamma = 1`` the gradients ``W_i(x) y - 1`` are ``<= 0``,
-    so ``p^i`` only grows, on mistakes, and never leaves ``[0, 1]``.  With genuinely weak learners
-    a smaller ``gamma`` is what boosts: stumps on a rotated noisy halfspace (N = 50, mean vote,
-    progressive error) give 0.30 alone, 0.21 at gamma = 0.6 and 0.31 at gamma = 1.
+    {10, 40, 100} (both predictions).  With ``gamma = 1`` the gradients ``W_i(x) y - 1`` are
+    ``<= 0``, so ``p^i`` only grows, on mistakes, and never leaves ``[0, 1]``.  With genuinely
+    weak learners a smaller ``gamma`` is what boosts: stumps on a rotated noisy halfspace
+    (N = 50, mean vote, progressive error) give 0.30 alone, 0.21 at gamma = 0.6 and 0.31 at
+    gamma = 1.
 
     References
     ----------
@@ -197,9 +198,9 @@ class OnlineAgnosticBoost(_OCOBooster):
 class OnlineRealizableBoost(_OCOBooster):
     """Online realizable boosting with OGD on ``[0, 1]`` (BCHM20, Algorithm 4).
 
-    Same parameters as :class:`OnlineAgnosticBoost` (but ``gamma`` defaults to 0.2), plus ``mode``: ``"sample"`` passes
-    ``(x, y)`` to ``W_i`` with probability ``p^i`` (line 6), ``"weight"`` passes it with
-    importance weight ``p^i``.
+    Same parameters as :class:`OnlineAgnosticBoost` (but ``gamma`` defaults to 0.2), plus
+    ``mode``: ``"sample"`` passes ``(x, y)`` to ``W_i`` with probability ``p^i`` (line 6),
+    ``"weight"`` passes it with importance weight ``p^i``.
 
     References
     ----------
@@ -246,7 +247,9 @@ class StumpHypothesis:
 
 
 def fit_stump(X, y, sample_weight=None) -> StumpHypothesis:
-    """The stump maximising the weighted correlation ``sum_i w_i y_i h(x_i)`` (exact, by sorting)."""
+    """The stump maximising the weighted correlation ``sum_i w_i y_i h(x_i)``.
+
+    Exact, by sorting."""
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
     w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)

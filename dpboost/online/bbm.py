@@ -80,7 +80,9 @@ def bbm_log_weights(n_learners: int, s_prev, gamma: float) -> np.ndarray:
 
 
 def _log_mode_pmf(n: np.ndarray, gamma: float) -> np.ndarray:
-    """``log max_k Binomial(n, 1/2 + gamma/2).pmf(k)`` for each ``n`` (the bound on ``||w||_inf``)."""
+    """``log max_k Binomial(n, 1/2 + gamma/2).pmf(k)`` for each ``n``.
+
+    The bound on ``||w||_inf``."""
     n = np.asarray(n, dtype=float)
     best = np.full(n.shape, -np.inf)
     mode = np.floor((n + 1.0) * (0.5 + 0.5 * gamma))
@@ -198,7 +200,9 @@ class OnlineBBM(OnlineClassifier):
         self._rows = np.arange(self.n_learners)
 
     def predict_one(self, x: np.ndarray) -> float:
-        """Mean vote ``(1/N) sum_i WL^i(x)`` in ``[-1, 1]``; its sign is Algorithm 1's prediction."""
+        """Mean vote ``(1/N) sum_i WL^i(x)`` in ``[-1, 1]``.
+
+        Its sign is Algorithm 1's prediction."""
         return float(np.count_nonzero(self.bank_.scores(x) >= 0.0) * 2 - self.n_learners) / (
             self.n_learners)
 

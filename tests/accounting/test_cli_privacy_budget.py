@@ -24,7 +24,8 @@ def _spend_argv(path, label):
 def test_privacy_json(capsys):
     out = run_json(
         capsys,
-        ["privacy", "--n-rounds", "100", "--noise-multiplier", "42.25", "--target-delta", "1e-6", "--json"],
+        ["privacy", "--n-rounds", "100", "--noise-multiplier", "42.25", "--target-delta", "1e-6",
+         "--json"],
     )
     assert set(out) == {"rho", "mu", "epsilon"}
     assert out["rho"] == pytest.approx(100 / (2 * 42.25**2), rel=1e-15)
@@ -57,7 +58,8 @@ def test_privacy_calibrate_json(capsys):
 
 def test_privacy_tables(capsys):
     assert (
-        main(["privacy", "--n-rounds", "100", "--noise-multiplier", "42.25", "--target-delta", "1e-6"]) == 0
+        main(["privacy", "--n-rounds", "100", "--noise-multiplier", "42.25",
+              "--target-delta", "1e-6"]) == 0
     )
     out = capsys.readouterr().out
     assert "exact   0.999918" in out and "Lemma 15" in out
@@ -83,12 +85,14 @@ def test_privacy_tables(capsys):
 @pytest.mark.parametrize(
     "argv, fragment",
     [
-        (["privacy", "--n-rounds", "0", "--noise-multiplier", "3", "--target-delta", "1e-6"], "'n_rounds'"),
+        (["privacy", "--n-rounds", "0", "--noise-multiplier", "3", "--target-delta", "1e-6"],
+         "'n_rounds'"),
         (
             ["privacy", "--n-rounds", "5", "--noise-multiplier", "-3", "--target-delta", "1e-6"],
             "'noise_multiplier'",
         ),
-        (["privacy", "--n-rounds", "5", "--noise-multiplier", "3", "--target-delta", "2"], "'target_delta'"),
+        (["privacy", "--n-rounds", "5", "--noise-multiplier", "3", "--target-delta", "2"],
+         "'target_delta'"),
         (
             ["privacy", "--n-rounds", "5", "--noise-multiplier", "nan", "--target-delta", "1e-6"],
             "'noise_multiplier'",
@@ -98,9 +102,11 @@ def test_privacy_tables(capsys):
             "invalid float",
         ),
         (["privacy", "--n-rounds", "5", "--target-delta", "1e-6"], "--noise-multiplier"),
-        (["privacy", "--n-rounds", "5", "--target-delta", "1e-6", "--calibrate"], "--target-epsilon"),
+        (["privacy", "--n-rounds", "5", "--target-delta", "1e-6", "--calibrate"],
+         "--target-epsilon"),
         (
-            ["privacy", "--n-rounds", "5", "--target-delta", "1e-6", "--calibrate", "--target-epsilon", "0"],
+            ["privacy", "--n-rounds", "5", "--target-delta", "1e-6", "--calibrate",
+             "--target-epsilon", "0"],
             "'target_epsilon'",
         ),
         (["budget"], "required"),

@@ -45,7 +45,8 @@ def leftovers(folder: Path) -> list[str]:
 def run_cli_expect_error(capsys, argv: list[str], folder: Path, outputs=()) -> str:
     """Run the CLI; assert exit code 2, one stderr line, no traceback, no partial output and
     an untouched ledger.  Returns the error line."""
-    ledger = make_ledger(folder) if not (folder / "budget.json").exists() else folder / "budget.json"
+    ledger = (make_ledger(folder) if not (folder / "budget.json").exists()
+              else folder / "budget.json")
     before = ledger.read_bytes()
     if TRAIN_HAS_LEDGER and argv and argv[0] == "train":
         argv = argv + ["--ledger", str(ledger)]

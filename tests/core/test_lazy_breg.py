@@ -1,4 +1,6 @@
-"""LB-NxM (Algorithm 4): cache = recomputation, density, smoothness, log-space, slickness (Lemma 25)."""
+"""LB-NxM (Algorithm 4).
+
+Cache = recomputation, density, smoothness, log-space, slickness (Lemma 25)."""
 
 from __future__ import annotations
 

@@ -113,7 +113,8 @@ def _neighbour_gaps(R, seed, n_pairs=250):
             X *= R / np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1e-12)
             X *= rng.uniform(0, 1, (n, 1)) ** (kind == 0)
             y = rng.choice([-1, 1], n)
-            H = [HalfspaceHypothesis(rng.normal(size=d) * 3 / R) for _ in range(int(rng.integers(0, 6)))]
+            H = [HalfspaceHypothesis(rng.normal(size=d) * 3 / R)
+                 for _ in range(int(rng.integers(0, 6)))]
         i = int(rng.integers(n))
         X2, y2 = X.copy(), y.copy()
         direction = sum((h.coef for h in H), np.zeros(d))

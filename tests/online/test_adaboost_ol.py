@@ -22,7 +22,8 @@ def _rotated_halfspace(n, seed=1):
 def test_theorem4_inequality_from_the_proof(gamma):
     """Summing Delta_i <= -gamma_i^2 M_{i-1} + R over i gives
     sum_i gamma_i^2 M_{i-1} <= T ln 2 + N R with R = 6 sqrt(T), the regret of OGD on [-2, 2]
-    with eta_t = 4/sqrt(t) (D = 4, G = 1); so min_i M_{i-1} <= (T ln 2 + 6 N sqrt(T)) / sum gamma_i^2.
+    with eta_t = 4/sqrt(t) (D = 4, G = 1); so
+    min_i M_{i-1} <= (T ln 2 + 6 N sqrt(T)) / sum gamma_i^2.
     This holds deterministically (Lemma 5 and Eq. (11) are exact)."""
     N, T = 20, 2000
     rng = np.random.default_rng(int(gamma * 10))

@@ -58,7 +58,8 @@ def test_weights_finite_and_bounded_for_N_500():
         w, p = bbm_weights(N, s_prev, gamma)
         assert np.all(np.isfinite(w)) and np.all(np.isfinite(p))
         assert np.all((0 <= w) & (w <= p) & (p <= 1))
-        # Lemma 4: w^i = O(1/sqrt(N - i)); the mode of Binomial(n, q) is below 1/sqrt(2 pi n q(1-q)) + 1/n
+        # Lemma 4: w^i = O(1/sqrt(N - i)); the mode of Binomial(n, q) is below
+        # 1/sqrt(2 pi n q(1-q)) + 1/n
         n = N - np.arange(1, N)
         q = 0.5 + gamma / 2
         assert np.all(w[:-1] <= 1 / np.sqrt(2 * np.pi * n * q * (1 - q)) + 1.0 / n)

@@ -74,7 +74,8 @@ def test_theorem27_rho_matches_paper_and_tight_sensitivity():
     assert th.theorem27_rho(n, kappa, sigma, slickness=1 / (kappa * n)) == pytest.approx(
         8 / (kappa * n * sigma) ** 2)
     # slickness 0: sensitivity 2/(kappa n), rho = Delta^2 / (2 sigma^2)
-    assert th.theorem27_rho(n, kappa, sigma) == pytest.approx((2 / (kappa * n)) ** 2 / (2 * sigma**2))
+    assert th.theorem27_rho(n, kappa, sigma) == pytest.approx(
+        (2 / (kappa * n)) ** 2 / (2 * sigma**2))
 
 
 def test_lemma15_round_trip_and_reference():
@@ -129,7 +130,8 @@ def test_claim1_closed_form():
 def test_sample_complexity_terms_and_dominance():
     sc = bounds.theorem33_sample_complexity(0.001, 1e-6, 0.1, 0.1, 0.05)
     assert set(sc.terms) == {"privacy", "accuracy", "generalization", "noise"}
-    assert sc.maximum == max(sc.terms.values()) and sc.total == pytest.approx(sum(sc.terms.values()))
+    assert (sc.maximum == max(sc.terms.values())
+            and sc.total == pytest.approx(sum(sc.terms.values())))
     assert sc.dominant == "privacy"
     # at large eps the transfer requirement eps_T = alpha/36 takes over
     assert bounds.theorem33_sample_complexity(1.0, 1e-6, 0.1, 0.1, 0.05).dominant == "accuracy"
@@ -141,14 +143,16 @@ def test_sample_complexity_terms_and_dominance():
 def test_privacy_term_scales_as_one_over_eps_alpha_tau2_up_to_logs():
     base = bounds.claim1_privacy_samples(0.01, 1e-6, 0.1, 0.1, 0.05)
     # eps: exactly 1/eps for small eps (rho_max ~ eps^2/(4L))
-    assert bounds.claim1_privacy_samples(0.005, 1e-6, 0.1, 0.1, 0.05) / base == pytest.approx(2, rel=2e-3)
+    assert bounds.claim1_privacy_samples(0.005, 1e-6, 0.1, 0.1, 0.05) / base == pytest.approx(
+        2, rel=2e-3)
     # tau: slope 2 up to the sqrt(log(3T/beta)) factor
     ratio = bounds.claim1_privacy_samples(0.01, 1e-6, 0.05, 0.1, 0.05) / base
     assert 4.0 < ratio < 4.6
 
 
 def test_errors_use_the_house_template():
-    with pytest.raises(ValueError, match=r"The 'margin' parameter of algorithm5_parameters must be"):
+    with pytest.raises(ValueError,
+                       match=r"The 'margin' parameter of algorithm5_parameters must be"):
         th.algorithm5_parameters(margin=0.0, accuracy=0.1)
     with pytest.raises(TypeError, match=r"'accuracy' parameter"):
         th.algorithm5_parameters(margin=0.1, accuracy="0.1")
@@ -255,8 +259,8 @@ def test_theorem19_and_claim2_monotone(eps, frac, alpha, tau, beta, f):
     assert bounds.claim2_noise_samples(min(alpha * f, 0.99), tau, beta) < m
     assert bounds.claim2_noise_samples(alpha, min(tau * f, 1.0), beta) < m
     assert bounds.claim2_noise_samples(alpha, tau, min(beta * f, 0.99)) < m
-    assert bounds.claim2_bad_noise_probability(1e4 * f, alpha, tau) <= bounds.claim2_bad_noise_probability(
-        1e4, alpha, tau)
+    assert bounds.claim2_bad_noise_probability(
+        1e4 * f, alpha, tau) <= bounds.claim2_bad_noise_probability(1e4, alpha, tau)
     assert np.isfinite(m)
 
 

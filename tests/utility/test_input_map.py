@@ -231,8 +231,8 @@ def test_the_joint_multiclass_fit_is_centred_and_folded():
 
 
 def test_the_centre_lifts_multiclass_accuracy():
-    # digits, K = 10, epsilon = 1, 4 seeds.  Measured: mean accuracy 0.583 (0.386-0.694) with the centre;
-    # 0.45 without it (the previous defaults, bench_multiclass.py).
+    # digits, K = 10, epsilon = 1, 4 seeds.  Measured: mean accuracy 0.583 (0.386-0.694) with the
+    # centre; 0.45 without it (the previous defaults, bench_multiclass.py).
     Xtr, ytr, Xte, yte = _digits_multiclass()
     accs = [P(1.0, 1e-6, classes=list(range(10)), random_state=s).fit(Xtr, ytr).score(Xte, yte)
             for s in range(4)]
