@@ -147,3 +147,42 @@ def test_a_value_error_after_the_first_release_is_charged(tmp_path, monkeypatch,
     capsys.readouterr()
     assert code != 0
     assert [s["label"] for s in _spends(ledger)] == ["dpboost train d.csv (failed)"]
+
+
+def test_a_train_killed_mid_fit_stays_charged(tmp_path):
+    """SIGKILL during the fit (no handler runs): the reservation written before the fit is on
+    the ledger as "(running)", counted, and the next run cannot spend that budget again."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(30_000, 20)) / 10
+    data = tmp_path / "big.csv"
+    np.savetxt(data, np.c_[X, X[:, 0] > 0], delimiter=",", fmt="%.5f",
+               header=",".join([f"x{j}" for j in range(20)] + ["y"]), comments="")
+    ledger = tmp_path / "ledger.json"
+    planned = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1]).planned_privacy_event()
+    one, two = (ZCDPAccountant().compose(planned, count=k).get_epsilon(1e-5) for k in (1, 2))
+    BudgetLedger(ledger, target_epsilon=0.5 * (one + two), target_delta=1e-5)
+    argv = [sys.executable, "-m", "dpboost", "train", str(data), *TRAIN[:2], "--classes",
+            "0,1", "--target-epsilon", "1", "--target-delta", "1e-6", "--n-rounds", "100000",
+            "--kappa", "0.25", "--ledger", str(ledger), "--out", str(tmp_path / "m.json")]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            cwd=os.getcwd())
+    try:
+        deadline = time.monotonic() + 120
+        while not _spends(ledger) and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        time.sleep(0.5)  # well inside the 100,000 rounds
+        assert proc.poll() is None, "the fit ended before it could be killed"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    loaded = BudgetLedger.open(ledger)
+    assert [s.label for s in loaded.history] == ["dpboost train big.csv (running)"]
+    with pytest.raises(BudgetExceededError):
+        loaded.check(planned)
+    assert not (tmp_path / "m.json").exists()
