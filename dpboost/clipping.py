@@ -20,25 +20,34 @@ def clip_rows(X: np.ndarray, norm_bound: float) -> np.ndarray:
     """Scale every row with ``||x|| > norm_bound`` down onto the sphere of radius ``norm_bound``.
 
     Rows inside the ball are untouched; the input is never modified (a copy is made only if some
-    row needs clipping).  The factor is shrunk by a few ulps so that the clipped row's norm,
-    rounded in ``X``'s precision, is at most ``norm_bound``; no value can make it warn.
+    row needs clipping).  Every returned row has an *exact* norm (of its stored values, in real
+    arithmetic) of at most ``norm_bound``, which is what the sensitivities assume:
+
+    * the norm is computed in float64 from squares that are exact for float64 and float32
+      rows, with a relative error below ``(d + 1) u`` (``u = 2^-53``: ``d`` rounded additions
+      and a square root), so a row is clipped when its computed norm exceeds
+      ``norm_bound (1 - (d + 2) eps)``, ``eps = 2u``: one within ulps of the bound is scaled
+      by ``1 - O(d eps)`` (nothing a model can see), the rest are untouched;
+    * a clipped row is scaled to that radius times ``1 - 8 eps_X``, which absorbs the rounding
+      of the factor and of the scaled values in ``X``'s precision.
 
     >>> clip_rows(np.array([[3.0, 4.0], [0.3, 0.4], [1e308, 1e308]]), 1.0).round(6).tolist()
     [[0.6, 0.8], [0.3, 0.4], [0.707107, 0.707107]]
     """
     with np.errstate(over="ignore"):
         norms = np.sqrt(np.einsum("ij,ij->i", X, X, dtype=np.float64))
-    over = norms > norm_bound
+    radius = norm_bound * (1.0 - (X.shape[1] + 2) * np.finfo(np.float64).eps)
+    over = norms > radius
     if not over.any():
         return X
     shrink = 1.0 - 8.0 * np.finfo(X.dtype).eps
     factor = np.ones(X.shape[0], dtype=np.float64)
-    factor[over] = norm_bound / norms[over] * shrink  # 0 where ||x||^2 overflowed, replaced below
+    factor[over] = radius / norms[over] * shrink  # 0 where ||x||^2 overflowed, replaced below
     out = X * factor.astype(X.dtype)[:, None]
     huge = np.flatnonzero(np.isinf(norms))  # (float64 only) x / m, m the largest |x_j|, is finite
     if huge.size:
         unit = X[huge] / np.abs(X[huge]).max(axis=1, keepdims=True)
-        out[huge] = unit * (norm_bound / np.linalg.norm(unit, axis=1) * shrink)[:, None]
+        out[huge] = unit * (radius / np.linalg.norm(unit, axis=1) * shrink)[:, None]
     return out
 
 
