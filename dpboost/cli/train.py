@@ -558,9 +558,10 @@ def fit_charged(estimator, X, y, ledger, args) -> None:
     Bad input (``ValueError``, ``TypeError``) is refused by the checks that come before any
     release, in memory as on dask (where a bad value surfaces in the first pass over ``X``):
     that reservation alone is cancelled, and the ledger is as it was.  Whether the checks had
-    passed is what the estimator says (``_start_releases``), not the exception's type: a
-    ``ValueError`` after the first release (a file changed under a dask fit that re-reads it)
-    is charged like any failure.
+    passed is what the estimator says (``_start_releases``), not the exception's type: any
+    failure before that point (bad input, or an interrupt during the checks) released nothing
+    and is cancelled; any after it (even a ``ValueError``: a file changed under a dask fit that
+    re-reads it) is charged.
     """
     if ledger is None:
         estimator.fit(X, y)
@@ -570,9 +571,8 @@ def fit_charged(estimator, X, y, ledger, args) -> None:
     reservation = ledger.reserve(planned, label=label + " (running)")
     try:
         estimator.fit(X, y)
-    except BaseException as exc:
-        if isinstance(exc, (ValueError, TypeError)) and not getattr(
-                estimator, "_release_started", False):  # set by fit past its input checks
+    except BaseException:
+        if not getattr(estimator, "_release_started", False):  # set by fit past its checks
             ledger.cancel(reservation)
         else:
             ledger.settle(reservation, label=label + " (failed)")

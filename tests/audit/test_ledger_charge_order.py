@@ -186,3 +186,20 @@ def test_a_train_killed_mid_fit_stays_charged(tmp_path):
     with pytest.raises(BudgetExceededError):
         loaded.check(planned)
     assert not (tmp_path / "m.json").exists()
+
+
+def test_an_interrupt_before_the_first_release_is_not_charged(tmp_path, monkeypatch, capsys):
+    """Ctrl-C while the fit still checks its input released nothing: the reservation is
+    cancelled (the decision is the estimator's marker, for every exception type)."""
+    data, ledger = _files(tmp_path)
+    before = ledger.read_bytes()
+
+    def interrupted_during_the_checks(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(PrivateHalfspaceClassifier, "_validate_X_y",
+                        interrupted_during_the_checks)
+    code = main(["train", str(data), *TRAIN, "--ledger", str(ledger), "--out",
+                 str(tmp_path / "m.json")])
+    capsys.readouterr()
+    assert code != 0 and ledger.read_bytes() == before
