@@ -6,23 +6,12 @@ figure in an old one, from escaping the suite.
 
 import doctest
 import importlib
-import pkgutil
 
 import pytest
-
-import accounting
-import dpboost
+from package_modules import package_modules
 
 
-def _modules():
-    for pkg in (dpboost, accounting):
-        yield pkg.__name__
-        for info in pkgutil.walk_packages(pkg.__path__, prefix=pkg.__name__ + "."):
-            if not info.name.endswith("__main__"):
-                yield info.name
-
-
-@pytest.mark.parametrize("name", sorted(_modules()))
+@pytest.mark.parametrize("name", package_modules())
 def test_doctests(name):
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

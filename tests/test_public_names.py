@@ -5,23 +5,14 @@
 """
 
 import importlib
-import pkgutil
 
 import pytest
+from package_modules import package_modules
 
-import accounting
 import dpboost
 
 
-def _modules():
-    for pkg in (dpboost, accounting):
-        yield pkg.__name__
-        for info in pkgutil.walk_packages(pkg.__path__, prefix=pkg.__name__ + "."):
-            if not info.name.endswith("__main__"):
-                yield info.name
-
-
-@pytest.mark.parametrize("name", sorted(_modules()))
+@pytest.mark.parametrize("name", package_modules())
 def test_all_names_exist(name):
     module = importlib.import_module(name)
     listed = getattr(module, "__all__", ())
