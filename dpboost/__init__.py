@@ -16,12 +16,14 @@ _LAZY = {"BoostedHalfspaceClassifier": "dpboost.estimator",
 
 
 def __getattr__(name: str):
-    if name in _LAZY:
-        import importlib
+    import importlib
 
+    if name in _LAZY:
         value = getattr(importlib.import_module(_LAZY[name]), name)
         globals()[name] = value
         return value
+    if name in ("data", "estimator"):  # ``dpboost.estimator`` worked after ``import dpboost``
+        return importlib.import_module(f"dpboost.{name}")
     raise AttributeError(f"module 'dpboost' has no attribute {name!r}")
 
 

@@ -34,5 +34,8 @@ def test_the_accounting_commands_start_without_scikit_learn():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["False", "True", "True"]
+    code = "import dpboost; print(dpboost.estimator.PrivateHalfspaceClassifier.__name__)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip() == "PrivateHalfspaceClassifier"
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         dpboost.nope  # noqa: B018
