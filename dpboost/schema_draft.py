@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 
-from dpboost.cell_text import NA_WORDS
+from dpboost.cell_text import DECIMAL_COMMA, NA_WORDS
 from dpboost.schema import Schema, category_key, is_nan_text
 
 __all__ = ["DRAFT_NOTE", "draft_schema", "looks_like_identifier"]
@@ -84,7 +84,21 @@ def _zero_padded_codes(values) -> list[str] | None:
     return sorted(set(text)) if text.str.fullmatch(r"0[0-9]+").any() else None
 
 
-def _draft_column(values, max_categories: int, name: str = "") -> dict:
+def _comma_numbers(values):
+    """Under ``"decimal": ","``: ``values`` with ``12,5`` written ``12.5``, or None when a
+    number holds a ``.`` (``1.234``), which the encoder refuses rather than guess."""
+    import pandas as pd
+
+    if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+        return values
+    text = values.astype(object)
+    if text.map(lambda v: isinstance(v, str) and "." in v
+                and any(c.isdigit() for c in v)).any():
+        return None
+    return text.map(lambda v: DECIMAL_COMMA.sub(r"\1.\2", v) if isinstance(v, str) else v)
+
+
+def _draft_column(values, max_categories: int, name: str = "", decimal: str = ".") -> dict:
     """The draft of one column; words meaning "missing" among its numbers go into its own
     ``na_values``, marked ``"from_data"`` (which words occur was read from the data)."""
     import pandas as pd
@@ -102,12 +116,13 @@ def _draft_column(values, max_categories: int, name: str = "") -> dict:
     spec: dict
     n_distinct = values.dropna().nunique()
     codes = _zero_padded_codes(values)
+    numbers = values if decimal == "." else _comma_numbers(values)
     if codes is not None:  # ZIP-like codes: their text is the category, not a number
         spec = ({"type": "categorical", "categories": codes, "from_data": ["categories"]}
                 if len(codes) <= max_categories else {"type": "drop"})
-    elif _looks_numeric(values) and n_distinct > 2:
-        x = pd.to_numeric(values.astype(str).str.strip() if values.dtype == object else values,
-                          errors="coerce")
+    elif numbers is not None and _looks_numeric(numbers) and n_distinct > 2:
+        x = pd.to_numeric(numbers.astype(str).str.strip() if numbers.dtype == object
+                          else numbers, errors="coerce")
         x = x.where(np.isfinite(x))  # an infinity is clipped by any public range
         lo, hi = _draft_range(float(np.nanmin(x)), float(np.nanmax(x)))
         spec = {"type": "numeric", "lower": lo, "upper": hi,
@@ -143,7 +158,8 @@ def _draft_range(lo: float, hi: float) -> tuple[float, float]:
     return float(np.nextafter(lo, -np.inf)), lo
 
 
-def draft_schema(frame, label: str | None = None, *, max_categories: int = 50) -> Schema:
+def draft_schema(frame, label: str | None = None, *, max_categories: int = 50,
+                 decimal: str = ".") -> Schema:
     """Draft a schema by READING THE DATA: the result is not private until reviewed.
 
     Numeric columns get their observed min/max (and ``"log"`` when the maximum is far above
@@ -161,6 +177,10 @@ def draft_schema(frame, label: str | None = None, *, max_categories: int = 50) -
     label : str or None
         The label column (drafted as the label, never as a feature).
     max_categories : int, default=50
+    decimal : {".", ","}, default="."
+        The file's decimal mark: under ``","`` a text cell ``12,5`` is the number 12.5, and a
+        column where a number holds a ``.`` (``1.234``: a thousands separator?) is not
+        drafted as numeric, as the encoder refuses it.
 
     Returns
     -------
@@ -181,7 +201,7 @@ def draft_schema(frame, label: str | None = None, *, max_categories: int = 50) -
     if label is not None and label not in frame.columns:
         raise ValueError(f"Label column {label!r} not found; columns are "
                          f"{[str(c) for c in frame.columns]}.")
-    columns = {str(c): _draft_column(frame[c], max_categories, str(c))
+    columns = {str(c): _draft_column(frame[c], max_categories, str(c), decimal)
                for c in frame.columns if c != label}
     content: dict = {"note": DRAFT_NOTE, "columns": columns}
     if label is not None:

@@ -16,6 +16,7 @@ import numpy as np
 
 from dpboost.cell_text import (
     AMBIGUOUS,
+    DECIMAL_COMMA,
     NA_WORDS,
     DeclaredValues,
     category_key,
@@ -69,7 +70,7 @@ _DATE_HINT = ("; it reads as a date: declare the column \"categorical\" with its
               "bounds")
 
 
-def _number_hint(value: str) -> str:
+def _number_hint(value: str, decimal: str = ".") -> str:
     """What to change when a cell is a number written for people: ``1,234``, ``12,5``, ``40%``,
     ``12 kg``, ``$5``.  None is guessed (``1,234`` is a thousand or a decimal): the file or the
     schema must say.  The hint never holds the cell (a cell's content is private): it says
@@ -90,7 +91,13 @@ def _number_hint(value: str) -> str:
                 "in parentheses: write it with '-' (a hyphen-minus)")
     core = re.sub(r"^[$€£¥\s]+|[^\d.,]+$", "", value)  # without a unit, %, or currency
     unit = value.replace(core, "", 1).strip() if core else ""
+    if decimal == "," and "." in core and re.fullmatch(r"[+-]?[\d.,]*\d", core):
+        return _DOT_UNDER_DECIMAL_COMMA
     if "," in core and re.fullmatch(r"[+-]?[\d.,]*\d", core):
+        if decimal == ",":  # the schema declares the comma: several of them separate thousands
+            return ("; it reads as a number with thousands separators: with \"decimal\": \",\" "
+                    "numbers are read with one decimal comma and no thousands separators: "
+                    "re-save the column without the separators")
         if core.count(",") == 1 and "." not in core:
             return ("; it reads as a number written with a comma (a thousands separator or a "
                     "decimal comma): numbers are read with a decimal point and no thousands "
@@ -140,17 +147,31 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
                | _is_na(text, na_keys(na_values, decimal), decimal))
     text = text.where(~missing, None)
     text = text.map(lambda v: _BOOLEANS.get(v.lower(), v) if isinstance(v, str) else v)
+    dotted = np.zeros(len(text), dtype=bool)
+    if decimal == ",":  # 12,5 is 12.5; a '.' in text is a thousands separator or a guess
+        written = series.astype(object).map(lambda v: isinstance(v, str) and "." in v)
+        dotted = written.to_numpy(dtype=bool) & text.notna().to_numpy()
+        text = text.map(lambda v: DECIMAL_COMMA.sub(r"\1.\2", v) if isinstance(v, str) else v)
     values = pd.to_numeric(text, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
-    bad = np.isnan(values) & text.notna().to_numpy()
+    bad = (np.isnan(values) & text.notna().to_numpy()) | dotted
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
+        hint = (_DOT_UNDER_DECIMAL_COMMA if dotted[row]
+                else _not_a_number_hint(text.iloc[row], decimal))  # never the cell itself
         raise BadValueError(f"Column {name!r} is declared numeric but the cell at row {row} is "
-                            f"not a number{_not_a_number_hint(text.iloc[row])}.",
-                            column=name, row=row)
+                            f"not a number{hint}.", column=name, row=row)
     return _na_numbers_missing(values, na_values)
 
 
-def _not_a_number_hint(value: str) -> str:
+#: Why a cell holding a '.' is refused under ``"decimal": ","``: ``1.234`` was read as 1.234
+#: where the file meant 1234 (a German thousands separator), silently.
+_DOT_UNDER_DECIMAL_COMMA = (
+    "; it holds a '.' where the decimal mark is ',' (\"decimal\": \",\"), so the '.' is a "
+    "thousands separator (1.234 for 1234) or a decimal point, and neither is guessed: "
+    "re-save the column with decimal commas and no thousands separators (1234,5)")
+
+
+def _not_a_number_hint(value: str, decimal: str = ".") -> str:
     """What to change for a cell of a numeric column that is not a number, by the kind of text
     it is (a missing-value marker, a date, a number written for people, a word), never by
     the text itself: the message names the column and the line, and a cell's content is
@@ -170,7 +191,7 @@ def _not_a_number_hint(value: str) -> str:
         return ("; it reads as a time of day or a duration: write it as a number (minutes, "
                 "say) with public bounds, or declare the column \"categorical\"")
     if any(c.isdigit() for c in value):
-        return _number_hint(value)
+        return _number_hint(value, decimal)
     if len(value) <= 3 and not value.isalpha():
         return na_hint
     return ("; if the column holds words, declare it \"categorical\" with its list of "

@@ -44,7 +44,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def _unread_numbers(frame, draft) -> dict[str, str]:
+def _unread_numbers(frame, draft, decimal: str = ".") -> dict[str, str]:
     """Columns drafted as 'drop' or 'categorical' whose cells are numbers written for people
     ('1,234', '12,5', '40%', '72 kg'), with the hint saying what to change; the draft would
     lose them, or list them as categories, unsaid."""
@@ -61,7 +61,7 @@ def _unread_numbers(frame, draft) -> dict[str, str]:
         text = text[text != ""]
         digits = text[text.str.contains(r"\d", regex=True)]
         if len(text) and len(digits) >= 0.9 * len(text):
-            hint = next(filter(None, map(_number_hint, digits.head(50))), "")
+            hint = next(filter(None, (_number_hint(v, decimal) for v in digits.head(50))), "")
             if hint:
                 found[name] = hint.lstrip("; ")
     return found
@@ -170,7 +170,8 @@ def run(args) -> int:
                              "columns are then named 0, 1, ...).")
         raise ValueError(f"--label {args.label!r} is not a column of {args.data}; its columns "
                          f"are {[str(c) for c in frame.columns][:30]}.")
-    draft = draft_schema(frame, args.label, max_categories=args.max_categories)
+    draft = draft_schema(frame, args.label, max_categories=args.max_categories,
+                         decimal=args.decimal)
     if args.no_header or args.decimal != ".":
         content = draft.to_dict()
         if args.no_header:
@@ -196,7 +197,7 @@ def run(args) -> int:
         print(f"cells among numbers were read as missing and listed in the column's "
               f"'na_values' (marked 'from_data'): {shown}{more}; delete any that is a value, "
               "and keep those a public codebook lists.", file=sys.stderr)
-    unread = _unread_numbers(frame, draft)
+    unread = _unread_numbers(frame, draft, args.decimal)
     _say_why_dropped(frame, draft, set(unread), args.max_categories)
     for name, hint in list(unread.items())[:3]:
         kind = draft.columns[name].to_dict()["type"]
