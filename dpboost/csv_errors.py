@@ -12,7 +12,8 @@ import gzip
 import re
 from pathlib import Path
 
-__all__ = ["arrow_error", "bad_record_line", "decode_error", "open_text", "undecodable_line"]
+__all__ = ["arrow_error", "bad_record_line", "decode_error", "open_text", "refuse_archive",
+           "undecodable_line"]
 
 
 def open_text(path: Path):
@@ -22,6 +23,20 @@ def open_text(path: Path):
     if gz:
         return gzip.open(path, "rt", encoding="utf-8-sig", newline="")
     return open(path, encoding="utf-8-sig", newline="")
+
+
+def refuse_archive(path: Path, magic: bytes) -> None:
+    """One line for a ZIP archive or a spreadsheet workbook (``.zip``, ``.xlsx``, ``.xls``):
+    read as text it was "'utf-8' codec can't decode byte 0x85", naming neither the file nor
+    what to do."""
+    if magic[:4] == b"PK\x03\x04":
+        what = ("a spreadsheet workbook (a ZIP archive): save the sheet as CSV UTF-8"
+                if path.suffix.lower() in (".xlsx", ".xlsm", ".ods") else
+                "a ZIP archive: unzip it and give the CSV file inside (a .csv.gz file is "
+                "read as it is)")
+        raise ValueError(f"{path} is {what}.")
+    if magic == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
+        raise ValueError(f"{path} is an Excel workbook (.xls): save the sheet as CSV UTF-8.")
 
 
 def decode_error(path: Path, exc: Exception) -> ValueError:
@@ -98,13 +113,25 @@ def arrow_error(path: Path, exc: Exception, delimiter: str, skip: int) -> ValueE
                           f"row), found {found}."
                           + (" An unclosed double quote (\") runs on to the end of the file?"
                              if found < expected and line is not None
-                             and _opens_a_quote(path, line) else ""))
+                             and _opens_a_quote(path, line) else
+                             f" If line {line} is a note or a total below the table, delete it."
+                             if line is not None and _last_text_line(path) == line else ""))
     if "UTF8" in message or "UTF-8" in message:
         line = undecodable_line(path)
         where = f" (line {line})" if line is not None else ""
         return ValueError(f"{path} is not UTF-8 text{where}; re-save it as UTF-8.")
     first = re.sub(r"'[^']*'|: .*$", "", message.splitlines()[0])  # a value the parser quotes
     return ValueError(f"{path} could not be read as CSV ({first}).")
+
+
+def _last_text_line(path: Path) -> int | None:
+    """The 1-based number of the last line that is not blank (None for an empty file)."""
+    last = None
+    with open_text(path) as handle:
+        for number, text in enumerate(handle, start=1):
+            if text.strip():
+                last = number
+    return last
 
 
 def _opens_a_quote(path: Path, line: int) -> bool:

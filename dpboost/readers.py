@@ -35,6 +35,7 @@ from dpboost.cell_text import DECIMAL_COMMA, category_key, is_decimal_number
 from dpboost.csv_errors import arrow_error as _arrow_error
 from dpboost.csv_errors import decode_error as _decode_error
 from dpboost.csv_errors import open_text as _open_text
+from dpboost.csv_errors import refuse_archive
 from dpboost.pandas_csv import quoted_after_space, read_spaced, read_whitespace, whitespace_fields
 
 __all__ = ["check_columns", "csv_layout", "field_count", "first_line_is_data", "header_names",
@@ -58,9 +59,12 @@ def table_format(path: str | os.PathLike) -> str:
     if path.name.lower().endswith(_PARQUET_SUFFIXES):
         return "parquet"
     with open(path, "rb") as handle:
-        if handle.read(4) == b"PAR1":
-            return "parquet"
+        magic = handle.read(8)
+    if magic[:4] == b"PAR1":
+        return "parquet"
+    refuse_archive(path, magic)
     return detect_format(path)
+
 
 
 def _first_lines(path: Path, k: int = 2) -> list[tuple[int, str]]:
@@ -70,6 +74,8 @@ def _first_lines(path: Path, k: int = 2) -> list[tuple[int, str]]:
     the header it would set the separator and the column names.
     """
     out: list[tuple[int, str]] = []
+    with open(path, "rb") as handle:  # a workbook or a ZIP archive, whatever its name
+        refuse_archive(path, handle.read(8))
     try:
         with _open_text(path) as handle:
             for number, line in enumerate(handle, start=1):
@@ -190,6 +196,10 @@ def _check_first_two(path: Path, lines) -> None:
                 if lines[0][1].startswith("#") else
                 f"Line {n2} ends in a separator: if every row does, end line {n1} with one "
                 "too (the extra column then has no name and is not used)." if trailing else
+                f"If line {n1} is a header one name short, as R's write.table saves a row "
+                f"index without a name, add a name at its start (and declare that column "
+                f"\"drop\"); if it is a title or a note rather than the header or a row, "
+                f"delete it." if k2 == k1 + 1 and not other else
                 f"If line {n1} is a title or a note rather than the header or a row, delete it.")
         if other:  # line 1 has none of the separators line 2 has
             name = _SEPARATOR_NAMES[sniff_delimiter(second)]
@@ -481,7 +491,9 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
                     "above the header row.")
         elif len(available) == 1 and len(wanted) > 1:
             hint = (" The file reads as a single column: the separator is taken from the "
-                    "first line and must be a comma, semicolon, tab or whitespace.")
+                    "first line and must be a comma, semicolon, tab or whitespace"
+                    + (" ('|' is not one: re-save the file with one of them)."
+                       if "|" in available[0] else "."))
         elif header and absent[0] in _second_row(path):  # 'X1,X2,...' above the names
             hint = (f" Its next line holds {absent[0]!r}: the file has two header rows (as "
                     "a spreadsheet export may); delete the first.")

@@ -8,6 +8,7 @@ named neither the file nor what to change.
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -100,3 +101,54 @@ def test_schema_draft_under_a_decimal_comma_does_not_draft_thousands_dots_as_num
     assert draft["columns"]["a"]["type"] == "numeric"
     assert draft["columns"]["b"]["type"] != "numeric"  # was numeric, 1.234 to 12.5
     assert "thousands separator" in capsys.readouterr().err
+
+
+# -- files that are not text -----------------------------------------------------------------
+
+@pytest.mark.parametrize("name, needle", [
+    ("download.zip", "is a ZIP archive: unzip it"),
+    ("download.csv", "is a ZIP archive: unzip it"),
+    ("book.xlsx", "spreadsheet workbook"),
+])
+def test_a_zip_archive_or_a_workbook_is_one_line(tmp_path, name, needle, one_line_error):
+    # a Kaggle download or an Excel workbook gave "'utf-8' codec can't decode byte 0x85 in
+    # position 16: invalid start byte", naming neither the file nor what to do
+    inner = _write(tmp_path / "train.csv", "age,income,y\n" + "\n".join(_rows()) + "\n")
+    path = tmp_path / name
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.write(inner, "train.csv")
+    one_line_error(_train(tmp_path, path, _schema(tmp_path)), str(path), needle)
+    code = main(["schema", str(path), "--out", str(tmp_path / "d.json")])
+    one_line_error(code, needle)
+
+
+def test_an_old_excel_workbook_is_one_line(tmp_path, one_line_error):
+    path = tmp_path / "book.xls"
+    path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(range(256)) * 4)
+    one_line_error(_train(tmp_path, path, _schema(tmp_path)), "Excel workbook (.xls)",
+                   "save the sheet as CSV")
+
+
+# -- layouts ---------------------------------------------------------------------------------
+
+def test_a_header_one_name_short_suggests_a_nameless_row_index(tmp_path, one_line_error):
+    # R's write.table(df, sep="\t") saves row names without a header name: the hint said to
+    # delete line 1, the header
+    rows = [f'"{k + 1}"\t' + row for k, row in enumerate(_rows(sep="\t"))]
+    data = _write(tmp_path / "r.tsv", '"age"\t"income"\t"y"\n' + "\n".join(rows) + "\n")
+    one_line_error(_train(tmp_path, data, _schema(tmp_path)), "line 2: expected 3 fields",
+                   "R's write.table", "add a name at its start")
+
+
+def test_a_pipe_separated_file_says_the_pipe_is_not_a_separator(tmp_path, one_line_error):
+    data = _write(tmp_path / "d.csv", "age|income|y\n" + "\n".join(_rows(sep="|")) + "\n")
+    one_line_error(_train(tmp_path, data, _schema(tmp_path)), "reads as a single column",
+                   "'|' is not one")
+
+
+def test_a_note_below_the_table_is_named_as_such(tmp_path, one_line_error):
+    # an export's "Total rows: 20" footer was "line 23: expected 3 fields, found 1" alone
+    data = _write(tmp_path / "d.csv", "age,income,y\n" + "\n".join(_rows()) + "\n\n"
+                  "Total rows: 20\n")
+    one_line_error(_train(tmp_path, data, _schema(tmp_path)), "line 23", "found 1",
+                   "note or a total below the table")
