@@ -237,6 +237,17 @@ def run_dpboost_tuned(Xtr, ytr, Xte, yte, eps, seed):
             "extra": str(sel.best_params_)}
 
 
+def have_dp_ebm() -> bool:
+    """Whether DP-EBM can run (``pip install ".[bench]"`` installs ``interpret-core``)."""
+    try:
+        from interpret.privacy import DPExplainableBoostingClassifier  # noqa: F401
+    except ImportError:
+        print("skip DP-EBM: interpret is not installed (pip install \".[bench]\")",
+              file=sys.stderr)
+        return False
+    return True
+
+
 def run_dp_ebm(Ztr, ytr, Zte, yte, eps, seed):
     from interpret.privacy import DPExplainableBoostingClassifier
 
@@ -329,6 +340,7 @@ def run(args) -> list[dict]:
     data = Path(args.data_dir)
     rows = []
     reliability = {}
+    ebm = args.peers and have_dp_ebm()
     for task in args.tasks:
         if task in NEEDS_DATA and not (data / NEEDS_DATA[task]).is_dir():
             print(f"skip {task}: {data / NEEDS_DATA[task]} not found", file=sys.stderr)
@@ -362,7 +374,7 @@ def run(args) -> list[dict]:
                                             or eps in args.tuned_epsilons) else None)
                 if tuned:
                     rows.append({**base, "method": "dpboost-tuned", **tuned})
-                if args.peers:
+                if ebm:
                     rows.append({**base, "method": "dp-ebm",
                                  **run_dp_ebm(Ztr, ytr, Zte, yte, eps, seed)})
                     if (eps, seed) in dpl:
