@@ -377,8 +377,8 @@ def run(args) -> list[dict]:
                 if ebm:
                     rows.append({**base, "method": "dp-ebm",
                                  **run_dp_ebm(Ztr, ytr, Zte, yte, eps, seed)})
-                    if (eps, seed) in dpl:
-                        rows.append({**base, "method": "diffprivlib", **dpl[(eps, seed)]})
+                if (eps, seed) in dpl:
+                    rows.append({**base, "method": "diffprivlib", **dpl[(eps, seed)]})
             print(f"{task} eps={eps:g} done", file=sys.stderr, flush=True)
     args.reliability = reliability
     return rows
