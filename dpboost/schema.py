@@ -59,7 +59,7 @@ from dpboost.schema_columns import (
     list_hint,
     token_text,
 )
-from dpboost.schema_spellings import did_you_mean, json_mistake
+from dpboost.schema_spellings import did_you_mean, json_mistake, key_hint
 
 __all__ = [
     "MAX_BINS",
@@ -175,9 +175,10 @@ class Schema:
         if unknown:
             raise ValueError(_err("top-level keys", "among " + ", ".join(sorted(known)),
                                   sorted(unknown))
-                             + did_you_mean(sorted(unknown), ("label", "columns", "na_values"),
-                                             {"target": "label", "y": "label",
-                                              "labels": "label", "features": "columns"}))
+                             + (did_you_mean(sorted(unknown), ("label", "columns", "na_values"),
+                                              {"target": "label", "y": "label",
+                                               "labels": "label", "features": "columns"})
+                                or key_hint(unknown)))
         decimal = content.get("decimal", ".")
         if decimal not in (".", ","):
             raise ValueError(_err("'decimal'", "'.' or ','", decimal))
@@ -206,7 +207,12 @@ class Schema:
                 raise ValueError(_err(f"'type' of column {name!r}",
                                       "'numeric', 'categorical', 'ordinal' or 'drop'", kind)
                                  + did_you_mean(kind, ("numeric", "categorical", "ordinal",
-                                                       "drop")))
+                                                       "drop"))
+                                 + (" The label is declared at the top level, as \"label\": "
+                                    '{"column": ..., "classes": [negative, positive]}, and '
+                                    "not among 'columns'." if isinstance(kind, str) and
+                                    kind.strip().lower() in ("label", "target", "class",
+                                                             "outcome", "y") else ""))
         label = (Label.from_dict(content["label"], decimal)
                  if content.get("label") is not None else None)
         if label is not None and label.column in columns:

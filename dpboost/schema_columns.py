@@ -16,7 +16,13 @@ from typing import ClassVar
 import numpy as np
 
 from dpboost.cell_text import category_key, category_text
-from dpboost.schema_spellings import LABEL_SPELLINGS, did_you_mean
+from dpboost.schema_spellings import (
+    LABEL_SPELLINGS,
+    TRANSFORM_SPELLINGS,
+    did_you_mean,
+    key_hint,
+    missing_hint,
+)
 
 __all__ = ["MAX_BINS", "CategoricalColumn", "ColumnSpec", "DropColumn", "Label",
            "NumericColumn", "OrdinalColumn"]
@@ -95,7 +101,8 @@ def _missing(spec: dict, where: str) -> str:
     if missing not in _MISSING:
         hint = (" List the texts that mean missing in 'na_values'; 'missing' says how a "
                 "missing value is encoded." if isinstance(missing, (list, tuple)) else "")
-        raise ValueError(_err(f"'missing' of {where}", "'zero' or 'indicator'", missing) + hint)
+        raise ValueError(_err(f"'missing' of {where}", "'zero' or 'indicator'", missing) + hint
+                         + missing_hint(missing))
     return missing
 
 
@@ -173,7 +180,9 @@ class NumericColumn:
             raise ValueError(_err(f"keys of {where}", "among type, lower, upper, transform, "
                                   "bins, edges, missing, na_values, from_data, note",
                                   sorted(unknown))
-                             + did_you_mean(sorted(unknown), ("lower", "upper", "na_values")))
+                             + (did_you_mean(sorted(unknown), ("lower", "upper", "na_values",
+                                                               "transform", "bins", "edges"))
+                                or key_hint(unknown)))
         for key in ("lower", "upper"):
             if key not in spec:
                 raise ValueError(f"The {where} in the schema needs a public '{key}' bound.")
@@ -185,7 +194,9 @@ class NumericColumn:
         transform = spec.get("transform")
         if transform not in _TRANSFORMS:
             raise ValueError(_err(f"'transform' of {where}", "'log' or 'signed-log'",
-                                  transform))
+                                  transform)
+                             + did_you_mean(transform, ("log", "signed-log"),
+                                            TRANSFORM_SPELLINGS))
         bins, edges = spec.get("bins"), spec.get("edges")
         if bins is not None and edges is not None:
             raise ValueError(f"The {where} in the schema gives both 'bins' and 'edges'; "
@@ -265,7 +276,8 @@ def _categories(spec: dict, where: str, decimal: str, min_size: int) -> tuple[tu
     if unknown:
         raise ValueError(_err(f"keys of {where}", "among type, categories, missing, "
                               "na_values, from_data, note", sorted(unknown))
-                         + did_you_mean(sorted(unknown), ("categories", "na_values")))
+                         + (did_you_mean(sorted(unknown), ("categories", "na_values"))
+                            or key_hint(unknown)))
     cats = spec.get("categories")
     if not isinstance(cats, (list, tuple)) or len(cats) < min_size:
         raise ValueError(_err(f"'categories' of {where}", "a non-empty list" if min_size == 1
@@ -405,7 +417,9 @@ class Label:
         """Validate a label spec; ``decimal`` is the schema's (``","``: ``"1,5"`` is ``1.5``)."""
         if not isinstance(spec, dict):
             raise TypeError(_err("'label'", 'an object {"column": ..., "classes": [...]}',
-                                 spec))
+                                 spec)
+                            + (f' Write "label": {{"column": {json.dumps(spec)}, "classes": '
+                               '[negative, positive]}.' if isinstance(spec, str) else ""))
         unknown = set(spec) - {"column", "classes", "na_values", "from_data", "note"}
         if unknown:  # e.g. "name" for "column": the label would be silently incomplete
             raise ValueError(_err("keys of the label", "among column, classes, na_values, "

@@ -8,7 +8,8 @@ docstring of :mod:`dpboost.schema`: ``"number"`` for ``"numeric"``, ``"min"`` fo
 
 from __future__ import annotations
 
-__all__ = ["LABEL_SPELLINGS", "SPELLINGS", "did_you_mean", "json_mistake"]
+__all__ = ["LABEL_SPELLINGS", "SPELLINGS", "TRANSFORM_SPELLINGS", "did_you_mean", "json_mistake",
+           "key_hint", "missing_hint"]
 
 #: A word typed by hand (lower case), and the schema's word for it.
 SPELLINGS = {
@@ -26,7 +27,56 @@ SPELLINGS = {
     "na_strings": "na_values", "na_tokens": "na_values",
     "ordered": "ordinal", "ordered_categorical": "ordinal", "ordered categorical": "ordinal",
     "ordered-categorical": "ordinal", "likert": "ordinal",
+    "binary": "categorical", "categoric": "categorical", "cat": "categorical",
+    "dichotomous": "categorical", "exclude": "drop", "identifier": "drop", "none": "drop",
+    "transformation": "transform", "scale": "transform", "nbins": "bins", "n_bins": "bins",
+    "num_bins": "bins", "bin_edges": "edges", "cutpoints": "edges", "breaks": "edges",
 }
+
+#: A transform typed by hand, and the schema's.  The base of a logarithm is a constant
+#: factor, which the scaling onto [-1, 1] cancels: ``log10`` encodes as ``log`` does.
+TRANSFORM_SPELLINGS = {
+    "log1p": "log", "ln": "log", "log10": "log", "log2": "log", "logarithm": "log",
+    "logarithmic": "log", "log-transform": "log", "signed_log": "signed-log",
+    "signedlog": "signed-log", "signed log": "signed-log", "symlog": "signed-log",
+    "asinh": "signed-log", "arcsinh": "signed-log", "slog": "signed-log",
+}
+
+
+def key_hint(unknown) -> str:
+    """What to write for keys that are not one word for another: ``"range": [0, 120]``,
+    ``"log": true``, ``"impute"``, or a label declared among the columns.
+
+    Examples
+    --------
+    >>> key_hint(["range"]).split(" (")[0]
+    ' Write the range as two keys, "lower" and "upper"'
+    """
+    words = {str(k).strip().lower() for k in unknown}
+    if words & {"range", "bounds", "limits", "interval", "domain"}:
+        word = sorted(words & {"range", "bounds", "limits", "interval", "domain"})[0]
+        return (' Write the range as two keys, "lower" and "upper" (e.g. "lower": 0, '
+                f'"upper": 120), not "{word}".')
+    if words & {"log", "log_transform", "log1p"}:
+        return ' Write "transform": "log" (or "signed-log" for values below zero).'
+    if words & {"impute", "imputation", "fill", "fillna", "fill_value", "default"}:
+        return (' Write "missing": "zero" or "indicator": a missing value is encoded, never '
+                "filled with a value read from the data.")
+    if words & {"missing", "transform", "lower", "upper", "categories", "type"}:
+        return (" That key belongs inside a column's entry under \"columns\" (a top-level "
+                '"na_values" is the one key that applies to every column).')
+    return ""
+
+
+def missing_hint(missing) -> str:
+    """What to write for a ``"missing"`` that would fill a value read from the data."""
+    if isinstance(missing, str) and missing.strip().lower() in (
+            "mean", "median", "mode", "impute", "average", "most_frequent", "ffill", "drop",
+            "skip", "remove"):
+        return (' A mean, median or mode would be read from the data, outside the private '
+                'mechanism, and rows are never dropped: write "zero" (the default) or '
+                '"indicator" (a feature that says the value is missing).')
+    return ""
 
 #: The same for the keys of ``"label"``.
 LABEL_SPELLINGS = {"values": "classes", "categories": "classes", "levels": "classes",

@@ -152,3 +152,39 @@ def test_a_note_below_the_table_is_named_as_such(tmp_path, one_line_error):
                   "Total rows: 20\n")
     one_line_error(_train(tmp_path, data, _schema(tmp_path)), "line 23", "found 1",
                    "note or a total below the table")
+
+
+# -- schemas written from the README alone ---------------------------------------------------
+
+_LABEL = {"column": "y", "classes": ["no", "yes"]}
+
+
+@pytest.mark.parametrize("content, needle", [
+    ({"columns": {"age": {"type": "binary"}}, "label": _LABEL},
+     "Write 'categorical' for 'binary'"),
+    ({"columns": {"age": {"type": "numeric", "range": [0, 120]}}, "label": _LABEL},
+     'two keys, "lower" and "upper"'),
+    ({"columns": {"age": {"type": "numeric", "lower": 0, "upper": 9, "log": True}},
+      "label": _LABEL}, 'Write "transform": "log"'),
+    ({"columns": {"age": {"type": "numeric", "lower": 0, "upper": 9, "transform": "log1p"}},
+      "label": _LABEL}, "Write 'log' for 'log1p'"),
+    ({"columns": {"age": {"type": "numeric", "lower": 0, "upper": 9, "transform": "log10"}},
+      "label": _LABEL}, "Write 'log' for 'log10'"),
+    ({"columns": {"age": {"type": "numeric", "lower": 0, "upper": 9, "missing": "mean"}},
+      "label": _LABEL}, "would be read from the data"),
+    ({"columns": {"age": {"type": "numeric", "lower": 0, "upper": 9, "impute": "median"}},
+      "label": _LABEL}, "never filled with a value read from the data"),
+    ({"columns": {"age": {"type": "numeric", "lower": 0, "upper": 9, "nbins": 4}},
+      "label": _LABEL}, "Write 'bins' for 'nbins'"),
+    ({"columns": {"age": {"type": "numeric", "lower": 0, "upper": 9}}, "label": "y"},
+     'Write "label": {"column": "y", "classes": [negative, positive]}'),
+    ({"columns": {"age": {"type": "numeric", "lower": 0, "upper": 9},
+                  "y": {"type": "label", "classes": ["no", "yes"]}}},
+     "The label is declared at the top level"),
+    ({"columns": {"age": {"type": "numeric", "lower": 0, "upper": 9}}, "label": _LABEL,
+      "missing": "indicator"}, "belongs inside a column's entry"),
+])
+def test_a_readers_schema_slip_says_what_to_write(tmp_path, content, needle, one_line_error):
+    # each was refused before, but with the list of allowed words only
+    data = _write(tmp_path / "d.csv", "age,income,y\n" + "\n".join(_rows()) + "\n")
+    one_line_error(_train(tmp_path, data, _schema(tmp_path, content)), needle)
