@@ -67,6 +67,27 @@ def _unread_numbers(frame, draft, decimal: str = ".") -> dict[str, str]:
     return found
 
 
+def _say_case_variants(draft) -> None:
+    """One stderr line naming the columns (and the label) whose drafted categories or classes
+    differ only in case (``Yes``, ``yes``, ``YES``): the draft lists each as its own, which
+    makes a label of three such spellings a multiclass task, unsaid."""
+    from dpboost.schema import CategoricalColumn, OrdinalColumn
+
+    def varies(values) -> bool:
+        texts = [v for v in values if isinstance(v, str)]
+        return len({v.casefold() for v in texts}) < len(texts)
+
+    names = [f"{name!r}" for name, spec in draft.columns.items()
+             if isinstance(spec, (CategoricalColumn, OrdinalColumn)) and varies(spec.categories)]
+    if draft.label is not None and varies(draft.label.classes):
+        names.append(f"the label {draft.label.column!r}")
+    if names:
+        print(f"drafted values that differ only in case, each as its own category or class: "
+              f"{', '.join(names[:5])}{' and more' if len(names) > 5 else ''}; case is never "
+              "folded: make the file write each value one way (a label written otherwise is "
+              "an error, a category is encoded as other).", file=sys.stderr)
+
+
 def _say_why_dropped(frame, draft, explained: set, max_categories: int) -> None:
     """One stderr line per reason a column was drafted as 'drop' without a word before: it
     holds no value, or more distinct texts than --max-categories (identifiers and numbers
@@ -197,6 +218,7 @@ def run(args) -> int:
         print(f"cells among numbers were read as missing and listed in the column's "
               f"'na_values' (marked 'from_data'): {shown}{more}; delete any that is a value, "
               "and keep those a public codebook lists.", file=sys.stderr)
+    _say_case_variants(draft)
     unread = _unread_numbers(frame, draft, args.decimal)
     _say_why_dropped(frame, draft, set(unread), args.max_categories)
     for name, hint in list(unread.items())[:3]:

@@ -188,3 +188,14 @@ def test_a_readers_schema_slip_says_what_to_write(tmp_path, content, needle, one
     # each was refused before, but with the list of allowed words only
     data = _write(tmp_path / "d.csv", "age,income,y\n" + "\n".join(_rows()) + "\n")
     one_line_error(_train(tmp_path, data, _schema(tmp_path, content)), needle)
+
+
+def test_schema_draft_says_when_classes_differ_only_in_case(tmp_path, capsys):
+    # a churn export writing Yes, yes and YES was drafted as a label of those three classes
+    # (plus No, no): five classes, a multiclass task, with no word
+    rows = [f"{k},{['Yes', 'yes', 'YES', 'No', 'no'][k % 5]}" for k in range(20)]
+    data = _write(tmp_path / "d.csv", "tenure,Churn\n" + "\n".join(rows) + "\n")
+    out = tmp_path / "draft.json"
+    assert main(["schema", str(data), "--label", "Churn", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "differ only in case" in err and "the label 'Churn'" in err
