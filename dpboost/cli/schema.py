@@ -132,7 +132,7 @@ def _named_columns(path, no_header: bool) -> list[str] | None:
     leaves them out and says so.  Before, the draft stopped at "the header row names the
     column(s) [...] more than once", and a schema could be drafted for no column.
     """
-    from dpboost.readers import header_names
+    from dpboost.readers import first_line_is_data, header_names
 
     names = None if no_header else header_names(path)
     repeated = sorted({n for n in names or () if n and names.count(n) > 1})
@@ -150,7 +150,11 @@ def _named_columns(path, no_header: bool) -> list[str] | None:
               f"header row (position{'s' if len(empty) > 1 else ''} "
               f"{', '.join(map(str, empty))}{why}) left out of the draft: a schema names the "
               "columns it uses.", file=sys.stderr)
-    if repeated:
+    if repeated and first_line_is_data(path, names):  # the "names" are a row: never shown
+        print(f"{len(repeated)} value{'s' if len(repeated) > 1 else ''} repeated in the first "
+              "line, read as the header: it looks like data, not a header (not shown: a row is "
+              "private); if the file has no header row, pass --no-header.", file=sys.stderr)
+    elif repeated:
         print(f"column name{'s' if len(repeated) > 1 else ''} {repeated} repeated in the header "
               "row: those columns are left out of the draft; rename them in the file to use "
               "them.", file=sys.stderr)

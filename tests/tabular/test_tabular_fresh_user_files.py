@@ -199,3 +199,15 @@ def test_schema_draft_says_when_classes_differ_only_in_case(tmp_path, capsys):
     assert main(["schema", str(data), "--label", "Churn", "--out", str(out)]) == 0
     err = capsys.readouterr().err
     assert "differ only in case" in err and "the label 'Churn'" in err
+
+
+def test_schema_draft_of_a_headerless_file_never_shows_repeats_of_its_first_row(tmp_path,
+                                                                                 capsys):
+    # german.data has no header: 'dpboost schema' read row 1 as one and printed "column
+    # names ['1', '4'] repeated in the header row", two cells of a private row
+    rows = [" ".join(["A11", str(6 + k), "A34", "17", "4", "17", "4", "17", str(1 + k % 2)])
+            for k in range(10)]
+    data = _write(tmp_path / "german.data", "\n".join(rows) + "\n")
+    main(["schema", str(data), "--label", "8", "--out", str(tmp_path / "d.json")])
+    err = capsys.readouterr().err
+    assert "'17'" not in err and "'4'" not in err and "--no-header" in err
