@@ -431,7 +431,9 @@ def _check_not_a_header(path: Path, first: list[str], names: list[str], line: in
     if [cell.strip().lstrip("\ufeff") for cell in first] == [n.strip() for n in names]:
         raise ValueError(f"{path}: line {line} repeats the schema's 'names', so the file has a "
                          "header row; delete 'names' from the schema (it names the columns of "
-                         "a file without a header).")
+                         f"a file without a header), or delete line {line} from the file (as "
+                         "for 'dpboost predict': a model keeps the 'names' it was trained "
+                         "with).")
 
 
 def _check_unique(path: Path, names: list[str], wanted) -> None:

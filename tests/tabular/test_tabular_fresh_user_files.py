@@ -211,3 +211,18 @@ def test_schema_draft_of_a_headerless_file_never_shows_repeats_of_its_first_row(
     main(["schema", str(data), "--label", "8", "--out", str(tmp_path / "d.json")])
     err = capsys.readouterr().err
     assert "'17'" not in err and "'4'" not in err and "--no-header" in err
+
+
+def test_predict_on_a_file_with_a_header_says_how_to_read_it_with_a_names_model(
+        tmp_path, capsys, one_line_error):
+    # trained on adult.data (no header, "names" in the schema), predict on a test file with
+    # the same names as a header said "delete 'names' from the schema", which lives in the
+    # model file: the fix a user can make is to delete the header line
+    content = {**SCHEMA, "names": ["age", "income", "y"]}
+    train = _write(tmp_path / "adult.data", "\n".join(_rows()) + "\n")
+    assert _train(tmp_path, train, _schema(tmp_path, content)) == 0
+    capsys.readouterr()
+    test = _write(tmp_path / "test.csv", "age,income,y\n" + "\n".join(_rows()) + "\n")
+    code = main(["predict", "--model", str(tmp_path / "m.json"), str(test),
+                 "--out", str(tmp_path / "p.csv")])
+    one_line_error(code, "repeats the schema's 'names'", "delete line 1 from the file")
