@@ -493,6 +493,8 @@ def _read_numeric(args, schema, fmt):
     label = args.label
     if label is None and schema is not None and schema.label is not None:
         label = schema.label.column
+    if fmt == "csv":  # (a Parquet file's column names are metadata, never a row)
+        _check_inferred_header(args.data)
     names: list[str] = []  # the header's names, so predict can match columns by name
     try:
         X, y = _load_csv(args.data, label, header="infer", with_label=True, names_out=names)
@@ -508,6 +510,35 @@ def _read_numeric(args, schema, fmt):
         raise UserError(f"{args.data} has {X.shape[1]} feature columns; --n-features "
                         f"declares {n_features}.")
     return X, y, names or None
+
+
+def _check_inferred_header(path) -> None:
+    """Refuse a first line read as a header that looks like a data row (before any release).
+
+    Without column declarations the header is inferred from the file: line 1 is a header when
+    one of its cells is not a number where line 2 has one (:func:`dpboost.readers.header_names`).
+    In a file without a header, line 1 is a private row, and a missing value in it (an empty
+    cell, ``NA``) passed that test: the row was dropped from the sample and its other cells,
+    the row's values, became the model file's feature names, an output only that dataset can
+    give (n = 299 and names like '0.123' where its neighbour gave n = 300 and no names).  So a
+    header holding a number, or naming no feature column (every name empty or a missing-value
+    word), is refused as the row it would be, naming the line, never a cell.
+    """
+    from dpboost.cell_text import NA_WORDS, is_decimal_number
+    from dpboost.readers import header_names
+
+    names = header_names(path, "infer")
+    if names is None:
+        return
+    unnamed = [c for c in names[:-1] if c.strip().lower() in ("", *NA_WORDS)]
+    if any(is_decimal_number(c) for c in names) or (names[:-1] and
+                                                    len(unnamed) == len(names) - 1):
+        raise UserError(
+            f"{path}: line 1 reads as a header row (a cell of it is not a number where line 2 "
+            "has one) but does not name the columns (it holds a number, or no name of a "
+            "feature column): if it is a data row, it holds an empty or non-numeric value "
+            "(declare a schema, --schema, for missing values); if it is a header, give every "
+            "column a name that is not a number.")
 
 
 def _check_two_rows(path, n: int) -> None:

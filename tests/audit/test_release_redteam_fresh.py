@@ -211,6 +211,47 @@ def test_a_replaced_row_changes_only_the_numbers(config, dtype):
         assert other == base, (name, [k for k in base if other.get(k) != base[k]])
 
 
+@pytest.mark.parametrize("classes", [[0, 1], [0, 1, 2]], ids=["binary", "multiclass"])
+def test_dask_chunks_and_a_replaced_row_change_only_the_numbers(classes):
+    """On dask the row chunks of a CSV follow its size in bytes, so one row's length can move
+    them: 300 rows in one chunk or in chunks of 97, row 0 replaced by 1e300 (label kept):
+    the same attributes' and model file's structure, warnings, plan line and pickle size."""
+    da = pytest.importorskip("dask.array")
+    import dask
+
+    n, d = 300, 4
+    X, y = _data(n, d, len(classes))
+    params = {"target_epsilon": 1.0, "target_delta": 1e-6, "classes": classes,
+              "random_state": SEED}
+    views = []
+    with dask.config.set(scheduler="synchronous"):
+        for chunks in (n, 97):
+            for row in (None, np.full(d, 1e300)):
+                X2 = X.copy()
+                if row is not None:
+                    X2[0] = row
+                est, caught, err = _fit(da.from_array(X2, chunks=(chunks, d)),
+                                        da.from_array(y, chunks=chunks), params, verbose=1)
+                views.append(_release_view(est, err, caught))
+    assert "exception" not in views[0]
+    assert all(v == views[0] for v in views), [
+        [k for k in views[0] if v.get(k) != views[0][k]] for v in views]
+
+
+def test_add_remove_neighbours_are_outside_the_relation():
+    """README: the relation is replace-one and n is public (the report states it).  So an
+    add/remove attack wins outright: one row more changes ``n_samples``, with certainty.
+    Documented, not a leak.  (The sensitivity 2R/(kappa n) need not move: on small data
+    kappa n sits at the public SNR floor 10 sqrt(d) / sqrt(2 rho_T), whatever n.)  Which
+    mechanisms ran stays the same (n = 300 and 301 are far from the public thresholds)."""
+    n, d, params = _params("small (cut and slope)")
+    X, y = _data(n + 1, d, 2)
+    small, _, _ = _fit(X[:n], y[:n], params)
+    large, _, _ = _fit(X, y, params)
+    assert small.privacy_report_["n_samples"] == n and large.privacy_report_["n_samples"] == n + 1
+    assert _steps(small)[1] == _steps(large)[1]
+
+
 # -- 3. the caller's arrays -----------------------------------------------------------------
 
 @pytest.mark.parametrize("config", ["small (cut and slope)", "whitened, Platt",
@@ -373,6 +414,46 @@ def test_libsvm_lines_written_differently_release_the_same_bytes(tmp_path, monke
     for i, first in enumerate(spellings):
         text = "\n".join([first, *lines[1:]]) + "\n"
         assert _cli(tmp_path / f"v{i}", "train.svm", text, extra, monkeypatch) == base, first
+
+
+#: Line 1 of a headerless numeric CSV (row 0: 0.123, 0.2, 0.456, 0.789) with a missing or
+#: text cell: each passed the header inference (a cell that is not a number over a number).
+FIRST_ROWS = {"NA": "0.123,NA,0.456,0.789,1", "empty cell": "0.123,,0.456,0.789,1",
+              "text label": "0.123,0.2,0.456,0.789,yes", "every feature missing": "NA,,?,-,yes",
+              "missing, text label": "n/a,0.2,0.456,0.789,no"}
+
+
+@pytest.mark.parametrize("first", list(FIRST_ROWS))
+def test_a_first_row_is_never_published_as_the_header(tmp_path, monkeypatch, first):
+    """Without a schema the header is inferred.  Before the fix, a headerless file whose first
+    row held a missing value (or a text label) had that row read as the header: the model
+    file's ``feature_names`` were the row's values ('0.123', 'NA', '0.456') and the fit ran on
+    n - 1 = 299 rows (stdout and stderr said so), where the neighbour with an ordinary first
+    row gave no names and n = 300.  Now the row is refused as a bad row is: exit 2, the line
+    named, no cell shown, nothing written and nothing charged to the ledger."""
+    rows = [r.replace("label", "") for r in _numeric_rows()]
+    base = _cli(tmp_path / "plain", "t.csv", "\n".join(rows) + "\n", ["--classes", "0,1"],
+                monkeypatch)
+    assert base[0] == 0 and json.loads(base[3])["feature_names"] is None
+    text = "\n".join([FIRST_ROWS[first], *rows[1:]]) + "\n"
+    code, out, err, model, spends = _cli(tmp_path / "first", "t.csv", text,
+                                         ["--classes", "0,1"], monkeypatch)
+    assert (code, out, model, spends) == (2, "", b"", [])
+    assert "line 1" in err and "fields" not in err
+    assert not any(cell in err for cell in ("0.123", "0.456", "0.789", "NA", "n/a", "yes"))
+
+
+@pytest.mark.parametrize("header", ["x0,x1,x2,x3,label", ",x0,x1,x2,x3,label", "a,b,c,d,y"])
+def test_a_header_that_names_its_columns_still_reads(tmp_path, monkeypatch, header):
+    """The refusal above spares headers that name their columns, a pandas index's empty first
+    name included (that column is then a feature, as before)."""
+    rows = _numeric_rows()
+    if header.startswith(","):
+        rows = [f"{i},{r}" for i, r in enumerate(rows)]
+    code, _, err, model, _ = _cli(tmp_path / "h", "t.csv", "\n".join([header, *rows]) + "\n",
+                                  ["--classes", "0,1"], monkeypatch)
+    assert code == 0, err
+    assert json.loads(model)["feature_names"] == header.split(",")[:-1]
 
 
 # -- 6. the schema path -----------------------------------------------------------------------
