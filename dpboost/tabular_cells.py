@@ -94,23 +94,31 @@ def _number_hint(value: str, decimal: str = ".") -> str:
     if decimal == "," and "." in core and re.fullmatch(r"[+-]?[\d.,]*\d", core):
         return _DOT_UNDER_DECIMAL_COMMA
     if "," in core and re.fullmatch(r"[+-]?[\d.,]*\d", core):
-        if decimal == ",":  # the schema declares the comma: several of them separate thousands
-            return ("; it reads as a number with thousands separators: with \"decimal\": \",\" "
-                    "numbers are read with one decimal comma and no thousands separators: "
-                    "re-save the column without the separators")
-        if core.count(",") == 1 and "." not in core:
-            return ("; it reads as a number written with a comma (a thousands separator or a "
-                    "decimal comma): numbers are read with a decimal point and no thousands "
-                    "separators: if the comma separates thousands, re-save the column without "
-                    "them; if it is a decimal comma, declare \"decimal\": \",\" in the schema")
-        return ("; it reads as a number with thousands separators: numbers are read with a "
-                "decimal point and no thousands separators: re-save the file with a number "
-                "format without separators")
+        return _comma_hint(core, decimal) + (
+            "; write it also without its unit, currency or percent sign, and give the "
+            "column's 'lower' and 'upper' in that unit" if unit else "")
     if unit and re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)", core):
         return ("; it reads as a number with a unit, a currency or a percent sign: write the "
                 "number alone, without the sign, and give the column's 'lower' and 'upper' in "
                 "that unit")
     return ""
+
+
+def _comma_hint(core: str, decimal: str) -> str:
+    """The hint of :func:`_number_hint` for a number written with commas (``core``: the cell
+    without a unit or a currency sign)."""
+    if decimal == ",":  # the schema declares the comma: several of them separate thousands
+        return ("; it reads as a number with thousands separators: with \"decimal\": \",\" "
+                "numbers are read with one decimal comma and no thousands separators: "
+                "re-save the column without the separators")
+    if core.count(",") == 1 and "." not in core:
+        return ("; it reads as a number written with a comma (a thousands separator or a "
+                "decimal comma): numbers are read with a decimal point and no thousands "
+                "separators: if the comma separates thousands, re-save the column without "
+                "them; if it is a decimal comma, declare \"decimal\": \",\" in the schema")
+    return ("; it reads as a number with thousands separators: numbers are read with a "
+            "decimal point and no thousands separators: re-save the file with a number "
+            "format without separators")
 
 
 def na_keys(na_values, decimal: str = ".") -> frozenset:

@@ -226,3 +226,13 @@ def test_predict_on_a_file_with_a_header_says_how_to_read_it_with_a_names_model(
     code = main(["predict", "--model", str(tmp_path / "m.json"), str(test),
                  "--out", str(tmp_path / "p.csv")])
     one_line_error(code, "repeats the schema's 'names'", "delete line 1 from the file")
+
+
+def test_a_currency_amount_with_thousands_separators_names_both(tmp_path, one_line_error):
+    # an Excel export's "$39,458": the hint named the comma only, and after re-saving without
+    # separators a second run stopped at the dollar sign
+    rows = [f'{30 + k},"${k + 1},{100 + k:03d}",{"no" if k % 2 else "yes"}' for k in range(20)]
+    data = _write(tmp_path / "d.csv", "age,income,y\n" + "\n".join(rows) + "\n")
+    line = one_line_error(_train(tmp_path, data, _schema(tmp_path)), "Column 'income'",
+                          "line 2", "without its unit, currency or percent sign")
+    assert "$" not in line
