@@ -206,6 +206,12 @@ def draft_schema(frame, label: str | None = None, *, max_categories: int = 50,
     content: dict = {"note": DRAFT_NOTE, "columns": columns}
     if label is not None:
         classes = sorted({category_key(v) for v in frame[label]} - {None})
+        if len(classes) > max_categories:  # a price or a score: one class per value seen
+            raise ValueError(f"Label column {label!r} holds more than {max_categories} "
+                             "distinct values (--max-categories), as a continuous target "
+                             "does: dpboost learns a few declared classes, so cut the target "
+                             "into classes in the file at public thresholds (for instance "
+                             "above or below a public price) and draft again.")
         content["label"] = {"column": label, "classes": classes, "from_data": ["classes"]}
         if len(classes) < 2:
             content["label"]["classes"] = classes + ["<declare the other class>"]

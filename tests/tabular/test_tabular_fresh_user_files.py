@@ -236,3 +236,14 @@ def test_a_currency_amount_with_thousands_separators_names_both(tmp_path, one_li
     line = one_line_error(_train(tmp_path, data, _schema(tmp_path)), "Column 'income'",
                           "line 2", "without its unit, currency or percent sign")
     assert "$" not in line
+
+
+def test_schema_draft_refuses_a_continuous_label_in_one_line(tmp_path, one_line_error):
+    # 'dpboost schema houses.csv --label price' drafted one class per price seen (500), and
+    # train then fitted a 500-class model from the draft, with a warning of its marks only
+    rows = [f"{30 + k % 40},{100000 + 37 * k}" for k in range(200)]
+    data = _write(tmp_path / "d.csv", "age,price\n" + "\n".join(rows) + "\n")
+    code = main(["schema", str(data), "--label", "price", "--out", str(tmp_path / "d.json")])
+    line = one_line_error(code, "'price' holds more than 50 distinct values",
+                          "cut the target into classes")
+    assert "100037" not in line and not (tmp_path / "d.json").exists()
