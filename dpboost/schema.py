@@ -22,6 +22,7 @@ JSON layout (the same as the Python object, via :meth:`Schema.from_dict` / :meth
      "names": ["id", "age", ...],          # optional: column names of a headerless file
      "na_values": ["?"],                   # optional: strings missing in every column
      "decimal": ",",                       # optional: the file writes 12,5 for 12.5
+     "thousands": ".",                     # optional: the file writes 1.234,5 for 1234.5
      "n_features": 123, "index_base": 1,   # LIBSVM files only: the public dimension
      "norm_bound": 3.7417}                 # LIBSVM/numeric files: a public bound on ||x||
 
@@ -60,6 +61,7 @@ from dpboost.schema_columns import (
     token_text,
 )
 from dpboost.schema_spellings import did_you_mean, json_mistake, key_hint
+from dpboost.thousands import THOUSANDS_SEPARATORS
 
 __all__ = [
     "MAX_BINS",
@@ -160,6 +162,7 @@ class Schema:
     note: str | None = None
     norm_bound: float | None = None
     decimal: str = "."
+    thousands: str | None = None
 
     @classmethod
     def from_dict(cls, content: object) -> Schema:
@@ -170,7 +173,7 @@ class Schema:
             raise TypeError(_err("top level", 'an object {"columns": ..., "label": ...}',
                                  type(content).__name__))
         known = {"columns", "label", "names", "na_values", "n_features", "index_base",
-                 "norm_bound", "note", "_comment", "decimal"}
+                 "norm_bound", "note", "_comment", "decimal", "thousands"}
         unknown = set(content) - known
         if unknown:
             raise ValueError(_err("top-level keys", "among " + ", ".join(sorted(known)),
@@ -182,6 +185,10 @@ class Schema:
         decimal = content.get("decimal", ".")
         if decimal not in (".", ","):
             raise ValueError(_err("'decimal'", "'.' or ','", decimal))
+        thousands = content.get("thousands")
+        if thousands not in (None, *THOUSANDS_SEPARATORS) or thousands == decimal:
+            raise ValueError(_err("'thousands'", "one of ',', '.', \"'\" or ' ' (a space), "
+                                  f"other than the decimal mark {decimal!r}", thousands))
         raw = content.get("columns", {})
         if not isinstance(raw, dict):
             raise TypeError(_err("'columns'", "an object mapping names to column specs", raw)
@@ -261,7 +268,7 @@ class Schema:
                 raise ValueError("A schema with 'columns' needs no 'norm_bound': its encoding "
                                  "has norm at most 1 by construction.")
         return cls(columns, label, names, tuple(na_values), n_features, index_base,
-                   content.get("note"), norm_bound, decimal)
+                   content.get("note"), norm_bound, decimal, thousands)
 
     def to_dict(self) -> dict:
         out: dict = {}
@@ -273,6 +280,8 @@ class Schema:
             out["na_values"] = list(self.na_values)
         if self.decimal != ".":
             out["decimal"] = self.decimal
+        if self.thousands is not None:
+            out["thousands"] = self.thousands
         if self.n_features is not None:
             out["n_features"] = self.n_features
         if self.index_base is not None:

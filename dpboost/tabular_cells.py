@@ -25,6 +25,8 @@ from dpboost.cell_text import (
     is_nan_text,
 )
 
+from dpboost.thousands import drop_thousands
+
 if TYPE_CHECKING:
     from dpboost.schema import Schema
 
@@ -85,7 +87,8 @@ def _number_hint(value: str, decimal: str = ".") -> str:
     """
     if re.fullmatch(r"[+-]?\d{1,3}([ \u00a0\u202f']\d{3})+([.,]\d+)?", value):
         return ("; it reads as a number with spaces or apostrophes between groups of digits "
-                "(a thousands separator): re-save the column without them")
+                "(a thousands separator): re-save the column without them, or add "
+                "\"thousands\": \" \" (or \"'\") to the schema")
     if re.fullmatch(r"[\u2212\u2013]\s*\d+([.,]\d+)?|\(\d+([.,]\d+)?\)", value):
         return ("; it reads as a negative number written with a typographic minus sign or "
                 "in parentheses: write it with '-' (a hyphen-minus)")
@@ -110,15 +113,18 @@ def _comma_hint(core: str, decimal: str) -> str:
     if decimal == ",":  # the schema declares the comma: several of them separate thousands
         return ("; it reads as a number with thousands separators: with \"decimal\": \",\" "
                 "numbers are read with one decimal comma and no thousands separators: "
-                "re-save the column without the separators")
+                "re-save the column without the separators, or add \"thousands\": \".\" "
+                "to the schema if the dots separate thousands")
     if core.count(",") == 1 and "." not in core:
         return ("; it reads as a number written with a comma (a thousands separator or a "
                 "decimal comma): numbers are read with a decimal point and no thousands "
                 "separators: if the comma separates thousands, re-save the column without "
-                "them; if it is a decimal comma, declare \"decimal\": \",\" in the schema")
+                "them or add \"thousands\": \",\" to the schema; if it is a decimal comma, "
+                "declare \"decimal\": \",\" in the schema")
     return ("; it reads as a number with thousands separators: numbers are read with a "
             "decimal point and no thousands separators: re-save the file with a number "
-            "format without separators")
+            "format without separators, or declare the file's marks in the schema (1,234.5: "
+            "\"thousands\": \",\"; 1.234,5: \"thousands\": \".\" and \"decimal\": \",\")")
 
 
 def na_keys(na_values, decimal: str = ".") -> frozenset:
@@ -137,12 +143,14 @@ def _is_na(values, keys: frozenset, decimal: str = ".") -> np.ndarray:
 
 
 def _numeric_values(series, name: str, na_values: tuple[str, ...],
-                    decimal: str = ".") -> np.ndarray:
+                    decimal: str = ".", thousands: str | None = None) -> np.ndarray:
     """float64 values with NaN for missing; one-line error naming a non-numeric cell.
 
     ``true``/``false`` (any case, or a bool) read as 1 and 0, as :func:`category_key`
     matches them; an empty cell, one of ``na_values`` (the column's, by :func:`na_keys`) or
-    the text ``NaN`` in any case (:func:`~dpboost.schema.is_nan_text`) is missing.
+    the text ``NaN`` in any case (:func:`~dpboost.schema.is_nan_text`) is missing.  A
+    declared ``thousands`` separator is dropped where it groups digits by three
+    (:func:`~dpboost.thousands.drop_thousands`); anywhere else the cell is an error.
     """
     import pandas as pd
 
@@ -155,16 +163,25 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
                | _is_na(text, na_keys(na_values, decimal), decimal))
     text = text.where(~missing, None)
     text = text.map(lambda v: _BOOLEANS.get(v.lower(), v) if isinstance(v, str) else v)
+    was_text = series.astype(object).map(lambda v: isinstance(v, str)).to_numpy(dtype=bool)
+    misplaced = np.zeros(len(text), dtype=bool)
+    if thousands is not None:  # declared: 1,234,567 is 1234567; 12,34 stays an error
+        grouped = text.map(lambda v: drop_thousands(v, thousands, decimal))
+        misplaced = (grouped.isna() & text.notna()).to_numpy(dtype=bool)
+        text = grouped.where(~misplaced, text)
     dotted = np.zeros(len(text), dtype=bool)
     if decimal == ",":  # 12,5 is 12.5; a '.' in text is a thousands separator or a guess
-        written = series.astype(object).map(lambda v: isinstance(v, str) and "." in v)
-        dotted = written.to_numpy(dtype=bool) & text.notna().to_numpy()
+        dotted = was_text & text.map(lambda v: isinstance(v, str) and "." in v).to_numpy(
+            dtype=bool) & text.notna().to_numpy()
         text = text.map(lambda v: DECIMAL_COMMA.sub(r"\1.\2", v) if isinstance(v, str) else v)
     values = pd.to_numeric(text, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
-    bad = (np.isnan(values) & text.notna().to_numpy()) | dotted
+    bad = (np.isnan(values) & text.notna().to_numpy()) | dotted | misplaced
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        hint = (_DOT_UNDER_DECIMAL_COMMA if dotted[row]
+        hint = (f"; it holds the declared thousands separator {thousands!r} elsewhere than "
+                "between groups of three digits: correct the cell (a separator is never read "
+                "as a decimal mark)" if misplaced[row] else
+                _DOT_UNDER_DECIMAL_COMMA if dotted[row]
                 else _not_a_number_hint(text.iloc[row], decimal))  # never the cell itself
         raise BadValueError(f"Column {name!r} is declared numeric but the cell at row {row} is "
                             f"not a number{hint}.", column=name, row=row)
@@ -176,7 +193,8 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
 _DOT_UNDER_DECIMAL_COMMA = (
     "; it holds a '.' where the decimal mark is ',' (\"decimal\": \",\"), so the '.' is a "
     "thousands separator (1.234 for 1234) or a decimal point, and neither is guessed: "
-    "re-save the column with decimal commas and no thousands separators (1234,5)")
+    "re-save the column with decimal commas and no thousands separators (1234,5), or add "
+    "\"thousands\": \".\" to the schema if the dots separate thousands")
 
 
 def _not_a_number_hint(value: str, decimal: str = ".") -> str:

@@ -67,6 +67,10 @@ def _unread_numbers(frame, draft, decimal: str = ".") -> dict[str, str]:
     return found
 
 
+#: The decimal-comma hint of a cell, as the draft gives it: the flag first.
+_DECLARE, _PASS_OR_DECLARE = 'declare "decimal"', 'pass --decimal , or declare "decimal"'
+
+
 def _say_case_variants(draft) -> None:
     """One stderr line naming the columns (and the label) whose drafted categories or classes
     differ only in case (``Yes``, ``yes``, ``YES``): the draft lists each as its own, which
@@ -228,7 +232,7 @@ def run(args) -> int:
     for name, hint in list(unread.items())[:3]:
         kind = draft.columns[name].to_dict()["type"]
         print(f"column {name!r} was drafted as {kind!r}: its cells look like numbers but are not "
-              f"read as numbers; {hint.replace('declare', 'pass --decimal , or declare')}.",
+              f"read as numbers; {hint.replace(_DECLARE, _PASS_OR_DECLARE)}.",
               file=sys.stderr)
     if len(unread) > 3:
         print(f"and {len(unread) - 3} more columns alike: "

@@ -247,3 +247,43 @@ def test_schema_draft_refuses_a_continuous_label_in_one_line(tmp_path, one_line_
     line = one_line_error(code, "'price' holds more than 50 distinct values",
                           "cut the target into classes")
     assert "100037" not in line and not (tmp_path / "d.json").exists()
+
+
+# -- a declared thousands separator ----------------------------------------------------------
+
+def test_a_declared_thousands_separator_reads_grouped_numbers(tmp_path, capsys):
+    # "39,458" in an Excel export (and 24.402,00 in a German one) could only be re-saved;
+    # declared in the schema, the separator is read where it groups digits by three
+    rows = [f'{30 + k},"{k + 1},{100 + k:03d}",{"no" if k % 2 else "yes"}' for k in range(20)]
+    data = _write(tmp_path / "d.csv", "age,income,y\n" + "\n".join(rows) + "\n")
+    assert _train(tmp_path, data, _schema(tmp_path, {**SCHEMA, "thousands": ","})) == 0
+    model = json.loads((tmp_path / "m.json").read_text())
+    assert model["schema"]["thousands"] == ","
+    encoder = TabularEncoder({**SCHEMA, "thousands": ","}).fit()
+    grouped = read_table(data, columns=["age", "income", "y"])
+    x = np.asarray(encoder.transform(grouped))
+    assert np.isclose(x[0, 1] / x[0, 2], -1 + 2 * 1100 / 100000)
+    german = TabularEncoder({**DECIMAL_SCHEMA, "thousands": "."}).fit()
+    import pandas as pd
+
+    x = np.asarray(german.transform(pd.DataFrame({"a": ["1,5"], "b": ["24.402,50"]})))
+    assert np.isclose(x[0, 1] / x[0, 2], -1 + 2 * 24402.5 / 100000)
+
+
+@pytest.mark.parametrize("cell", ["12,34", "1,2345", ",123"])
+def test_a_declared_thousands_separator_out_of_place_is_an_error(cell):
+    import pandas as pd
+
+    encoder = TabularEncoder({**SCHEMA, "thousands": ","}).fit()
+    with pytest.raises(BadValueError, match="elsewhere than between groups of three") as info:
+        encoder.transform(pd.DataFrame({"age": [30], "income": [cell], "y": ["no"]}))
+    assert cell not in str(info.value)
+
+
+@pytest.mark.parametrize("content", [{"thousands": ";"}, {"thousands": ",", "decimal": ","},
+                                     {"thousands": "."}])
+def test_a_thousands_separator_must_differ_from_the_decimal_mark(content):
+    from dpboost.schema import Schema
+
+    with pytest.raises(ValueError, match="'thousands'"):
+        Schema.from_dict({**SCHEMA, **content})

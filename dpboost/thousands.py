@@ -1,0 +1,46 @@
+"""A thousands separator the schema declares (``"thousands": ","``), and nothing guessed.
+
+A spreadsheet or an accounting export writes ``1,234,567`` or (with a decimal comma)
+``1.234.567,89``.  Without a declaration such a cell is an error that says what to change;
+with one, a cell whose separators stand between every group of three digits is read
+without them, and a cell with the separator anywhere else (``12,34``) stays an error, so a
+decimal comma is never read as a thousands separator by mistake.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["THOUSANDS_SEPARATORS", "drop_thousands"]
+
+#: The separators a schema may declare; ``" "`` stands for any space (a no-break space too).
+THOUSANDS_SEPARATORS = (",", ".", "'", " ")
+
+_SPACES = " \u00a0\u202f"
+
+
+def _grouped(thousands: str, decimal: str) -> re.Pattern:
+    """A number whose separators stand between every group of three digits."""
+    sep = f"[{_SPACES}]" if thousands == " " else re.escape(thousands)
+    return re.compile(rf"[+-]?\d{{1,3}}(?:{sep}\d{{3}})+(?:{re.escape(decimal)}\d*)?")
+
+
+def drop_thousands(text: str | None, thousands: str | None, decimal: str = "."):
+    """``text`` without its declared thousands separators, or None when one is out of place
+    (a value that is not text, no declaration or no separator: ``text`` as it is).
+
+    Examples
+    --------
+    >>> drop_thousands("1,234,567.5", ","), drop_thousands("1.234,5", ".", ",")
+    ('1234567.5', '1234,5')
+    >>> drop_thousands("12,34", ","), drop_thousands("900", ","), drop_thousands("1 000", " ")
+    (None, '900', '1000')
+    """
+    if not isinstance(text, str) or thousands is None:
+        return text
+    chars = _SPACES if thousands == " " else thousands
+    if not any(c in text for c in chars):
+        return text
+    if not _grouped(thousands, decimal).fullmatch(text):
+        return None
+    return re.sub(f"[{re.escape(chars)}]", "", text)
