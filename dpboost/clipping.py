@@ -13,14 +13,37 @@ import numpy as np
 
 from dpboost.round_ops import is_dask_array
 
-__all__ = ["clip_any", "clip_rows"]
+__all__ = ["FLOAT32_MAX_BOUND", "clip_any", "clip_rows", "working_dtype"]
+
+#: The largest norm bound under which a fit keeps float32 rows in float32: float32's largest
+#: value over 2^16.  A fit's intermediates reach about 1,100 R (the centred rows ``x - m_hat``,
+#: up to 2R, and the private input scale, up to 2^10.25), which must not overflow to inf.
+FLOAT32_MAX_BOUND = float(np.finfo(np.float32).max) / 2.0**16
+
+
+def working_dtype(dtype, norm_bound: float) -> np.dtype:
+    """The precision a fit works in: the rows' own, except float64 for float32 rows whose
+    public bound exceeds :data:`FLOAT32_MAX_BOUND` (about 5.2e33).
+
+    The choice reads only the container's dtype and the public bound, never the values.  Above
+    that bound float32 arithmetic could overflow in the fit (a row of norm 0.999 R centred or
+    scaled past 3.4e38 becomes inf, then NaN after clipping), and a non-finite statistic would
+    reach a release; in float64 every intermediate is far from the limit (R <= 1e100).
+
+    >>> working_dtype(np.float32, 1.0), working_dtype(np.float32, 3e38)
+    (dtype('float32'), dtype('float64'))
+    """
+    dtype = np.dtype(dtype)
+    if dtype == np.float32 and norm_bound > FLOAT32_MAX_BOUND:
+        return np.dtype(np.float64)
+    return dtype
 
 
 def clip_rows(X: np.ndarray, norm_bound: float) -> np.ndarray:
     """Scale every row with ``||x|| > norm_bound`` down onto the sphere of radius ``norm_bound``.
 
     Rows inside the ball are untouched; the input is never modified (a copy is made only if some
-    row needs clipping).  Every returned row has an *exact* norm (of its stored values, in real
+    row needs clipping, or to work in float64, :func:`working_dtype`).  Every returned row has an *exact* norm (of its stored values, in real
     arithmetic) of at most ``norm_bound``, which is what the sensitivities assume:
 
     * the norm is computed in float64 from squares that are exact for float64 and float32
@@ -34,6 +57,9 @@ def clip_rows(X: np.ndarray, norm_bound: float) -> np.ndarray:
     >>> clip_rows(np.array([[3.0, 4.0], [0.3, 0.4], [1e308, 1e308]]), 1.0).round(6).tolist()
     [[0.6, 0.8], [0.3, 0.4], [0.707107, 0.707107]]
     """
+    dtype = working_dtype(X.dtype, norm_bound)
+    if X.dtype != dtype:  # float32 under a bound near its limit (see working_dtype)
+        X = X.astype(dtype)
     with np.errstate(over="ignore"):
         norms = np.sqrt(np.einsum("ij,ij->i", X, X, dtype=np.float64))
     radius = norm_bound * (1.0 - (X.shape[1] + 2) * np.finfo(np.float64).eps)

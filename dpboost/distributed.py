@@ -283,7 +283,11 @@ def _clip_chunk(block: np.ndarray, norm_bound: float) -> np.ndarray:
 
 
 def clip_rows_dask(X, norm_bound: float):
-    """:func:`dpboost.clipping.clip_rows` chunk by chunk (each row scaled alone: lazy, exact)."""
+    """:func:`dpboost.clipping.clip_rows` chunk by chunk (each row scaled alone: lazy, exact),
+    in :func:`dpboost.clipping.working_dtype`."""
+    from dpboost.clipping import working_dtype
+
+    X = X.astype(working_dtype(X.dtype, float(norm_bound)))
     return X.map_blocks(_clip_chunk, float(norm_bound), dtype=X.dtype)
 
 

@@ -487,7 +487,11 @@ class LatticeGaussian:
             raise ValueError(f"LatticeGaussian.release expects a vector of length "
                              f"{self.dimension}. Got shape {value.shape} instead.")
         g = self.granularity
-        k = np.rint(value / g).astype(np.int64)  # value / g is exact: g is a power of two
+        steps = np.rint(value / g)  # value / g is exact: g is a power of two
+        if not np.all(np.abs(steps) < 2.0**62):  # NaN, inf, or past int64: never cast silently
+            raise RuntimeError("LatticeGaussian.release got a non-finite or out-of-range value "
+                               "(an internal error: the statistic of clipped rows is bounded)")
+        k = steps.astype(np.int64)
         t, m = self.grid_variance
         noisy = k + _sample_lattice(t, m, self.dimension, rng)  # N_Z(0, t m), Laplace scale t
         return noisy.astype(np.float64) * g
