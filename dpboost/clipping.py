@@ -43,8 +43,9 @@ def clip_rows(X: np.ndarray, norm_bound: float) -> np.ndarray:
     """Scale every row with ``||x|| > norm_bound`` down onto the sphere of radius ``norm_bound``.
 
     Rows inside the ball are untouched; the input is never modified (a copy is made only if some
-    row needs clipping, or to work in float64, :func:`working_dtype`).  Every returned row has an *exact* norm (of its stored values, in real
-    arithmetic) of at most ``norm_bound``, which is what the sensitivities assume:
+    row needs clipping, or to work in float64, :func:`working_dtype`).  Every returned row has
+    an *exact* norm (of its stored values, in real arithmetic) of at most ``norm_bound``, which
+    is what the sensitivities assume:
 
     * the norm is computed in float64 from squares that are exact for float64 and float32
       rows, with a relative error below ``(d + 1) u`` (``u = 2^-53``: ``d`` rounded additions

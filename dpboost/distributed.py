@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dpboost.clipping import clip_rows
+from dpboost.clipping import clip_rows, working_dtype
 from dpboost.mechanisms import CENTRE_BLOCK_ROWS, block_partials, pairwise_sum
 from dpboost.round_ops import is_dask_array
 
@@ -273,7 +273,7 @@ def _clip_chunk(block: np.ndarray, norm_bound: float) -> np.ndarray:
 
     d = block.shape[1] if block.ndim == 2 else 0
     m = (d + 1) * 2.0**-24
-    if block.dtype == np.float32 and block.shape[0] and m < 0.25:
+    if working_dtype(block.dtype, norm_bound) == np.float32 and block.shape[0] and m < 0.25:
         gamma = m / (1.0 - m)
         with np.errstate(all="ignore"):
             squares = np.einsum("ij,ij->i", block, block)
@@ -285,8 +285,6 @@ def _clip_chunk(block: np.ndarray, norm_bound: float) -> np.ndarray:
 def clip_rows_dask(X, norm_bound: float):
     """:func:`dpboost.clipping.clip_rows` chunk by chunk (each row scaled alone: lazy, exact),
     in :func:`dpboost.clipping.working_dtype`."""
-    from dpboost.clipping import working_dtype
-
     X = X.astype(working_dtype(X.dtype, float(norm_bound)))
     return X.map_blocks(_clip_chunk, float(norm_bound), dtype=X.dtype)
 
