@@ -17,7 +17,8 @@ __all__ = ["FLOAT32_MAX_BOUND", "clip_any", "clip_rows", "working_dtype"]
 
 #: The largest norm bound under which a fit keeps float32 rows in float32: float32's largest
 #: value over 2^16.  A fit's intermediates reach about 1,100 R (the centred rows ``x - m_hat``,
-#: up to 2R, and the private input scale, up to 2^10.25), which must not overflow to inf.
+#: up to 2R; the private input scale, up to 2^10, on mapped rows of norm up to 1.12 R), which
+#: must not overflow to inf.
 FLOAT32_MAX_BOUND = float(np.finfo(np.float32).max) / 2.0**16
 
 
