@@ -3,7 +3,8 @@
 A fit's intermediates reach about 1,100 R (centred rows up to 2R; the private input scale, up to
 2^10, on mapped rows of norm up to 1.12 R).  In float32 with R = 3e38 a row of norm 0.999 R
 overflowed to inf, clipping turned it into NaN, and the release cast NaN to int64: a
-neighbouring data set raised, or released centres 1e13 noise sigmas out (a perfect distinguisher; tests/audit/test_release_redteam_fresh.py).
+neighbouring data set raised, or released centres 1e13 noise sigmas out (a perfect
+distinguisher; tests/audit/test_release_redteam_fresh.py).
 """
 
 from __future__ import annotations
