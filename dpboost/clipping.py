@@ -13,7 +13,7 @@ import numpy as np
 
 from dpboost.round_ops import is_dask_array
 
-__all__ = ["FLOAT32_MAX_BOUND", "clip_any", "clip_rows", "working_dtype"]
+__all__ = ["FLOAT32_MAX_BOUND", "FLOAT32_MIN_BOUND", "clip_any", "clip_rows", "working_dtype"]
 
 #: The largest norm bound under which a fit keeps float32 rows in float32: float32's largest
 #: value over 2^16.  A fit's intermediates reach about 1,100 R (the centred rows ``x - m_hat``,
@@ -21,21 +21,30 @@ __all__ = ["FLOAT32_MAX_BOUND", "clip_any", "clip_rows", "working_dtype"]
 #: must not overflow to inf.
 FLOAT32_MAX_BOUND = float(np.finfo(np.float32).max) / 2.0**16
 
+#: The smallest norm bound under which a fit keeps float32 rows in float32: 2^-60 (about
+#: 8.7e-19).  A hypothesis's coefficients are ``z / R^2``, of order ``1/R`` times the noise
+#: multiplier, and must not overflow when cast to float32 (R = 3e-39 gave inf, and a row
+#: holding an exact 0 then scored 0 * inf = NaN); 2^60 leaves float32 a margin of 2^68.
+FLOAT32_MIN_BOUND = 2.0**-60
+
 
 def working_dtype(dtype, norm_bound: float) -> np.dtype:
     """The precision a fit works in: the rows' own, except float64 for float32 rows whose
-    public bound exceeds :data:`FLOAT32_MAX_BOUND` (about 5.2e33).
+    public bound lies outside [:data:`FLOAT32_MIN_BOUND`, :data:`FLOAT32_MAX_BOUND`]
+    (about [8.7e-19, 5.2e33]).
 
-    The choice reads only the container's dtype and the public bound, never the values.  Above
-    that bound float32 arithmetic could overflow in the fit (a row of norm 0.999 R centred or
-    scaled past 3.4e38 becomes inf, then NaN after clipping), and a non-finite statistic would
-    reach a release; in float64 every intermediate is far from the limit (R <= 1e100).
+    The choice reads only the container's dtype and the public bound, never the values.
+    Outside that range float32 arithmetic could overflow in the fit (above it, a row of norm
+    0.999 R centred or scaled past 3.4e38 becomes inf, then NaN after clipping; below it, the
+    coefficients ``z / R^2`` cast to float32 become inf, and a zero cell scores NaN), and a
+    non-finite value would reach a release.  In float64 every intermediate is far from the
+    limits for any accepted bound (``1e-100 <= R <= 1e100``).
 
-    >>> working_dtype(np.float32, 1.0), working_dtype(np.float32, 3e38)
-    (dtype('float32'), dtype('float64'))
+    >>> [working_dtype(np.float32, r).name for r in (1.0, 3e38, 3e-39)]
+    ['float32', 'float64', 'float64']
     """
     dtype = np.dtype(dtype)
-    if dtype == np.float32 and norm_bound > FLOAT32_MAX_BOUND:
+    if dtype == np.float32 and not FLOAT32_MIN_BOUND <= norm_bound <= FLOAT32_MAX_BOUND:
         return np.dtype(np.float64)
     return dtype
 
@@ -60,7 +69,7 @@ def clip_rows(X: np.ndarray, norm_bound: float) -> np.ndarray:
     [[0.6, 0.8], [0.3, 0.4], [0.707107, 0.707107]]
     """
     dtype = working_dtype(X.dtype, norm_bound)
-    if X.dtype != dtype:  # float32 under a bound near its limit (see working_dtype)
+    if X.dtype != dtype:  # float32 under a bound near its limits (see working_dtype)
         X = X.astype(dtype)
     with np.errstate(over="ignore"):
         norms = np.sqrt(np.einsum("ij,ij->i", X, X, dtype=np.float64))

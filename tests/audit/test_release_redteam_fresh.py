@@ -13,7 +13,7 @@ earlier red-team files (``test_release_redteam.py``, ``test_release_attacks.py``
    Platt paths and one-vs-rest;
 3. the caller's arrays after a fit (a fit that wrote into them would release the clipping);
 4. float32 rows near the float32 limit: **a leak** (fixed since, in commit 8c65cf4); and
-   under a tiny bound (3e-39) without the input map: **a leak** (xfail, see the test);
+   under a tiny bound (3e-39) without the input map: **a leak** (fixed since, the same way);
 5. the command line: one row written differently (the same numbers), LIBSVM lines with a
    comment, a qid or an explicit zero: model file, stdout, stderr and ledger byte-identical;
    a headerless file's first row with a missing value: **a leak, fixed** in
@@ -326,7 +326,7 @@ def test_float32_rows_far_out_release_alike_on_neighbours(n, k):
     assert _far_fit(X2, y, k) == (None, [], pytest.approx(_far_fit(X, y, k)[2], rel=0.5))
 
 
-TINY_R = 3e-39  # accepted (in [1e-100, 1e100]); float32 rows kept in float32 below 5.2e33
+TINY_R = 3e-39  # accepted (in [1e-100, 1e100]); float32 rows now worked in float64
 
 
 def _tiny_pair(params: dict):
@@ -341,24 +341,18 @@ def _tiny_pair(params: dict):
     return _fit(X, y, params)[:2], _fit(X2, y, params)[:2]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "LEAK (fix belongs in dpboost/clipping.py working_dtype, not this file): float32 rows under "
-    "a tiny norm bound stay float32; the hypotheses' z / R^2 cast to float32 overflow to inf, "
-    "a row holding an exact 0 scores 0 * inf = NaN, and D' raises RuntimeError after the "
-    "releases started where D fits"))
 @pytest.mark.parametrize("params", [{"n_rounds": 20, "kappa": 0.25}, {"margin": 0.9,
                                                                      "n_rounds": 20}],
                          ids=["pinned", "theory mode"])
 def test_float32_rows_under_a_tiny_bound_fit_alike_on_neighbours(params):
-    """The other end of the float32 range (commit 8c65cf4 covers bounds past 5.2e33 only).
-    Measured with R = 3e-39 (pinned kappa and T, and theory mode: no input map, so a zero row
-    stays zero): D fits (with 'overflow encountered in cast' warnings), D' with row 0 the zero
-    vector raises 'RuntimeError: LatticeGaussian.release got a non-finite or out-of-range
-    value' after the releases started: a perfect distinguisher (and with --ledger the run
-    would be recorded "(failed)").  Proposed: working_dtype also returns float64 for float32
-    rows whose bound is below about 2^-100 (the margins x . z / R^2 then stay finite).
-    Default fits map the rows (x - m_hat, a constant coordinate), which holds no exact zero,
-    and measured alike."""
+    """The other end of the float32 range: a leak, fixed since (``working_dtype`` works in
+    float64 below ``FLOAT32_MIN_BOUND`` = 2^-60 as well as past 5.2e33).
+    Measured before the fix with R = 3e-39 (pinned kappa and T, and theory mode: no input
+    map, so a zero row stays zero): D fits (with 'overflow encountered in cast' warnings), D'
+    with row 0 the zero vector raises 'RuntimeError: LatticeGaussian.release got a non-finite
+    or out-of-range value' after the releases started: a perfect distinguisher (and with
+    --ledger the run would be recorded "(failed)").  Default fits map the rows (x - m_hat, a
+    constant coordinate), which holds no exact zero, and measured alike."""
     (est, caught), (est2, caught2) = _tiny_pair(params)
     assert not isinstance(est, str), est
     assert not isinstance(est2, str), est2

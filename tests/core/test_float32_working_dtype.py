@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpboost.clipping import FLOAT32_MAX_BOUND, clip_rows, working_dtype
+from dpboost.clipping import FLOAT32_MAX_BOUND, FLOAT32_MIN_BOUND, clip_rows, working_dtype
 from dpboost.estimator import PrivateHalfspaceClassifier
 from dpboost.mechanisms import LatticeGaussian
 
 
-@pytest.mark.parametrize("bound", [1e-100, 1.0, 1e30, FLOAT32_MAX_BOUND])
+@pytest.mark.parametrize("bound", [FLOAT32_MIN_BOUND, 1e-6, 1.0, 1e30, FLOAT32_MAX_BOUND])
 def test_float32_stays_float32_under_the_bound(bound):
     assert working_dtype(np.float32, bound) == np.float32
     X = np.zeros((3, 2), dtype=np.float32)
@@ -81,3 +81,27 @@ def test_the_release_never_casts_a_bad_value(bad):
     mech = LatticeGaussian(sensitivity=0.01, noise_multiplier=1.0, dimension=3)
     with pytest.raises(RuntimeError, match="non-finite or out-of-range"):
         mech.release(np.array([0.1, bad, 0.2]), rng=np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("bound", [1e-100, 3e-39, np.nextafter(FLOAT32_MIN_BOUND, 0)])
+def test_float32_is_worked_in_float64_under_a_tiny_bound(bound):
+    assert working_dtype(np.float32, bound) == np.float64
+    X = np.zeros((3, 2), dtype=np.float32)
+    assert clip_rows(X, bound).dtype == np.float64
+
+
+@pytest.mark.parametrize("params", [{"n_rounds": 20, "kappa": 0.25}, {}])
+def test_a_zero_row_under_a_tiny_bound_fits_like_its_neighbour(params):
+    """R = 3e-39, float32: the coefficients z / R^2 overflowed float32, and a zero row scored
+    0 * inf = NaN on D' only (tests/audit/test_release_redteam_fresh.py)."""
+    bound = 3e-39
+    rng = np.random.default_rng(0)
+    X = (rng.normal(size=(300, 5)) * 0.3 * bound / np.sqrt(5)).astype(np.float32)
+    y = (X[:, 0] > 0).astype(int)
+    X2 = X.copy()
+    X2[0] = 0.0
+    for data in (X, X2):
+        with np.errstate(over="raise", invalid="raise"):
+            clf = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1], norm_bound=bound,
+                                             random_state=0, **params).fit(data, y)
+        assert np.all(np.isfinite(clf.released_centres_))
