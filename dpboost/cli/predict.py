@@ -107,7 +107,7 @@ def _encoded(model, args):
         from dpboost.cli.train import _with_line
 
         raise _with_line(exc, args.data, frame) from None
-    from dpboost.cli.train import warn_data_checks
+    from dpboost.cli._owner_checks import warn_data_checks
 
     warn_data_checks(frame, schema, "predict")
     truth = frame[label].to_numpy(dtype=object) if has_label and args.label else None
@@ -374,7 +374,7 @@ def _predict_dask(model, args) -> None:
                                       spool=args.label is not None, checks=True,
                                       of_model=True)
     if found is not None:  # the in-memory path's warnings, from the partitions' counts
-        from dpboost.cli.train import warn_data_checks
+        from dpboost.cli._owner_checks import warn_data_checks
 
         warn_data_checks(None, model.schema_, "predict", found=found, n_rows=X.shape[0])
     score = decision_scores(X, model.coef_, model.intercept_).astype(np.float64)

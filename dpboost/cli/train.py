@@ -43,11 +43,9 @@ from dpboost.cli._options import (
     add_seed,
     add_target_epsilon_delta,
 )
+from dpboost.cli._owner_checks import CLIP_WARN_FRACTION, warn_data_checks
 
 __all__ = ["add_parser", "clipped_fraction", "fit_charged", "parse_classes", "run"]
-
-#: Above this clipped fraction of training rows, train warns.
-CLIP_WARN_FRACTION = 0.01
 
 SCHEMA_HELP = ("a JSON schema of PUBLIC facts (column types, public bounds, declared "
                "categories, the label's classes; for LIBSVM files n_features and index_base). "
@@ -321,78 +319,6 @@ def _label_from_flags(schema, args):
         raise UserError(f"--label/--classes: {exc}") from None
     args.classes = None  # now the schema's
     return completed
-
-
-#: Above this fraction of undeclared values in a categorical column, train and predict warn.
-OTHER_WARN_FRACTION = 0.10
-
-
-def warn_data_checks(frame, schema, command: str, *, found=None, n_rows: int = 0) -> None:
-    """The data owner's checks, one warning line each (NON-private: they name columns and
-    declared values, never a cell): values matching a declared category only if case is
-    ignored, over 1% of a column clipped or over 10% undeclared, and columns without a
-    single value.
-
-    ``found``: the :func:`~dpboost.tabular_checks.combine_checks` of a table counted partition
-    by partition (dask), with its ``n_rows``; else they are counted from ``frame`` in one pass.
-    """
-    from dpboost.tabular_checks import combine_checks, owner_checks
-
-    if found is None:
-        found, n_rows = combine_checks([owner_checks(frame, schema)], schema), len(frame)
-    case, outside, empty = found
-    _warn_case_mismatches(schema, command, case)
-    _warn_outside_declarations(schema, command, outside)
-    if n_rows:  # a file without rows has no column to call empty
-        _warn_empty_columns(command, empty)
-
-
-def _warn_outside_declarations(schema, command: str, found: dict) -> None:
-    """Per column, over 1% of its values clipped, or over 10% undeclared (a few undeclared
-    values are the 'other' of a list of the main categories, by design)."""
-    from dpboost.schema import OrdinalColumn
-
-    for column, share in found.items():
-        spec = schema.columns[column]
-        for side, word in (("below", "lower"), ("above", "upper")):
-            if share.get(side, 0.0) > CLIP_WARN_FRACTION:
-                bound = getattr(spec, word)
-                print(f"dpboost {command}: warning: {share[side]:.1%} of the values of "
-                      f"column {column!r} lie {side} its declared {word} bound {bound:g} and "
-                      "were clipped to it; if that bound is a typo, correct it from the "
-                      "public source, not from the data (a non-private check).",
-                      file=sys.stderr)
-        if share.get("undeclared", 0.0) > OTHER_WARN_FRACTION:
-            ordinal = isinstance(spec, OrdinalColumn)
-            kind, one, coded = (("levels", "level", "0 (the middle of its scale)") if ordinal
-                                else ("categories", "category", "all zeros ('other')"))
-            print(f"dpboost {command}: warning: {share['undeclared']:.1%} of the values of "
-                  f"column {column!r} are none of its declared {kind} and were encoded "
-                  f"as {coded}; if the list misses a {one}, add it from the "
-                  "public source, not from the data (a non-private check).", file=sys.stderr)
-
-
-def _warn_case_mismatches(schema, command: str, found: dict) -> None:
-    """Per categorical (or ordinal) column, values that differ from a declaration in case."""
-    from dpboost.schema import OrdinalColumn
-
-    for column, category in found.items():
-        coded = "0" if isinstance(schema.columns[column], OrdinalColumn) else "all zeros"
-        print(f"dpboost {command}: warning: column {column!r} holds values that match the "
-              f"declared category {category!r} only if case is ignored; categories are "
-              f"case-sensitive, so those values were encoded as undeclared ({coded}). Fix "
-              "the schema or the file (a non-private check of the data).", file=sys.stderr)
-
-
-def _warn_empty_columns(command: str, empty: list) -> None:
-    """The columns without a single value in the file (every cell empty or one of the
-    column's ``na_values``): each is encoded as missing on every row, which a typo in
-    'na_values' or an empty export column does silently."""
-    if empty:
-        print(f"dpboost {command}: warning: column{'s' if len(empty) > 1 else ''} "
-              f"{', '.join(map(repr, empty))} hold{'' if len(empty) > 1 else 's'} no value in "
-              "this file (every cell is empty or one of its 'na_values'), so each is encoded as "
-              "missing on every row (a non-private check).", file=sys.stderr)
 
 
 def run(args) -> int:
