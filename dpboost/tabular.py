@@ -333,7 +333,8 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
             why = (f" (its cell is empty or one of the schema's 'na_values' {both}, which "
                    "apply to every column: the label's class "
                    f"{both[0]!r} always reads as missing; remove it from 'na_values')"
-                   if both else "")
+                   if both else ": remove the rows without one (to only predict them, "
+                   "run predict without --label)")
             raise BadValueError(
                 f"The label at row {row} is not one of the schema's classes "
                 f"{list(schema.label.classes)}{hint}." if key is not None else

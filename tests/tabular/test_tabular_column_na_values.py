@@ -87,7 +87,8 @@ def test_labels_listed_in_the_label_na_values_are_missing():
     schema = Schema.from_dict(SCHEMA)
     encoder = TabularEncoder(schema)
     assert encoder.encode_labels(["no", "yes", " yes "]).tolist() == [0, 1, 1]
-    with pytest.raises(ValueError, match=r"^The label is missing at row 1\.$"):
+    with pytest.raises(ValueError, match=r"^The label is missing at row 1: remove the rows "
+                                         r"without one \(to only predict them, .*\)\.$"):
         encoder.encode_labels(["no", " ?? ", "yes"])
 
 
