@@ -163,7 +163,6 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
                | _is_na(text, na_keys(na_values, decimal), decimal))
     text = text.where(~missing, None)
     text = text.map(lambda v: _BOOLEANS.get(v.lower(), v) if isinstance(v, str) else v)
-    was_text = series.astype(object).map(lambda v: isinstance(v, str)).to_numpy(dtype=bool)
     misplaced = np.zeros(len(text), dtype=bool)
     if thousands is not None:  # declared: 1,234,567 is 1234567; 12,34 stays an error
         grouped = text.map(lambda v: drop_thousands(v, thousands, decimal))
@@ -171,6 +170,7 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
         text = grouped.where(~misplaced, text)
     dotted = np.zeros(len(text), dtype=bool)
     if decimal == ",":  # 12,5 is 12.5; a '.' in text is a thousands separator or a guess
+        was_text = series.astype(object).map(lambda v: isinstance(v, str)).to_numpy(dtype=bool)
         dotted = was_text & text.map(lambda v: isinstance(v, str) and "." in v).to_numpy(
             dtype=bool) & text.notna().to_numpy()
         text = text.map(lambda v: DECIMAL_COMMA.sub(r"\1.\2", v) if isinstance(v, str) else v)
