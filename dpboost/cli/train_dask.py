@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import warnings
 
+import numpy as np
+
 from dpboost.cli._options import UserError
 from dpboost.cli.train import (
     _check_two_rows,
@@ -51,7 +53,10 @@ def run_dask(args, schema, ledger) -> int:
         warnings.simplefilter("always")
         try:  # a bad value surfaces when a partition is first encoded: in the fit, or here
             # with --non-private-figures, the checks of the data as in memory (else none)
-            X, y, encoder, *checked = read_encoded(args.data, schema, checks=_figures(args))
+            # float64, as the in-memory reader encodes: float32 rows moved the model (a
+            # coefficient 1e-6 apart) from the in-memory fit of the same file and seed
+            X, y, encoder, *checked = read_encoded(args.data, schema, dtype=np.float64,
+                                                   checks=_figures(args))
             if checked and checked[0] is not None:
                 warn_data_checks(None, schema, "train", found=checked[0], n_rows=X.shape[0])
             _check_two_rows(args.data, X.shape[0])  # n is known, nothing is fitted yet
