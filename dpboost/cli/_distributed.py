@@ -129,11 +129,22 @@ def _encode(frame, encoder, dtype, first_row: int = 0) -> np.ndarray:
         raise exc.moved(first_row + exc.row) from None
 
 
+def _label_dtype(encoder) -> np.dtype:
+    """The integer type of the label positions: int8 up to 127 classes, else wider.
+
+    Before, the positions were always int8, so with 128 or more classes a label past the
+    127th class wrapped around: refused as "outside the classes", or (from 257 classes on)
+    silently read as another class.
+    """
+    k = len(encoder.schema_.label.classes)
+    return np.dtype(np.int8 if k <= 127 else np.int16 if k <= 32767 else np.int32)
+
+
 def _labels(frame, encoder, column: str, first_row: int = 0) -> np.ndarray:
     from dpboost.tabular import BadValueError
 
     try:
-        return np.asarray(encoder.encode_labels(frame[column]), dtype=np.int8)
+        return np.asarray(encoder.encode_labels(frame[column]), dtype=_label_dtype(encoder))
     except BadValueError as exc:
         raise exc.moved(first_row + exc.row) from None
 
@@ -231,7 +242,8 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
     """Read a Parquet folder/glob or a CSV with dask and encode it partition by partition.
 
     Returns ``(X, y, encoder)``: ``X`` a row-chunked dask array of the encoded rows (known
-    lengths), ``y`` the label positions in the schema's ``classes`` as an int8 dask array
+    lengths), ``y`` the label positions in the schema's ``classes`` as an integer dask array
+    (:func:`_label_dtype`: int8 up to 127 classes)
     (``None`` without labels).  With ``checks``, ``(X, y, encoder, found)``: ``found`` is
     ``(case_only_mismatches, outside_declarations, empty_columns)`` of the whole table
     (:func:`~dpboost.tabular_checks.combine_checks`, NON-PRIVATE figures for the data's
@@ -271,6 +283,7 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     itemsize = np.dtype(dtype).itemsize
     label = encoder.schema_.label
     want_y = with_labels and label is not None
+    ydt = _label_dtype(encoder) if label is not None else np.dtype(np.int8)
     parent = os.environ.get("DPBOOST_SPOOL_DIR") or None
     wanted = [*encoder.schema_.used_columns, *([label.column] if want_y else [])]
     paths = _parquet_paths(str(path))
@@ -282,8 +295,9 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
         chunks = _parquet_chunks(paths, width * itemsize, chunk_bytes)
         lengths = [m for _, m in chunks]
         if not lengths:  # no rows at all (dask cannot concatenate no chunks)
-            return (*_no_rows(width, dtype, want_y), encoder, ({}, {}) if checks else None)
-        spool = spool and _spool_fits(sum(lengths) * (width * itemsize + 1), parent)
+            return (*_no_rows(width, dtype, want_y, ydt), encoder,
+                    ({}, {}) if checks else None)
+        spool = spool and _spool_fits(sum(lengths) * (width * itemsize + ydt.itemsize), parent)
         columns = list(encoder.schema_.used_columns)
         found = None
         if checks:  # a pass of its own: Parquet's lengths come from the footers
@@ -300,12 +314,12 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
             folder = new_spool_directory(parent)
             _SPOOLS.append(folder)
             X = spooled_array(x_src, lengths, (width,), dtype, os.path.join(folder, "X"))
-            y = (spooled_array(y_src, lengths, (), np.int8, os.path.join(folder, "y"))
+            y = (spooled_array(y_src, lengths, (), ydt, os.path.join(folder, "y"))
                  if want_y else None)
             return X, y, encoder, found
         X = da.concatenate([da.from_delayed(dask.delayed(f)(), shape=(m, width), dtype=dtype)
                             for f, m in zip(x_src, lengths)], axis=0)
-        y = (da.concatenate([da.from_delayed(dask.delayed(f)(), shape=(m,), dtype=np.int8)
+        y = (da.concatenate([da.from_delayed(dask.delayed(f)(), shape=(m,), dtype=ydt)
                              for f, m in zip(y_src, lengths)]) if want_y else None)
         return X, y, encoder, found
     import dask.dataframe as dd
@@ -347,7 +361,7 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     else:
         lengths = frame.map_partitions(len).compute().tolist()
     if not any(lengths):
-        return (*_no_rows(width, dtype, want_y), encoder, found)
+        return (*_no_rows(width, dtype, want_y, ydt), encoder, found)
     starts = row_offsets(tuple(lengths))  # each partition's first row of the file
     X = da.concatenate([
         da.from_delayed(dask.delayed(_encode)(p, encoder, dtype, s), shape=(m, width),
@@ -357,17 +371,17 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     if want_y:
         y = da.concatenate([
             da.from_delayed(dask.delayed(_labels)(p, encoder, label.column, s), shape=(m,),
-                            dtype=np.int8)
+                            dtype=ydt)
             for p, m, s in zip(parts, lengths, starts) if m > 0])
     return X, y, encoder, found
 
 
-def _no_rows(width: int, dtype, want_y: bool):
+def _no_rows(width: int, dtype, want_y: bool, ydt=np.int8):
     """``(X, y)`` of a table without data rows: dask arrays of length 0 (``y`` None if unwanted)."""
     import dask.array as da
 
     X = da.zeros((0, width), dtype=dtype, chunks=((0,), (width,)))
-    return X, (da.zeros((0,), dtype=np.int8, chunks=((0,),)) if want_y else None)
+    return X, (da.zeros((0,), dtype=ydt, chunks=((0,),)) if want_y else None)
 
 
 def _write_csv_chunk(frame, encoder, dtype, label: str | None, folder: str, index: int) -> int:
@@ -418,10 +432,11 @@ def _spool_csv(parts, encoder, dtype, label: str | None, parent: str | None,
         raise exc.moved(before + exc.row) from None
     keep = [i for i, m in enumerate(lengths) if m > 0]  # empty partitions are left out
     if not keep:
-        return (*_no_rows(encoder.n_features_out_, dtype, label is not None), found)
+        return (*_no_rows(encoder.n_features_out_, dtype, label is not None,
+                          _label_dtype(encoder) if label is not None else np.int8), found)
     X = spooled_array([None] * len(keep), [lengths[i] for i in keep],
                       (encoder.n_features_out_,), dtype, os.path.join(folder, "X"), files=keep)
-    y = (spooled_array([None] * len(keep), [lengths[i] for i in keep], (), np.int8,
+    y = (spooled_array([None] * len(keep), [lengths[i] for i in keep], (), _label_dtype(encoder),
                        os.path.join(folder, "y"), files=keep) if label is not None else None)
     return X, y, found
 

@@ -53,3 +53,47 @@ def test_workers_write_the_in_memory_model_of_full_precision_floats(tmp_path, cl
     assert files[0]["coef"] == files[1]["coef"]
     assert files[0]["intercept"] == files[1]["intercept"]
     assert files[0]["privacy_report"] == files[1]["privacy_report"]
+
+
+def _many_classes(tmp_path, k, n=1200):
+    rng = np.random.default_rng(1)
+    y = np.concatenate([np.arange(k), rng.integers(0, k, n - k)])
+    frame = pd.DataFrame(rng.uniform(-1, 1, (n, 3)), columns=["a", "b", "c"])
+    frame["lab"] = [f"c{j}" for j in y]
+    schema = tmp_path / "many.json"
+    schema.write_text(json.dumps({
+        "columns": {c: {"type": "numeric", "lower": -1, "upper": 1} for c in "abc"},
+        "label": {"column": "lab", "classes": [f"c{j}" for j in range(k)]}}))
+    return frame, y, str(schema)
+
+
+@pytest.mark.parametrize("spool", [True, False])
+def test_labels_past_the_127th_class_keep_their_class(tmp_path, client, spool):
+    """The label positions were int8: with 300 classes, class 256 was read as class 0 (and
+    128-255 as negative positions, refused as outside the classes)."""
+    from dpboost.cli._distributed import read_encoded
+    from dpboost.schema import Schema
+
+    frame, y, schema = _many_classes(tmp_path, 300)
+    frame.to_csv(tmp_path / "many.csv", index=False)
+    (tmp_path / "pq").mkdir()
+    frame.iloc[:700].to_parquet(tmp_path / "pq" / "a.parquet", index=False)
+    frame.iloc[700:].to_parquet(tmp_path / "pq" / "b.parquet", index=False)
+    for data in (tmp_path / "many.csv", tmp_path / "pq"):
+        _, got, _ = read_encoded(str(data), Schema.load(schema), blocksize=8_000,
+                                 chunk_bytes=4_000, spool=spool)
+        np.testing.assert_array_equal(got.compute(), y)
+
+
+def test_150_classes_train_on_workers_as_in_memory(tmp_path, client):
+    """150 declared classes: ``train --workers`` refused every label past the 127th."""
+    frame, _, schema = _many_classes(tmp_path, 150)
+    data = tmp_path / "many.csv"
+    frame.to_csv(data, index=False)
+    files = []
+    for i, cluster in enumerate(([], ["--scheduler", client.scheduler.address])):
+        model = tmp_path / f"m{i}.json"
+        assert main(["train", str(data), "--schema", schema, *TRAIN, "--n-rounds", "3",
+                     *cluster, "--out", str(model)]) == 0
+        files.append(json.loads(model.read_text()))
+    assert files[0]["coef"] == files[1]["coef"]
