@@ -347,19 +347,26 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
                         names=names, skiprows=skip, skip_blank_lines=True)
     check_columns(path, wanted, names, header=encoder.schema_.names is None)  # as in memory
     parts = frame.to_delayed()
-    if spool and _spool_fits(os.path.getsize(path) * 8 * max(1, itemsize), parent):
-        X, y, found = _spool_csv(parts, encoder, dtype, label.column if want_y else None,
-                                 parent, checks)
-        return X, y, encoder, found
-    from dpboost.distributed import gather, row_offsets
+    from pandas.errors import ParserError
 
-    found = None
-    if checks:  # in the pass that counts the rows (one read of each partition)
-        lengths, each = gather([dask.delayed(len)(p) for p in parts],
-                               [dask.delayed(_checked)(p, encoder.schema_) for p in parts])
-        lengths, found = list(lengths), _combined(each, encoder.schema_)
-    else:
-        lengths = frame.map_partitions(len).compute().tolist()
+    try:  # a row of too many fields fails the block reader's parse: one line, as in memory
+        if spool and _spool_fits(os.path.getsize(path) * 8 * max(1, itemsize), parent):
+            X, y, found = _spool_csv(parts, encoder, dtype, label.column if want_y else None,
+                                     parent, checks)
+            return X, y, encoder, found
+        from dpboost.distributed import gather, row_offsets
+
+        found = None
+        counts = [dask.delayed(len)(p) for p in parts]
+        if checks:  # in the pass that counts the rows (one read of each partition)
+            lengths, each = gather(counts, [dask.delayed(_checked)(p, encoder.schema_)
+                                            for p in parts])
+            lengths, found = list(lengths), _combined(each, encoder.schema_)
+        else:
+            lengths = list(gather(counts))
+    except ParserError:
+        raise _ragged_row_error(path, delimiter, len(names), skip,
+                               header=encoder.schema_.names is None) from None
     if not any(lengths):
         return (*_no_rows(width, dtype, want_y, ydt), encoder, found)
     starts = row_offsets(tuple(lengths))  # each partition's first row of the file
@@ -382,6 +389,39 @@ def _no_rows(width: int, dtype, want_y: bool, ydt=np.int8):
 
     X = da.zeros((0, width), dtype=dtype, chunks=((0,), (width,)))
     return X, (da.zeros((0,), dtype=ydt, chunks=((0,),)) if want_y else None)
+
+
+def _ragged_row_error(path, delimiter: str | None, width: int, skip: int, *,
+                     header: bool) -> ValueError:
+    """The one-line error for a CSV row without ``width`` fields, as the in-memory reader
+    words it: the file and the line, never the row.  Found by one scan of the file (error
+    path only): the block reader failed with a traceback (``internal error (ParserError)``)
+    on a row of too many fields."""
+    from pathlib import Path
+
+    from dpboost.csv_errors import bad_record_line, open_text
+
+    line = found = None
+    with open_text(Path(path)) as handle:
+        if delimiter is None:  # whitespace-separated
+            for number, text in enumerate(handle, start=1):
+                if number > skip and text.split() and len(text.split()) != width:
+                    line, found = number, len(text.split())
+                    break
+        else:
+            line = bad_record_line(Path(path), delimiter, width, skip)
+            if line is not None:
+                import csv
+
+                for _ in range(line - 1):
+                    handle.readline()
+                found = len(next(csv.reader(handle, delimiter=delimiter), []))
+    what = "as in the first row" if header else "the schema's names"
+    if line is None:
+        return ValueError(f"{path}: a row does not have {width} fields ({what}); read the "
+                          "file without --workers to find its line.")
+    return ValueError(f"{path}, line {line}: expected {width} fields ({what}), found "
+                      f"{found}.")
 
 
 def _write_csv_chunk(frame, encoder, dtype, label: str | None, folder: str, index: int) -> int:
