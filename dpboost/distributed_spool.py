@@ -157,9 +157,14 @@ def spool_dask_array(X, directory: str):
     """Spool any row-chunked dask array: one pass writes every chunk; later reads are mapped.
 
     Without a source a lost chunk file raises :class:`SpoolLostError` (one clear error).
+    A chunk file holds whole rows, so an ``X`` chunked along its columns too is first joined
+    into whole rows (before, dask failed with "Dimension 1 has 3 blocks, adjust_chunks
+    specified with 1 blocks"; the fit on the same array unspooled took it).
     """
     from dpboost.distributed import gather
 
+    if any(len(c) > 1 for c in X.chunks[1:]):
+        X = X.rechunk({axis: -1 for axis in range(1, X.ndim)})
     marks = X.map_blocks(_write_block, directory,
                          chunks=((1,) * X.numblocks[0],) + ((1,),) * (X.ndim - 1),
                          dtype=np.int8)

@@ -136,3 +136,24 @@ def test_a_row_of_too_many_fields_is_one_line_as_in_memory(tmp_path, capsys, cli
     assert errors[0] == errors[1] and len(errors[1]) == 1, errors
     assert "line 591: expected 5 fields (as in the first row), found 6." in errors[1][0]
     assert not (tmp_path / "new.json").exists()
+
+
+def test_spooled_takes_an_array_chunked_along_its_columns(client):
+    """``spooled(X)`` (README) failed inside dask on an X chunked along its columns, which
+    the fit takes unspooled; the spool now joins the columns of each row chunk."""
+    import dask.array as da
+
+    from dpboost import PrivateHalfspaceClassifier
+    from dpboost.distributed_spool import spooled
+
+    frame = _table(n=500)
+    X = frame[[f"x{i}" for i in range(4)]].to_numpy() / 20
+    y = frame["cls"].to_numpy()
+    fits = [PrivateHalfspaceClassifier(1.0, 1e-6, classes=CLASSES, n_rounds=4,
+                                       random_state=0).fit(X, y)]
+    with spooled(da.from_array(X, chunks=(120, 3))) as Xs:
+        assert Xs.chunks[1] == (4,)
+        fits.append(PrivateHalfspaceClassifier(1.0, 1e-6, classes=CLASSES, n_rounds=4,
+                                               random_state=0).fit(Xs, da.from_array(y, 120)))
+        np.testing.assert_array_equal(Xs.compute(), X)
+    np.testing.assert_array_equal(fits[0].coef_, fits[1].coef_)
