@@ -93,7 +93,35 @@ def file_error(error, path: str, schema) -> ValueError:
         return ValueError(str(error))
     from dpboost.cli.train import _with_line
 
-    return _with_line(error, path, header=schema.names is None)
+    ragged = _short_row_before(path, schema, error.row)
+    return ragged or _with_line(error, path, header=schema.names is None)
+
+
+def _short_row_before(path: str, schema, row: int) -> ValueError | None:
+    """The in-memory reader's error for a row short of fields at or before data row ``row``.
+
+    The block reader fills a short row's missing cells with ``""``, so ``train --workers``
+    said "The label is missing at line N: remove the rows without one" of a row that lacked
+    fields; the file is scanned on this error path only.  None when no such row comes first
+    (or the first data row is itself short: a headerless test file may leave out the label).
+    """
+    from pathlib import Path
+
+    from dpboost.csv_errors import bad_record_line
+    from dpboost.readers import csv_layout, line_of
+
+    try:
+        delimiter, names, skip = csv_layout(path, schema.names)
+        if delimiter is None:
+            return None
+        bad = bad_record_line(Path(path), delimiter, len(names), skip)
+        at = line_of(path, row, header=schema.names is None)
+    except (OSError, ValueError):
+        return None
+    if bad is None or at is None or bad > at or bad == line_of(path, 0, header=schema.names
+                                                               is None):
+        return None
+    return _ragged_row_error(path, delimiter, len(names), skip, header=schema.names is None)
 
 
 def _parquet_paths(path: str) -> list[str]:

@@ -157,3 +157,22 @@ def test_spooled_takes_an_array_chunked_along_its_columns(client):
                                                random_state=0).fit(Xs, da.from_array(y, 120)))
         np.testing.assert_array_equal(Xs.compute(), X)
     np.testing.assert_array_equal(fits[0].coef_, fits[1].coef_)
+
+
+def test_a_short_row_is_named_as_short_not_as_a_missing_label(tmp_path, capsys, client):
+    """A CSV row two fields short: ``--workers`` read the missing cells as empty and said
+    "The label is missing at line N: remove the rows without one"; memory says the row is
+    short, and so does ``--workers`` now."""
+    frame = _table(n=600)
+    data = tmp_path / "short.csv"
+    lines = frame.to_csv(index=False).splitlines()
+    lines[400] = ",".join(lines[400].split(",")[:3])
+    data.write_text("\n".join(lines) + "\n")
+    errors = []
+    for cluster in ([], ["--scheduler", client.scheduler.address]):
+        capsys.readouterr()
+        assert main(["train", str(data), "--schema", _schema(tmp_path), *TRAIN, *cluster,
+                     "--out", str(tmp_path / "m.json")]) == 2
+        errors.append(capsys.readouterr().err.strip().splitlines()[-1])
+    assert errors[0] == errors[1], errors
+    assert "line 401: expected 5 fields (as in the first row), found 3." in errors[1]
