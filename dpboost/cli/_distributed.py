@@ -129,10 +129,21 @@ def _parquet_paths(path: str) -> list[str]:
     is Parquet as the in-memory reader knows it (suffix ``.parquet``/``.pq`` or the ``PAR1``
     magic); else ``[]`` (a CSV).  Before, a single ``data.pq`` was read as CSV text on dask
     ("not UTF-8 text") though it trained in memory."""
-    if os.path.isdir(path):
-        return sorted(glob.glob(os.path.join(path, "*.parquet")))
+    if os.path.isdir(path):  # .pq too, as the in-memory reader knows it
+        return sorted(p for p in glob.glob(os.path.join(path, "*"))
+                      if p.lower().endswith((".parquet", ".pq")) and os.path.isfile(p))
     paths = sorted(glob.glob(path))
     return paths if paths and all(os.path.isfile(p) and _is_parquet_file(p) for p in paths) else []
+
+
+def _no_parquet_files(folder: str) -> None:
+    """Refuse a folder without Parquet files at its top level in one line that says what to
+    give (before: "[Errno 21] Is a directory", from reading the folder as a CSV file)."""
+    nested = glob.glob(os.path.join(folder, "**", "*.parquet"), recursive=True)
+    hint = (f"; its Parquet files are in subfolders (a partitioned dataset?): give a glob "
+            f"such as '{os.path.join(folder, '*', '*.parquet')}', quoted" if nested else
+            "; give a folder of Parquet files, a glob of them, or one CSV file")
+    raise ValueError(f"{folder} is a folder without Parquet files (*.parquet, *.pq){hint}.")
 
 
 def _is_parquet_file(path: str) -> bool:
@@ -315,6 +326,8 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     parent = os.environ.get("DPBOOST_SPOOL_DIR") or None
     wanted = [*encoder.schema_.used_columns, *([label.column] if want_y else [])]
     paths = _parquet_paths(str(path))
+    if not paths and os.path.isdir(path):
+        _no_parquet_files(str(path))
     if paths:
         from dpboost.readers import check_columns, header_names
 

@@ -176,3 +176,29 @@ def test_a_short_row_is_named_as_short_not_as_a_missing_label(tmp_path, capsys, 
         errors.append(capsys.readouterr().err.strip().splitlines()[-1])
     assert errors[0] == errors[1], errors
     assert "line 401: expected 5 fields (as in the first row), found 3." in errors[1]
+
+
+def test_folders_of_pq_files_and_of_subfolders(tmp_path, capsys, client):
+    """A folder of ``.pq`` files (Parquet to the in-memory reader) trained nowhere, and a
+    folder whose Parquet files sit in subfolders (``year=2020/``) or hold none failed with
+    "[Errno 21] Is a directory"; now ``.pq`` files are read and the others are one line."""
+    frame = _table(n=400)
+    for name in ("pq", "hive/year=2020", "hive/year=2021", "empty"):
+        (tmp_path / name).mkdir(parents=True)
+    frame.iloc[:200].to_parquet(tmp_path / "pq" / "a.pq", index=False)
+    frame.iloc[200:].to_parquet(tmp_path / "pq" / "b.pq", index=False)
+    frame.iloc[:200].to_parquet(tmp_path / "hive" / "year=2020" / "part.parquet", index=False)
+    frame.iloc[200:].to_parquet(tmp_path / "hive" / "year=2021" / "part.parquet", index=False)
+    schema = _schema(tmp_path)
+    cluster = ["--scheduler", client.scheduler.address]
+    assert main(["train", str(tmp_path / "pq"), "--schema", schema, *TRAIN, "--n-rounds", "3",
+                 *cluster, "--out", str(tmp_path / "m.json")]) == 0
+    for name, needle in (("hive", "give a glob such as"), ("empty", "without Parquet files")):
+        capsys.readouterr()
+        assert main(["train", str(tmp_path / name), "--schema", schema, *TRAIN, *cluster,
+                     "--out", str(tmp_path / f"{name}.json")]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and needle in err[0] and "Errno" not in err[0], err
+    glob = str(tmp_path / "hive" / "*" / "*.parquet")  # the glob the message proposes
+    assert main(["train", glob, "--schema", schema, *TRAIN, "--n-rounds", "3", *cluster,
+                 "--out", str(tmp_path / "hive.json")]) == 0
