@@ -48,7 +48,8 @@ def check_writable(path: str | os.PathLike, *, what: str = "", inputs=()) -> Non
     if target.is_dir():
         raise IsADirectoryError(f"{name} is a folder; give a file name inside it.")
     for flag, source in inputs:
-        if source is not None and target.exists() and os.path.samefile(target, source):
+        if (source is not None and target.exists() and os.path.exists(source)  # a glob
+                and os.path.samefile(target, source)):
             raise FileExistsError(f"{name} is the {flag} file {source}; writing there would "
                                   "replace it. Give another path.")
     if not folder.is_dir():

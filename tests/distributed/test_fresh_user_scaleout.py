@@ -202,3 +202,11 @@ def test_folders_of_pq_files_and_of_subfolders(tmp_path, capsys, client):
     glob = str(tmp_path / "hive" / "*" / "*.parquet")  # the glob the message proposes
     assert main(["train", glob, "--schema", schema, *TRAIN, "--n-rounds", "3", *cluster,
                  "--out", str(tmp_path / "hive.json")]) == 0
+    # the same command again, over the model it wrote: a glob is no file, so it cannot be the
+    # output (before: "[Errno 2] No such file or directory" from os.path.samefile)
+    assert main(["train", glob, "--schema", schema, *TRAIN, "--n-rounds", "3", *cluster,
+                 "--out", str(tmp_path / "hive.json")]) == 0
+    assert main(["predict", "--model", str(tmp_path / "hive.json"), glob, *cluster,
+                 "--out", str(tmp_path / "p.csv")]) == 0
+    assert main(["predict", "--model", str(tmp_path / "hive.json"), glob, *cluster,
+                 "--out", str(tmp_path / "p.csv")]) == 0
