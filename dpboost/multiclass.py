@@ -336,6 +336,9 @@ def declared_n_classes(estimator) -> int | None:
                                       estimator.classes)) from None
     if np.ndim(estimator.classes) != 1:
         raise ValueError(house_message("classes", owner, expected, estimator.classes))
+    if classes.size != len(estimator.classes):  # np.unique merged them: refuse, as a schema
+        raise ValueError(f"The 'classes' parameter of {owner} lists a label more than once "
+                         f"({list(estimator.classes)!r}); declare each class once.")
     return int(classes.size)
 
 

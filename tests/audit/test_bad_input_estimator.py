@@ -69,7 +69,8 @@ BAD_PARAMETERS = [
     ("learning_rate", NAN), ("learning_rate", INF), ("norm_bound", 0.0),
     ("norm_bound", -1.0), ("norm_bound", NAN), ("norm_bound", INF), ("random_state", -1),
     ("random_state", "x"), ("random_state", 1.5), ("accounting", "nope"),
-    ("sensitivity", "loose"), ("classes", [1, 1]), ("classes", [0]),
+    ("sensitivity", "loose"), ("classes", [1, 1]), ("classes", [0]), ("classes", [0, 1, 1]),
+    ("classes", [0, 1, 1, 2]),
     ("margin", 0.0), ("margin", 2.0), ("margin", NAN), ("accuracy", 0.0), ("accuracy", 1.0),
     ("failure_probability", 0.0), ("failure_probability", 1.0),
 ]
