@@ -260,13 +260,19 @@ class NumericColumn:
                 out[key] = getattr(self, key)
         if self.edges is not None:
             out["edges"] = list(self.edges)
-        if self.missing != "zero":
-            out["missing"] = self.missing
-        if self.na_values:
-            out["na_values"] = list(self.na_values)
-        if self.from_data:
-            out["from_data"] = list(self.from_data)
-        return out
+        return _shared_keys(out, self)
+
+
+def _shared_keys(out: dict, column) -> dict:
+    """``out`` with the keys every column kind shares (``missing``, ``na_values``,
+    ``from_data``), each only when it differs from its default."""
+    if column.missing != "zero":
+        out["missing"] = column.missing
+    if column.na_values:
+        out["na_values"] = list(column.na_values)
+    if column.from_data:
+        out["from_data"] = list(column.from_data)
+    return out
 
 
 def _categories(spec: dict, where: str, decimal: str, min_size: int) -> tuple[tuple, dict]:
@@ -337,13 +343,7 @@ class _ListedColumn:
     def to_dict(self) -> dict:
         """The column's JSON (defaults left out)."""
         out: dict = {"type": self.KIND, "categories": list(self.categories)}
-        if self.missing != "zero":
-            out["missing"] = self.missing
-        if self.na_values:
-            out["na_values"] = list(self.na_values)
-        if self.from_data:
-            out["from_data"] = list(self.from_data)
-        return out
+        return _shared_keys(out, self)
 
 
 @dataclass(frozen=True)
