@@ -24,6 +24,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _release_cases import SCHEMA
 
 from dpboost.cli import main
 from dpboost.estimator import PrivateHalfspaceClassifier
@@ -471,18 +472,6 @@ def test_train_outputs_of_a_multiclass_model(tmp_path, capsys, monkeypatch, mode
         other = _train(tmp_path / name, lambda p: _write_numeric(p, X2, y2), extra, capsys,
                        monkeypatch)
         _check_cli_pair(base, other, f"multiclass {mode}/{name}")
-
-
-SCHEMA = {
-    "columns": {
-        "age": {"type": "numeric", "lower": 0, "upper": 100},
-        "income": {"type": "numeric", "lower": 0, "upper": 1e6, "transform": "log",
-                   "missing": "indicator"},
-        "job": {"type": "categorical", "categories": ["clerk", "sales", "eng"],
-                "missing": "indicator"},
-    },
-    "label": {"column": "bought", "classes": ["no", "yes"]},
-}
 
 
 def _raw(n=240, seed=0):

@@ -36,6 +36,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _release_cases import SCHEMA as CUSTOMERS
 
 from dpboost.cli import main
 from dpboost.estimator import PrivateHalfspaceClassifier
@@ -496,17 +497,7 @@ def test_a_header_that_names_its_columns_still_reads(tmp_path, monkeypatch, head
 
 # -- 6. the schema path -----------------------------------------------------------------------
 
-SCHEMA = {
-    "columns": {
-        "age": {"type": "numeric", "lower": 0, "upper": 100},
-        "income": {"type": "numeric", "lower": 0, "upper": 1e6, "transform": "log",
-                   "missing": "indicator"},
-        "job": {"type": "categorical", "categories": ["clerk", "sales", "eng"],
-                "missing": "indicator"},
-        "id": {"type": "drop"},
-    },
-    "label": {"column": "bought", "classes": ["no", "yes"]},
-}
+SCHEMA = {**CUSTOMERS, "columns": {**CUSTOMERS["columns"], "id": {"type": "drop"}}}
 
 
 def _raw_rows(n: int = 300) -> list[list[str]]:
