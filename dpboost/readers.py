@@ -66,7 +66,6 @@ def table_format(path: str | os.PathLike) -> str:
     return detect_format(path)
 
 
-
 def _first_lines(path: Path, k: int = 2) -> list[tuple[int, str]]:
     """The first ``k`` non-blank lines with their 1-based line numbers.
 
