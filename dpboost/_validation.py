@@ -22,8 +22,8 @@ from accounting._validation import house_message as _message
 from accounting._validation import interval
 
 __all__ = ["NORM_BOUND_RANGE", "check_choice", "check_declared_labels", "check_finite_rows",
-           "check_norm_bound", "check_random_state", "check_scalar", "interval",
-           "warn_if_clipped", "warn_inferred_classes"]
+           "check_label_cells", "check_norm_bound", "check_random_state", "check_scalar",
+           "interval", "warn_if_clipped", "warn_inferred_classes"]
 
 #: Admissible ``norm_bound`` (closed interval).  The mechanisms compute ``R**2`` (the
 #: whitening's sensitivity ``sqrt(2) R^2``, its error bound ``n R^2``) and divide the released
@@ -200,6 +200,81 @@ def warn_inferred_classes(owner: str, classes, *, stacklevel: int = 3,
         f"{owner}: classes were inferred from y, which releases without privacy the set of "
         f"labels present in the training data ({np.asarray(classes).tolist()}). Pass {fix} "
         "to avoid this leak.", PrivacyLeakWarning, stacklevel=stacklevel + 1)
+
+
+# -- missing and mixed labels ---------------------------------------------------------------
+def _is_missing(v) -> bool:
+    """Whether one label is missing: None, a float NaN, ``pandas.NA`` or ``NaT``."""
+    if v is None or type(v).__name__ in ("NAType", "NaTType"):  # (pandas not imported)
+        return True
+    if isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)):
+        return math.isnan(v)
+    return isinstance(v, np.datetime64) and np.isnat(v)
+
+
+def _label_cells(y) -> np.ndarray | None:
+    """The labels of ``y`` as a 1-D numpy array (objects kept as given), or None when ``y`` is
+    not a column the checks can read (sklearn's own checks then say what is wrong)."""
+    if hasattr(y, "to_numpy"):  # pandas: a nullable column gives objects, with pandas.NA
+        y = y.to_numpy()
+    try:  # a list keeps its objects: numpy would turn [1, "a"] into ["1", "a"]
+        arr = np.array(y, dtype=object) if isinstance(y, (list, tuple)) else np.asarray(y)
+    except (TypeError, ValueError):  # ragged
+        return None
+    if arr.ndim == 2 and arr.shape[1] == 1:  # a column vector (sklearn warns and ravels)
+        arr = arr[:, 0]
+    return arr if arr.ndim == 1 else None
+
+
+def check_label_cells(y) -> None:
+    """Raise :class:`~dpboost.tabular_cells.BadValueError` for a missing label or for labels
+    that mix text and numbers.
+
+    A missing label is None, NaN, ``pandas.NA`` or ``NaT``.  The message names the first such
+    row and how many there are; labels mixing text and numbers (``[1, "a", 0]``, which numpy
+    would silently turn into the text ``"1"``, ``"a"``, ``"0"``) name the first row of each
+    kind.  No message holds a label.  A dask ``y`` is not read here.
+
+    Examples
+    --------
+    >>> check_label_cells([1, 0, 1])
+    >>> check_label_cells([1, None, 0, float("nan")])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    dpboost.tabular_cells.BadValueError: y has no label at row 1 (None or NaN); 2 rows in all...
+    """
+    from dpboost.round_ops import is_dask_array
+    from dpboost.tabular_cells import BadValueError
+
+    if is_dask_array(y):
+        return
+    arr = _label_cells(y)
+    if arr is None or arr.size == 0 or arr.dtype.kind not in "fcO":
+        return
+    if arr.dtype.kind in "fc":
+        missing = np.isnan(arr)
+    else:
+        missing = np.fromiter((_is_missing(v) for v in arr), dtype=bool, count=arr.size)
+    count = int(np.count_nonzero(missing))
+    if count:
+        row = int(np.flatnonzero(missing)[0])
+        rows = "row" if count == 1 else "rows"
+        raise BadValueError(
+            f"y has no label at row {row} (None or NaN); {count} {rows} in all. Remove the "
+            "rows without a label (or impute their labels) before fitting.", column="y", row=row)
+    if arr.dtype.kind != "O":
+        return
+    text = np.fromiter((isinstance(v, (str, bytes)) for v in arr), dtype=bool, count=arr.size)
+    number = np.fromiter((isinstance(v, (numbers.Number, np.bool_)) for v in arr), dtype=bool,
+                         count=arr.size)
+    if text.any() and number.any():
+        first_text, first_number = int(np.flatnonzero(text)[0]), int(np.flatnonzero(number)[0])
+        row = max(first_text, first_number)
+        raise BadValueError(
+            f"y mixes text and number labels (the first text label at row {first_text}, the "
+            f"first number at row {first_number}); {int(text.sum())} of {arr.size} labels "
+            f"{'is' if text.sum() == 1 else 'are'} text. Make every label text (for example "
+            "y.astype(str)) or every label a number before fitting.", column="y", row=row)
 
 
 # -- labels outside the declared classes ----------------------------------------------------

@@ -26,7 +26,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import ThreadpoolController
 
 from dpboost._validation import (check_declared_labels, check_finite_rows,
-                                 warn_inferred_classes)
+                                 check_label_cells, warn_inferred_classes)
 from dpboost.boost import boost
 from dpboost.exceptions import SeededCloneWarning
 from dpboost.lazy_breg import LazyBregBoost
@@ -128,6 +128,7 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
         self._release_started = True
 
     def _validate_X_y(self, X, y):
+        check_label_cells(y)  # a missing label, text mixed with numbers: the row, not numpy's
         X, y = validate_data(
             self, X, y, dtype=[np.float64, np.float32], ensure_all_finite=False,
             ensure_min_samples=1,

@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 __all__ = ["BadValueError", "declared_text", "na_keys"]
 
 class BadValueError(ValueError):
-    """A value the schema cannot encode (text in a numeric column, an undeclared label).
+    """A value the schema cannot encode (text in a numeric column, an undeclared label), or a
+    label an estimator cannot fit (missing, or text among numbers: ``column="y"``).
 
     ``column`` and ``row`` (0-based position in the table) say where, so a file reader can
     translate the row to a line number.  The error pickles whole, so one raised on a dask

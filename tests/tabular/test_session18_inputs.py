@@ -1,0 +1,96 @@
+"""Odd inputs from user trials: labels that are missing or mixed, undeclared categories under
+10%, and a macro AUC over fewer classes than the model declares.
+
+Every error names the row and the problem, never a private cell.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.exceptions import DataConversionWarning
+
+from dpboost import BoostedHalfspaceClassifier, PrivateHalfspaceClassifier
+from dpboost.tabular_cells import BadValueError
+
+SECRET = "Ms Secret-Label"  # a private cell: no message may hold it
+
+
+def _X(n=30):
+    return np.random.default_rng(0).normal(size=(n, 3)) / 4
+
+
+def _estimators(classes):
+    return [BoostedHalfspaceClassifier(n_rounds=3, classes=classes),
+            PrivateHalfspaceClassifier(1.0, 1e-6, classes=classes, random_state=0)]
+
+
+MISSING = {
+    "None among ints": ([1, None] + [0, 1] * 14, [0, 1]),
+    "None among text": (["a", None] + ["b", "a"] * 14, ["a", "b"]),
+    "NaN in float y": (np.array([1.0, np.nan] + [0.0, 1.0] * 14), [0, 1]),
+    "pd.NA in Int64": (pd.Series([1, pd.NA] + [0, 1] * 14, dtype="Int64"), [0, 1]),
+    "pd.NA in object": (pd.Series([1, pd.NA] + [0, 1] * 14, dtype=object), [0, 1]),
+    "None, 3 classes": ([1, None] + [0, 1, 2] * 9 + [2], [0, 1, 2]),
+    "None in a column": (np.array([[1], [None]] + [[0], [1]] * 14, dtype=object), [0, 1]),
+}
+
+
+@pytest.mark.parametrize("declared", [True, False])
+@pytest.mark.parametrize("case", list(MISSING))
+def test_a_missing_label_names_its_row(case, declared):
+    y, classes = MISSING[case]
+    for est in _estimators(classes if declared else None):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(BadValueError, match=r"no label at row 1 \(None or NaN\); 1 row "
+                               "in all") as info:
+                est.fit(_X(), y)
+        assert isinstance(info.value, ValueError)
+        assert (info.value.column, info.value.row) == ("y", 1)
+
+
+@pytest.mark.parametrize("declared", [None, ["0", "1", SECRET]])
+def test_text_mixed_with_numbers_is_refused_without_the_text(declared):
+    y = [1, SECRET] + [0, 1] * 14  # numpy alone would make every label text, silently
+    for est in _estimators(declared):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(BadValueError, match="mixes text and number labels") as info:
+                est.fit(_X(), y)
+        assert "first text label at row 1" in str(info.value)
+        assert "1 of 30 labels is text" in str(info.value)
+        assert SECRET not in str(info.value)
+
+
+def test_missing_labels_are_counted_and_never_printed():
+    y = np.array([SECRET, "b"] * 15, dtype=object)
+    y[[4, 9, 11]] = None
+    with pytest.raises(BadValueError, match="at row 4 .*; 3 rows in all") as info:
+        BoostedHalfspaceClassifier(n_rounds=3).fit(_X(), y)
+    assert SECRET not in str(info.value)
+
+
+def test_a_column_vector_of_labels_is_accepted_with_sklearns_warning():
+    y = np.array([1, 0] * 15).reshape(-1, 1)
+    with pytest.warns(DataConversionWarning):
+        est = BoostedHalfspaceClassifier(n_rounds=3, classes=[0, 1]).fit(_X(), y)
+    assert est.classes_.tolist() == [0, 1]
+
+
+def test_bool_labels_fit_as_two_classes():
+    y = np.array([True, False] * 15)
+    est = BoostedHalfspaceClassifier(n_rounds=3, classes=[False, True]).fit(_X(), y)
+    assert est.classes_.tolist() == [False, True]
+    assert est.predict(_X()).dtype == bool
+
+
+def test_well_formed_object_labels_still_fit():
+    y = pd.Series(["yes", "no"] * 15, dtype=object)
+    est = BoostedHalfspaceClassifier(n_rounds=3, classes=["no", "yes"]).fit(_X(), y)
+    assert est.classes_.tolist() == ["no", "yes"]
+    y = pd.Series([1, 0] * 15, dtype="Int64")  # nullable, without a missing value
+    assert BoostedHalfspaceClassifier(n_rounds=3, classes=[0, 1]).fit(_X(), y).score(_X(), y)
