@@ -2,15 +2,19 @@
 
 The estimators (:mod:`dpboost.halfspace_base`, :mod:`dpboost.estimator`) and a model loaded
 from a file (:mod:`dpboost.model_io`) score rows here, so a model says the same about a row
-whichever object holds it.  Both functions are post-processing of released weights.
+whichever object holds it.  These functions are post-processing of released weights;
+:func:`macro_roc_auc` also reads evaluation labels (the data owner's, shown to them only).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from scipy.special import expit, softmax
 
-__all__ = ["class_probabilities", "largest_class", "linear_scores", "probabilities"]
+__all__ = ["MacroAUC", "class_probabilities", "largest_class", "linear_scores",
+           "macro_roc_auc", "probabilities"]
 
 
 def linear_scores(X: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -94,3 +98,60 @@ def class_probabilities(X: np.ndarray, scores: np.ndarray, w: np.ndarray, b) -> 
     if bad.any():
         proba[bad] = np.eye(scores.shape[1])[largest_class(X, scores, w, b)[bad]]
     return proba
+
+
+@dataclass(frozen=True)
+class MacroAUC:
+    """A macro-averaged one-vs-rest ROC AUC and the classes it was averaged over.
+
+    ``auc`` is None when no class could be scored (the labels hold one class).
+    ``classes_scored`` of the model's ``n_classes`` had both positives and negatives in the
+    labels; the other ``classes_left_out`` (absent from the labels, or the only class present)
+    are not in the mean, so the figure is not comparable with one over every class.
+    """
+
+    auc: float | None
+    classes_scored: int
+    n_classes: int
+
+    @property
+    def classes_left_out(self) -> int:
+        return self.n_classes - self.classes_scored
+
+    def text(self) -> str:
+        """One phrase for a metrics line, naming how many classes were left out."""
+        if self.auc is None:
+            return "ROC AUC: undefined (the labels hold one class)"
+        over = (f"over the {self.n_classes} classes" if not self.classes_left_out else
+                f"over the {self.classes_scored} of {self.n_classes} classes present in the "
+                f"labels; {self.classes_left_out} left out")
+        return f"ROC AUC {self.auc:.4f} (macro one-vs-rest {over})"
+
+
+def macro_roc_auc(index: np.ndarray, scores: np.ndarray) -> MacroAUC:
+    """The mean over classes of the one-vs-rest ROC AUC of ``scores[:, k]``, over the classes
+    PRESENT in the labels.
+
+    ``index`` holds each row's class as a position in the model's classes and ``scores`` is
+    (n, K).  A class with no row in ``index`` has no positives, and a class holding every row
+    no negatives: its AUC is undefined, so it is left out of the mean (where
+    ``sklearn.metrics.roc_auc_score(..., multi_class="ovr")`` refuses such labels).  Over
+    labels holding every class it is sklearn's macro one-vs-rest AUC.  The result says how many classes were scored and left out; a mean
+    over fewer classes than the model has can be higher or lower than one over all of them.
+
+    Examples
+    --------
+    >>> scores = np.array([[2.0, 0.0, 0.0], [0.0, 2.0, 0.0], [1.0, 0.0, 0.0]])
+    >>> result = macro_roc_auc(np.array([0, 1, 0]), scores)  # class 2 is absent
+    >>> result.auc, result.classes_scored, result.classes_left_out
+    (1.0, 2, 1)
+    >>> print(result.text())
+    ROC AUC 1.0000 (macro one-vs-rest over the 2 of 3 classes present in the labels; 1 left out)
+    """
+    from sklearn.metrics import roc_auc_score
+
+    index = np.asarray(index)
+    n, n_classes = len(index), scores.shape[1]
+    aucs = [float(roc_auc_score(index == k, scores[:, k])) for k in range(n_classes)
+            if 0 < np.count_nonzero(index == k) < n]
+    return MacroAUC(float(np.mean(aucs)) if aucs else None, len(aucs), n_classes)

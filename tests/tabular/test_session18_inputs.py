@@ -94,3 +94,37 @@ def test_well_formed_object_labels_still_fit():
     assert est.classes_.tolist() == ["no", "yes"]
     y = pd.Series([1, 0] * 15, dtype="Int64")  # nullable, without a missing value
     assert BoostedHalfspaceClassifier(n_rounds=3, classes=[0, 1]).fit(_X(), y).score(_X(), y)
+
+
+# -- item 3: a macro AUC says which classes it was averaged over ---------------------------
+def test_macro_auc_over_every_class_is_sklearns():
+    from sklearn.metrics import roc_auc_score
+
+    from dpboost.scores import macro_roc_auc, probabilities
+
+    rng = np.random.default_rng(1)
+    index = np.tile(np.arange(4), 25)
+    proba = probabilities(rng.normal(size=(100, 4)) + np.eye(4)[index])
+    result = macro_roc_auc(index, proba)
+    assert (result.classes_scored, result.classes_left_out) == (4, 0)
+    assert result.auc == pytest.approx(roc_auc_score(index, proba, multi_class="ovr"))
+    assert "over the 4 classes" in result.text()
+
+
+def test_macro_auc_names_the_classes_absent_from_the_labels():
+    from dpboost.scores import macro_roc_auc
+
+    rng = np.random.default_rng(2)
+    index = np.array([0, 2, 3] * 20)  # class 1 of 4 is never a label
+    scores = rng.normal(size=(60, 4))
+    result = macro_roc_auc(index, scores)
+    assert (result.classes_scored, result.n_classes, result.classes_left_out) == (3, 4, 1)
+    assert "over the 3 of 4 classes present in the labels; 1 left out" in result.text()
+    one = macro_roc_auc(np.zeros(10, dtype=int), scores[:10])  # one class: no AUC at all
+    assert one.auc is None and one.classes_left_out == 4 and "undefined" in one.text()
+
+
+def test_macro_auc_docstring_says_it_is_over_the_classes_present():
+    from dpboost.scores import macro_roc_auc
+
+    assert "PRESENT in the labels" in macro_roc_auc.__doc__
