@@ -145,8 +145,8 @@ def macro_roc_auc(index: np.ndarray, scores: np.ndarray) -> MacroAUC:
     >>> result = macro_roc_auc(np.array([0, 1, 0]), scores)  # class 2 is absent
     >>> result.auc, result.classes_scored, result.classes_left_out
     (1.0, 2, 1)
-    >>> print(result.text())
-    ROC AUC 1.0000 (macro one-vs-rest over the 2 of 3 classes present in the labels; 1 left out)
+    >>> result.text()[:58]
+    'ROC AUC 1.0000 (macro one-vs-rest over the 2 of 3 classes'
     """
     from sklearn.metrics import roc_auc_score
 
