@@ -136,8 +136,9 @@ def macro_roc_auc(index: np.ndarray, scores: np.ndarray) -> MacroAUC:
     (n, K).  A class with no row in ``index`` has no positives, and a class holding every row
     no negatives: its AUC is undefined, so it is left out of the mean (where
     ``sklearn.metrics.roc_auc_score(..., multi_class="ovr")`` refuses such labels).  Over
-    labels holding every class it is sklearn's macro one-vs-rest AUC.  The result says how many classes were scored and left out; a mean
-    over fewer classes than the model has can be higher or lower than one over all of them.
+    labels holding every class it is sklearn's macro one-vs-rest AUC.  The result says how
+    many classes were scored and left out; a mean over fewer classes than the model has can be
+    higher or lower than one over all of them.
 
     Examples
     --------
@@ -145,7 +146,7 @@ def macro_roc_auc(index: np.ndarray, scores: np.ndarray) -> MacroAUC:
     >>> result = macro_roc_auc(np.array([0, 1, 0]), scores)  # class 2 is absent
     >>> result.auc, result.classes_scored, result.classes_left_out
     (1.0, 2, 1)
-    >>> result.text()[:58]
+    >>> result.text()[:57]
     'ROC AUC 1.0000 (macro one-vs-rest over the 2 of 3 classes'
     """
     from sklearn.metrics import roc_auc_score
