@@ -128,3 +128,55 @@ def test_macro_auc_docstring_says_it_is_over_the_classes_present():
     from dpboost.scores import macro_roc_auc
 
     assert "PRESENT in the labels" in macro_roc_auc.__doc__
+
+
+# -- item 2: every undeclared category is reported to the owner, however few ---------------
+SCHEMA = {"columns": {"job": {"type": "categorical", "categories": ["clerk", "eng"]},
+                      "size": {"type": "ordinal", "categories": ["S", "M", "L"]},
+                      "age": {"type": "numeric", "lower": 0, "upper": 100}}}
+
+
+def _frame(n=200):
+    job = ["clerk", "eng"] * (n // 2)
+    job[7] = SECRET  # 1 of 200 (0.5%): the command line's 10% threshold stays silent
+    return pd.DataFrame({"job": job, "size": ["S", "M"] * (n // 2), "age": [30] * n})
+
+
+def test_a_single_undeclared_value_is_reported_with_count_and_share():
+    from dpboost.schema import Schema
+    from dpboost.tabular_checks import declaration_counts, undeclared_notes
+
+    schema = Schema.from_dict(SCHEMA)
+    notes = undeclared_notes(declaration_counts(_frame(), schema), schema)
+    assert list(notes) == ["job"]  # 'size' holds only declared levels; 'age' is numeric
+    assert notes["job"].startswith("1 of the 200 values (0.5%) of column 'job' is none of its "
+                                   "declared categories and was encoded as all zeros")
+    assert SECRET not in notes["job"]
+
+
+def test_undeclared_levels_of_an_ordinal_column_say_they_were_encoded_as_0():
+    from dpboost.schema import Schema
+    from dpboost.tabular_checks import declaration_counts, undeclared_notes
+
+    schema = Schema.from_dict(SCHEMA)
+    frame = _frame()
+    frame.loc[[3, 5, 9], "size"] = SECRET
+    note = undeclared_notes(declaration_counts(frame, schema), schema)["size"]
+    assert note.startswith("3 of the 200 values (1.5%) of column 'size' are none of its declared "
+                           "levels and were encoded as 0")
+    assert SECRET not in note
+
+
+def test_the_notes_of_a_table_in_parts_are_those_of_the_whole():
+    from dpboost.schema import Schema
+    from dpboost.tabular_checks import (combine_checks, declaration_counts, owner_checks,
+                                        summed_counts, undeclared_notes)
+
+    schema = Schema.from_dict(SCHEMA)
+    whole = _frame()
+    parts = [declaration_counts(whole.iloc[i:i + 60], schema) for i in range(0, 200, 60)]
+    assert summed_counts(parts, schema) == declaration_counts(whole, schema)
+    assert undeclared_notes(summed_counts(parts, schema), schema) == undeclared_notes(
+        declaration_counts(whole, schema), schema)
+    assert combine_checks([owner_checks(whole, schema)], schema)[1]["job"] == {
+        "undeclared": 0.005}
