@@ -91,37 +91,11 @@ def file_error(error, path: str, schema) -> ValueError:
     """
     if is_large_table(path):
         return ValueError(str(error))
+    from dpboost.cli._csv_rows import short_row_before
     from dpboost.cli.train import _with_line
 
-    ragged = _short_row_before(path, schema, error.row)
+    ragged = short_row_before(path, schema, error.row)
     return ragged or _with_line(error, path, header=schema.names is None)
-
-
-def _short_row_before(path: str, schema, row: int) -> ValueError | None:
-    """The in-memory reader's error for a row short of fields at or before data row ``row``.
-
-    The block reader fills a short row's missing cells with ``""``, so ``train --workers``
-    said "The label is missing at line N: remove the rows without one" of a row that lacked
-    fields; the file is scanned on this error path only.  None when no such row comes first
-    (or the first data row is itself short: a headerless test file may leave out the label).
-    """
-    from pathlib import Path
-
-    from dpboost.csv_errors import bad_record_line
-    from dpboost.readers import csv_layout, line_of
-
-    try:
-        delimiter, names, skip = csv_layout(path, schema.names)
-        if delimiter is None:
-            return None
-        bad = bad_record_line(Path(path), delimiter, len(names), skip)
-        at = line_of(path, row, header=schema.names is None)
-    except (OSError, ValueError):
-        return None
-    if bad is None or at is None or bad > at or bad == line_of(path, 0, header=schema.names
-                                                               is None):
-        return None
-    return _ragged_row_error(path, delimiter, len(names), skip, header=schema.names is None)
 
 
 def _parquet_paths(path: str) -> list[str]:
@@ -390,23 +364,29 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     parts = frame.to_delayed()
     from pandas.errors import ParserError
 
+    from dpboost.cli._csv_rows import ShortRowError, ragged_row_error, row_checks
+
+    # a short row reads as empty cells: each partition waits for its block's field count
+    rows_ok = row_checks(path, None if gz else blocksize, gz, delimiter, len(names), skip)
+    if len(rows_ok) != len(parts):  # (cut alike; if ever not, every partition waits for all)
+        rows_ok = [rows_ok] * len(parts)
     try:  # a row of too many fields fails the block reader's parse: one line, as in memory
         if spool and _spool_fits(os.path.getsize(path) * 8 * max(1, itemsize), parent):
             X, y, found = _spool_csv(parts, encoder, dtype, label.column if want_y else None,
-                                     parent, checks)
+                                     parent, checks, rows_ok)
             return X, y, encoder, found
         from dpboost.distributed import gather, row_offsets
 
         found = None
-        counts = [dask.delayed(len)(p) for p in parts]
+        counts = [dask.delayed(_length)(p, ok) for p, ok in zip(parts, rows_ok)]
         if checks:  # in the pass that counts the rows (one read of each partition)
             lengths, each = gather(counts, [dask.delayed(_checked)(p, encoder.schema_)
                                             for p in parts])
             lengths, found = list(lengths), _combined(each, encoder.schema_)
         else:
             lengths = list(gather(counts))
-    except ParserError:
-        raise _ragged_row_error(path, delimiter, len(names), skip,
+    except (ParserError, ShortRowError):
+        raise ragged_row_error(path, delimiter, len(names), skip,
                                header=encoder.schema_.names is None) from None
     if not any(lengths):
         return (*_no_rows(width, dtype, want_y, ydt), encoder, found)
@@ -432,40 +412,13 @@ def _no_rows(width: int, dtype, want_y: bool, ydt=np.int8):
     return X, (da.zeros((0,), dtype=ydt, chunks=((0,),)) if want_y else None)
 
 
-def _ragged_row_error(path, delimiter: str | None, width: int, skip: int, *,
-                     header: bool) -> ValueError:
-    """The one-line error for a CSV row without ``width`` fields, as the in-memory reader
-    words it: the file and the line, never the row.  Found by one scan of the file (error
-    path only): the block reader failed with a traceback (``internal error (ParserError)``)
-    on a row of too many fields."""
-    from pathlib import Path
-
-    from dpboost.csv_errors import bad_record_line, open_text
-
-    line = found = None
-    with open_text(Path(path)) as handle:
-        if delimiter is None:  # whitespace-separated
-            for number, text in enumerate(handle, start=1):
-                if number > skip and text.split() and len(text.split()) != width:
-                    line, found = number, len(text.split())
-                    break
-        else:
-            line = bad_record_line(Path(path), delimiter, width, skip)
-            if line is not None:
-                import csv
-
-                for _ in range(line - 1):
-                    handle.readline()
-                found = len(next(csv.reader(handle, delimiter=delimiter), []))
-    what = "as in the first row" if header else "the schema's names"
-    if line is None:
-        return ValueError(f"{path}: a row does not have {width} fields ({what}); read the "
-                          "file without --workers to find its line.")
-    return ValueError(f"{path}, line {line}: expected {width} fields ({what}), found "
-                      f"{found}.")
+def _length(frame, rows_ok) -> int:
+    """The rows of a CSV partition (``rows_ok``: its block's field count passed)."""
+    return len(frame)
 
 
-def _write_csv_chunk(frame, encoder, dtype, label: str | None, folder: str, index: int) -> int:
+def _write_csv_chunk(frame, encoder, dtype, label: str | None, folder: str, index: int,
+                     rows_ok=True) -> int:
     from dpboost.distributed_spool import _chunk_path, _write_atomic
     from dpboost.tabular import BadValueError
 
@@ -482,9 +435,10 @@ def _write_csv_chunk(frame, encoder, dtype, label: str | None, folder: str, inde
 
 
 def _spool_csv(parts, encoder, dtype, label: str | None, parent: str | None,
-               checks: bool = False):
+               checks: bool = False, rows_ok=None):
     """One pass over the CSV partitions: encode and spool each, and count its rows (and, with
-    ``checks``, the owner's checks: ``(X, y, found)``)."""
+    ``checks``, the owner's checks: ``(X, y, found)``).  ``rows_ok``: each partition's block
+    check (:func:`~dpboost.cli._csv_rows.row_checks`), which its write waits for."""
     import dask
 
     from dpboost.distributed import gather
@@ -495,7 +449,9 @@ def _spool_csv(parts, encoder, dtype, label: str | None, parent: str | None,
     folder = new_spool_directory(parent)
     _SPOOLS.append(folder)
     write = dask.delayed(_write_csv_chunk, pure=True)
-    writes = [write(p, encoder, dtype, label, folder, i) for i, p in enumerate(parts)]
+    rows_ok = rows_ok or [True] * len(parts)
+    writes = [write(p, encoder, dtype, label, folder, i, ok)
+              for i, (p, ok) in enumerate(zip(parts, rows_ok))]
     found = None
     try:
         if checks:  # the same pass: each partition is read once

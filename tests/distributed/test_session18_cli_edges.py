@@ -1,0 +1,111 @@
+"""Rough edges of the dask CLI found in user trials (``--workers``/``--scheduler``).
+
+The CLI runs on the shared test cluster through ``--scheduler`` (no cluster of its own).
+"""
+
+import gzip
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpboost.cli import main
+
+pytest.importorskip("dask.dataframe")
+
+TRAIN = ["--target-epsilon", "1", "--target-delta", "1e-6", "--seed", "0"]
+
+
+def _frame(n=600, label_at=4, classes=("no", "yes"), seed=0):
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame(rng.uniform(-1, 1, (n, 4)), columns=[f"x{i}" for i in range(4)])
+    frame.insert(label_at, "cls", rng.choice(list(classes), n))
+    return frame
+
+
+def _schema(tmp_path, classes=("no", "yes"), names=None):
+    path = tmp_path / "schema.json"
+    schema = {"columns": {f"x{i}": {"type": "numeric", "lower": -1, "upper": 1}
+                          for i in range(4)},
+              "label": {"column": "cls", "classes": list(classes)}}
+    if names is not None:
+        schema["names"] = names
+    path.write_text(json.dumps(schema))
+    return str(path)
+
+
+def _short_row_file(tmp_path, *, sep=",", label_at=4, keep=3, classes=("no", "yes"),
+                    compress=False):
+    lines = _frame(label_at=label_at, classes=classes).to_csv(index=False, sep=sep)
+    lines = lines.splitlines()
+    lines[400] = sep.join(lines[400].split(sep)[:keep])  # line 401: `keep` of 5 fields
+    text = "\n".join(lines) + "\n"
+    if compress:
+        path = tmp_path / "short.csv.gz"
+        path.write_bytes(gzip.compress(text.encode()))
+    else:
+        path = tmp_path / "short.csv"
+        path.write_text(text)
+    return path
+
+
+def _ledger(tmp_path):
+    ledger = tmp_path / "ledger.json"
+    assert main(["budget", "init", "--target-epsilon", "5", "--target-delta", "1e-5",
+                 str(ledger)]) == 0
+    return ledger
+
+
+@pytest.mark.parametrize("case", [
+    {"label_at": 1, "keep": 3},  # reaches the label: trained with two missing cells
+    {"sep": " "},  # whitespace-separated: "The label is missing at line 401"
+    {"label_at": 1, "keep": 1},  # misses the label
+    {"classes": ("a,b", "c")},  # quoted labels: records, not lines
+    {"compress": True},  # one gzip block
+    {"spool": False},  # no room for the spool: counted, not spooled
+])
+def test_a_short_row_is_refused_on_workers_as_in_memory(tmp_path, capsys, client, case):
+    """A CSV row short of fields: the block reader of ``--workers`` fills the missing cells
+    with "" (as it reads an empty cell), so a short row that reached the label trained as a
+    row of missing values, and a whitespace file's said "The label is missing".  Now the
+    in-memory line, before the ledger is touched."""
+    from dpboost.cli import _distributed
+
+    case = dict(case)
+    spool = case.pop("spool", True)
+    classes = case.get("classes", ("no", "yes"))
+    data = _short_row_file(tmp_path, **case)
+    schema = _schema(tmp_path, classes)
+    ledger = _ledger(tmp_path)
+    errors = []
+    for cluster in ([], ["--scheduler", client.scheduler.address]):
+        capsys.readouterr()
+        before = ledger.read_bytes()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_distributed, "CSV_BLOCKSIZE", 8_000)  # several blocks
+            if not spool:
+                patch.setattr(_distributed, "_spool_fits", lambda *a: False)
+            assert main(["train", str(data), "--schema", schema, *TRAIN, "--ledger",
+                         str(ledger), *cluster, "--out", str(tmp_path / "m.json")]) == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err, err
+        errors.append(err.strip().splitlines())
+        assert ledger.read_bytes() == before
+    assert errors[0] == errors[1] and len(errors[1]) == 1, errors
+    found = case.get("keep", 3)
+    assert f"line 401: expected 5 fields (as in the first row), found {found}." in errors[1][0]
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_the_field_count_of_a_block(tmp_path):
+    """The block check: blank lines and a header are skipped, quoted delimiters kept."""
+    from dpboost.cli._csv_rows import ShortRowError, block_ok
+
+    assert block_ok(b"a,b,c\n1,2,3\n\n  \n4,,6\r\n7,8,9", ",", 3, 1)
+    assert block_ok(b'1,"x,y",3\n4,"p\nq",6\n', ",", 3, 0)
+    assert block_ok(b"1 2  3\n\n4\t5 6\n", None, 3, 0)
+    for block, sep in ((b"1,2,3\n4,5\n", ","), (b'1,"x,y"\n', ","), (b"1 2\n", None),
+                       (b"1,2,3\n4,5,6,7", ",")):
+        with pytest.raises(ShortRowError):
+            block_ok(block, sep, 3, 0)
