@@ -7,7 +7,8 @@ endings, empty cells, stray spaces and string values; a file without a header ta
 from ``names`` (a schema's ``"names"``).  Separated files go through :func:`pyarrow.csv.read_csv`
 (multi-threaded; a row with too few or too many fields is an error, and the message names its
 line); whitespace-separated files through :func:`pandas.read_csv`.  Parquet files (by suffix
-``.parquet``/``.pq`` or by their ``PAR1`` magic) through :func:`pandas.read_parquet`.
+``.parquet``/``.pq`` or by their ``PAR1`` magic) through :func:`pandas.read_parquet`, and a
+folder of them as one table (:mod:`dpboost.parquet_folder`).
 
 Text must be UTF-8: another encoding is a one-line error naming the file, never a guess.
 Values that pyarrow would read as dates or times are kept as their text, so a category
@@ -36,6 +37,7 @@ from dpboost.csv_errors import arrow_error as _arrow_error
 from dpboost.csv_errors import decode_error as _decode_error
 from dpboost.csv_errors import open_text as _open_text
 from dpboost.csv_errors import refuse_archive
+from dpboost import parquet_folder as folder
 from dpboost.pandas_csv import quoted_after_space, read_spaced, read_whitespace, whitespace_fields
 
 __all__ = ["check_columns", "csv_layout", "field_count", "first_line_is_data", "header_names",
@@ -54,6 +56,8 @@ def table_format(path: str | os.PathLike) -> str:
     from dpboost.data import detect_format
 
     path = Path(path)
+    if path.is_dir():  # its Parquet files as one table; a folder without any is one line
+        return "parquet" if folder.folder_files(path) else "csv"
     if not path.is_file():
         raise FileNotFoundError(f"No such file: {path}")
     if path.name.lower().endswith(_PARQUET_SUFFIXES):
@@ -134,6 +138,8 @@ def header_names(path: str | os.PathLike, header: bool | str = True) -> list[str
     if table_format(path) == "parquet":
         import pyarrow.parquet as pq
 
+        if path.is_dir():
+            return folder.folder_names(path)
         try:
             return [str(n) for n in pq.read_schema(path).names]
         except (ValueError, OSError) as exc:  # ArrowInvalid is a ValueError
@@ -329,8 +335,11 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
         available = header_names(path)
         check_columns(path, columns, available)
         try:
-            frame = pd.read_parquet(path, columns=None if columns is None else list(columns))
+            frame = (folder.read_folder(path, columns) if path.is_dir() else
+                     pd.read_parquet(path, columns=None if columns is None else list(columns)))
         except (ValueError, OSError) as exc:
+            if path.is_dir():  # read_folder's message names the file
+                raise
             raise ValueError(f"{path} is not a readable Parquet file: "
                              f"{str(exc).splitlines()[0]}") from None
         frame.columns = [str(c).strip() for c in frame.columns]

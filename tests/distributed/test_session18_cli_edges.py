@@ -109,3 +109,48 @@ def test_the_field_count_of_a_block(tmp_path):
                        (b"1,2,3\n4,5,6,7", ",")):
         with pytest.raises(ShortRowError):
             block_ok(block, sep, 3, 0)
+
+
+def test_a_parquet_folder_trains_in_memory_as_on_workers(tmp_path, capsys, client):
+    """``dpboost train data/`` without ``--workers`` said "No such file: data"; a folder is
+    read in memory as the rows of its Parquet files in the order of their sorted paths, as
+    ``--workers`` reads it, so both write the model of the one file holding those rows.  A
+    partitioned folder (files in subfolders only) is read from every file below it."""
+    frame = _frame(n=400)
+    for name in ("pq", "hive/year=2020", "hive/year=2021", "empty"):
+        (tmp_path / name).mkdir(parents=True)
+    frame.to_parquet(tmp_path / "all.parquet", index=False)
+    frame.iloc[:150].to_parquet(tmp_path / "pq" / "a.parquet", index=False)
+    frame.iloc[150:].to_parquet(tmp_path / "pq" / "b.pq", index=False)
+    (tmp_path / "pq" / "_SUCCESS").write_text("")
+    frame.iloc[:150].to_parquet(tmp_path / "hive" / "year=2020" / "p.parquet", index=False)
+    frame.iloc[150:].to_parquet(tmp_path / "hive" / "year=2021" / "p.parquet", index=False)
+    schema = _schema(tmp_path)
+    coefs = []
+    for data, cluster in (("all.parquet", []), ("pq", []), ("hive", []),
+                          ("pq", ["--scheduler", client.scheduler.address])):
+        model = tmp_path / "m.json"
+        assert main(["train", str(tmp_path / data), "--schema", schema, *TRAIN,
+                     "--n-rounds", "5", *cluster, "--out", str(model)]) == 0
+        coefs.append(json.loads(model.read_text())["coef"])
+    assert coefs[1] == coefs[0] and coefs[2] == coefs[0] and coefs[3] == coefs[0]
+    assert main(["predict", "--model", str(tmp_path / "m.json"), str(tmp_path / "pq"),
+                 "--out", str(tmp_path / "p.csv")]) == 0
+    assert len(pd.read_csv(tmp_path / "p.csv")) == 400
+    capsys.readouterr()
+    assert main(["train", str(tmp_path / "empty"), "--schema", schema, *TRAIN,
+                 "--out", str(tmp_path / "e.json")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is a folder without Parquet files" in err[0], err
+
+
+def test_a_folder_file_without_a_column_is_named(tmp_path, capsys):
+    """Every file's footer is checked for the columns read before any row is read."""
+    frame = _frame(n=300)
+    (tmp_path / "pq").mkdir()
+    frame.iloc[:150].to_parquet(tmp_path / "pq" / "a.parquet", index=False)
+    frame.iloc[150:].drop(columns="x2").to_parquet(tmp_path / "pq" / "b.parquet", index=False)
+    assert main(["train", str(tmp_path / "pq"), "--schema", _schema(tmp_path), *TRAIN,
+                 "--out", str(tmp_path / "m.json")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "b.parquet has no column 'x2'" in err[0], err
