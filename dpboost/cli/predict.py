@@ -79,11 +79,7 @@ def _encoded(model, args):
 
     has_label = False
     names = schema.names
-    if args.label is not None and args.label in schema.columns:
-        raise UserError(f"--label {args.label!r} is one of the model schema's 'columns', "
-                        "not its label; the label column is the one under 'label'"
-                        + (f" ({schema.label.column!r})." if schema.label and
-                           schema.label.column else "."))
+    _refuse_feature_label(args, schema)
     if label is not None:
         if names is not None and table_format(args.data) == "csv":
             # a headerless test file may leave out the label: one field fewer than 'names'
@@ -115,20 +111,58 @@ def _encoded(model, args):
     return X, truth, frame.attrs.get("dpboost_header", True)
 
 
-def _label_hint(args, schema, names) -> str:
+def _refuse_feature_label(args, schema) -> None:
+    if args.label is not None and args.label in schema.columns:
+        raise UserError(f"--label {args.label!r} is one of the model schema's 'columns', "
+                        "not its label; the label column is the one under 'label'"
+                        + (f" ({schema.label.column!r})." if schema.label and
+                           schema.label.column else "."))
+
+
+def _label_hint(args, schema, names, header=None) -> str:
     """What ``--label`` may have meant: the model's label column, or the file's header name
-    closest to it (a typo); public facts and header names, never a row."""
+    closest to it (a typo); public facts and header names, never a row.  Then, in memory as
+    with ``--workers``: drop ``--label`` to only predict.  ``header``: the file's column
+    names (default: read from ``args.data``, a file)."""
     import difflib
 
     from dpboost.readers import header_names, table_format
 
+    drop = " Drop --label to only predict (--label reads the true labels for the accuracy)."
     ours = schema.label.column if schema.label is not None else None
     if ours and ours != args.label:
-        return f" The model's label column is {ours!r}."
-    header = (list(names) if names is not None else header_names(args.data, "infer")
-              if table_format(args.data) == "csv" else header_names(args.data))
+        return f" The model's label column is {ours!r}.{drop}"
+    if header is None:
+        header = (list(names) if names is not None else header_names(args.data, "infer")
+                  if table_format(args.data) == "csv" else header_names(args.data))
     close = difflib.get_close_matches(args.label, header or [], n=1, cutoff=0.75)
-    return f" Did you mean {close[0]!r}?" if close else ""
+    return (f" Did you mean {close[0]!r}?" if close else "") + drop
+
+
+def _check_dask_label(schema, args) -> None:
+    """``--label`` with ``--workers``: the in-memory refusals, from the header or the first
+    Parquet file's footer (no row read).  Before, the model's label column was read whatever
+    ``--label`` named, and its absence said "has no column ... (named in the schema)",
+    without the hint.  The true labels are the model's label column's."""
+    from dpboost.cli._distributed import _parquet_paths
+    from dpboost.readers import field_count, header_names
+
+    _refuse_feature_label(args, schema)
+    ours = schema.label.column if schema.label is not None else None
+    names, files = schema.names, _parquet_paths(str(args.data))
+    if files:
+        header = header_names(files[0])
+    elif names is not None:  # a headerless test file may leave out the label
+        header = [n for n in names if n != ours or field_count(args.data) == len(names)]
+    else:
+        header = header_names(args.data) or []
+    if args.label not in header:
+        raise UserError(f"{args.data} has no label column {args.label!r}."
+                        + _label_hint(args, schema, names, header))
+    if args.label != ours:
+        raise UserError(f"--workers/--scheduler read the true labels from the model's label "
+                        f"column {ours!r}, not {args.label!r}: predict in memory (without "
+                        "--workers) to score another column.")
 
 
 def _check_truth(truth, path, frame) -> None:
@@ -318,6 +352,8 @@ def _run_dask(model, args) -> int:
     if args.out is None:
         raise UserError("--workers/--scheduler write to --out (a file, or 'folder/part-*.csv' "
                         "for one file per partition).")
+    if args.label is not None:  # before the cluster starts, from the header alone
+        _check_dask_label(model.schema_, args)
     with cluster_client(args.workers, args.scheduler, args.memory_limit), \
             warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")  # one line each, after the work (none on an error)

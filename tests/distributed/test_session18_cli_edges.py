@@ -154,3 +154,53 @@ def test_a_folder_file_without_a_column_is_named(tmp_path, capsys):
                  "--out", str(tmp_path / "m.json")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "b.parquet has no column 'x2'" in err[0], err
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+@pytest.mark.parametrize("label", ["cls", "clss"])
+def test_predict_workers_gives_the_in_memory_label_hint(tmp_path, capsys, client, fmt, label):
+    """A test file without the label column: ``predict --label cls --workers`` said "has no
+    column 'cls' (named in the schema); its columns are [...]", without the in-memory hint,
+    and read the model's label column whatever ``--label`` named.  Both paths now say the
+    same line, which ends by saying to drop --label to only predict."""
+    frame = _frame(n=300)
+    frame.to_csv(tmp_path / "train.csv", index=False)
+    test = tmp_path / f"test.{fmt}"
+    if fmt == "csv":
+        frame.drop(columns="cls").to_csv(test, index=False)
+    else:
+        frame.drop(columns="cls").to_parquet(test, index=False)
+    model = tmp_path / "m.json"
+    assert main(["train", str(tmp_path / "train.csv"), "--schema", _schema(tmp_path), *TRAIN,
+                 "--n-rounds", "3", "--out", str(model)]) == 0
+    errors = []
+    for cluster in ([], ["--scheduler", client.scheduler.address]):
+        capsys.readouterr()
+        assert main(["predict", "--model", str(model), str(test), "--label", label,
+                     "--out", str(tmp_path / "p.csv"), *cluster]) == 2
+        errors.append(capsys.readouterr().err.strip().splitlines())
+    assert errors[0] == errors[1] and len(errors[1]) == 1, errors
+    assert f"has no label column {label!r}." in errors[1][0]
+    assert errors[1][0].endswith("Drop --label to only predict (--label reads the true labels "
+                                 "for the accuracy).")
+
+
+def test_predict_workers_refuses_a_label_other_than_the_models(tmp_path, capsys, client):
+    """``--label x1`` (a feature) is refused as in memory; a column present in the file but
+    not the model's label cannot be the truth on dask: one line, not a silent swap."""
+    frame = _frame(n=300)
+    frame.to_csv(tmp_path / "train.csv", index=False)
+    frame.assign(other=frame["cls"]).to_csv(tmp_path / "test.csv", index=False)
+    model = tmp_path / "m.json"
+    assert main(["train", str(tmp_path / "train.csv"), "--schema", _schema(tmp_path), *TRAIN,
+                 "--n-rounds", "3", "--out", str(model)]) == 0
+    cluster = ["--scheduler", client.scheduler.address]
+    for label, needle in (("x1", "is one of the model schema's 'columns'"),
+                          ("other", "read the true labels from the model's label column")):
+        capsys.readouterr()
+        assert main(["predict", "--model", str(model), str(tmp_path / "test.csv"), "--label",
+                     label, "--out", str(tmp_path / "p.csv"), *cluster]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and needle in err[0], err
+    assert main(["predict", "--model", str(model), str(tmp_path / "test.csv"), "--label",
+                 "cls", "--out", str(tmp_path / "p.csv"), *cluster]) == 0
