@@ -11,7 +11,54 @@ import numpy as np
 
 from dpboost.cell_text import AMBIGUOUS, DeclaredValues
 
-__all__ = ["declared_positions", "row_where", "unknown_labels"]
+__all__ = ["CLASSES_HELP", "declared_positions", "row_where", "split_classes",
+           "unknown_labels"]
+
+
+#: What ``--classes`` help adds on labels holding a comma (:func:`split_classes`).
+CLASSES_HELP = ("a label holding a comma is written with a backslash before it "
+                "(--classes 'a\\,b,c': the classes 'a,b' and 'c'; '\\\\' is a backslash) "
+                "or the classes are given as a JSON list (--classes '[\"a,b\", \"c\"]')")
+
+
+def split_classes(text: str) -> list[str]:
+    r"""The labels of ``--classes``: comma-separated, ``\,`` a comma inside a label, or a JSON
+    list (text that starts with ``[``).  Each label is stripped of spaces around it.
+
+    Examples
+    --------
+    >>> split_classes("no, yes")
+    ['no', 'yes']
+    >>> split_classes(r"a\,b,c")
+    ['a,b', 'c']
+    >>> split_classes('["a,b", "c", 3]')
+    ['a,b', 'c', '3']
+    """
+    import json
+
+    if text.lstrip().startswith("["):
+        try:
+            items = json.loads(text)
+        except ValueError as exc:
+            raise ValueError(f"--classes starts with '[' but is not a JSON list ({exc}): "
+                             f"write it as [\"a,b\", \"c\"]. Got {text!r} instead.") from None
+        if not isinstance(items, list) or not all(
+                isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in items):
+            raise ValueError("--classes as JSON must be a list of strings or numbers. Got "
+                             f"{text!r} instead.")
+        return [v.strip() if isinstance(v, str) else json.dumps(v) for v in items]
+    parts, current, chars = [], [], iter(text)
+    for char in chars:
+        if char == "\\":
+            nxt = next(chars, "")
+            current.append(nxt if nxt in ",\\" else char + nxt)
+        elif char == ",":
+            parts.append("".join(current).strip())
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current).strip())
+    return parts
 
 
 def declared_positions(labels, classes, decimal: str = ".") -> np.ndarray:

@@ -204,3 +204,29 @@ def test_predict_workers_refuses_a_label_other_than_the_models(tmp_path, capsys,
         assert len(err) == 1 and needle in err[0], err
     assert main(["predict", "--model", str(model), str(tmp_path / "test.csv"), "--label",
                  "cls", "--out", str(tmp_path / "p.csv"), *cluster]) == 0
+
+
+@pytest.mark.parametrize("text, classes", [
+    ("no,yes", ["no", "yes"]),
+    (" no , yes ", ["no", "yes"]),
+    (r"a\,b,c", ["a,b", "c"]),
+    (r"a\\,b", ["a\\", "b"]),
+    (r"x\y,z", ["x\\y", "z"]),
+    ('["a,b", "c"]', ["a,b", "c"]),
+    ("[-1, 1]", ["-1", "1"]),
+])
+def test_classes_text_can_hold_a_comma(text, classes):
+    """``--classes`` could not declare a label holding a comma ("c,d"): a backslash before
+    the comma, or a JSON list, now keeps it (:func:`dpboost.cli._labels.split_classes`)."""
+    from dpboost.cli._labels import CLASSES_HELP, split_classes
+
+    assert split_classes(text) == classes
+    assert "JSON list" in CLASSES_HELP and "backslash" in CLASSES_HELP
+
+
+@pytest.mark.parametrize("text", ['["a", "b"', '["a", {"b": 1}]', "[true, false]"])
+def test_classes_as_bad_json_is_one_message(text):
+    from dpboost.cli._labels import split_classes
+
+    with pytest.raises(ValueError, match="--classes"):
+        split_classes(text)
