@@ -203,15 +203,6 @@ def warn_inferred_classes(owner: str, classes, *, stacklevel: int = 3,
 
 
 # -- missing and mixed labels ---------------------------------------------------------------
-def _is_missing(v) -> bool:
-    """Whether one label is missing: None, a float NaN, ``pandas.NA`` or ``NaT``."""
-    if v is None or type(v).__name__ in ("NAType", "NaTType"):  # (pandas not imported)
-        return True
-    if isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)):
-        return math.isnan(v)
-    return isinstance(v, np.datetime64) and np.isnat(v)
-
-
 def _label_cells(y) -> np.ndarray | None:
     """The labels of ``y`` as a 1-D numpy array (objects kept as given), or None when ``y`` is
     not a column the checks can read (sklearn's own checks then say what is wrong)."""
@@ -254,7 +245,9 @@ def check_label_cells(y) -> None:
     if arr.dtype.kind in "fc":
         missing = np.isnan(arr)
     else:
-        missing = np.fromiter((_is_missing(v) for v in arr), dtype=bool, count=arr.size)
+        import pandas as pd  # (a dependency) isna reads None, NaN, pandas.NA and NaT at C speed
+
+        missing = np.asarray(pd.isna(arr), dtype=bool)
     count = int(np.count_nonzero(missing))
     if count:
         row = int(np.flatnonzero(missing)[0])
@@ -262,12 +255,14 @@ def check_label_cells(y) -> None:
         raise BadValueError(
             f"y has no label at row {row} (None or NaN); {count} {rows} in all. Remove the "
             "rows without a label (or impute their labels) before fitting.", column="y", row=row)
-    if arr.dtype.kind != "O":
+    kinds = set(map(type, arr.tolist())) if arr.dtype.kind == "O" else set()
+    if not (any(issubclass(k, (str, bytes)) for k in kinds)
+            and any(issubclass(k, (numbers.Number, np.bool_)) for k in kinds)):
         return
     text = np.fromiter((isinstance(v, (str, bytes)) for v in arr), dtype=bool, count=arr.size)
     number = np.fromiter((isinstance(v, (numbers.Number, np.bool_)) for v in arr), dtype=bool,
                          count=arr.size)
-    if text.any() and number.any():
+    if text.any() and number.any():  # (always, given the kinds)
         first_text, first_number = int(np.flatnonzero(text)[0]), int(np.flatnonzero(number)[0])
         row = max(first_text, first_number)
         raise BadValueError(
