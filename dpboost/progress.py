@@ -54,7 +54,7 @@ def round_callback(owner: str, n: int, d: int, n_rounds: int, verbose, *, n_clas
     >>> with contextlib.redirect_stderr(err):
     ...     _ = round_callback("Demo", 1000, 8, 12, 1, n_classes=10, multiclass="ovr")
     >>> print(err.getvalue().strip())
-    Demo: 10 one-vs-rest runs of 12 boosting rounds on 1000 rows x 8 features; estimated 0.0 s
+    Demo: 10 one-vs-rest runs of 12 boosting rounds on 1000 rows x 8 features; estimated < 0.1 s
     """
     if not verbose:
         return None, lambda: None
@@ -64,8 +64,8 @@ def round_callback(owner: str, n: int, d: int, n_rounds: int, verbose, *, n_clas
     elif n_classes > 2:
         cells, what = n_classes * d, f"{n_rounds} joint {n_classes}-class boosting rounds"
     secs = estimated_seconds(n, cells, total)
-    print(f"{owner}: {what} on {n} rows x {d} features; estimated {secs:.1f} s",
-          file=sys.stderr)
+    shown = "< 0.1 s" if secs < 0.05 else f"{secs:.1f} s"  # never "0.0 s"
+    print(f"{owner}: {what} on {n} rows x {d} features; estimated {shown}", file=sys.stderr)
     if secs < BAR_AFTER_SECONDS:
         return None, lambda: None
     bar = RoundBar(owner, total)

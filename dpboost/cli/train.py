@@ -44,6 +44,7 @@ from dpboost.cli._options import (
     add_target_epsilon_delta,
 )
 from dpboost.cli._owner_checks import CLIP_WARN_FRACTION, warn_data_checks
+from dpboost.cli._labels import CLASSES_HELP
 
 __all__ = ["add_parser", "clipped_fraction", "fit_charged", "parse_classes", "run"]
 
@@ -95,7 +96,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                              "--classes=no,yes), or three or more for a multiclass model "
                              "(--classes=a,b,c); a schema's label classes take its place "
                              "(default: none: read from the data, a privacy leak, warned "
-                             "about)")
+                             "about); " + CLASSES_HELP)
     parser.add_argument("--n-features", type=int, default=None, metavar="N",
                         help="public number of features of a LIBSVM file (required for "
                              "LIBSVM unless the schema declares n_features); for a numeric "
@@ -134,7 +135,9 @@ def parse_classes(text: str | None, y: np.ndarray, path=None):
     """
     if text is None:
         return None
-    parts = [p.strip() for p in text.split(",")]
+    from dpboost.cli._labels import split_classes
+
+    parts = split_classes(text)
     if len(parts) < 2 or not all(parts) or len(set(parts)) != len(parts):
         raise ValueError(f"--classes must be two or more different labels separated by commas, "
                          f"negative first when there are two (e.g. -1,1). Got {text!r} instead.")
@@ -310,7 +313,9 @@ def _label_from_flags(schema, args):
     """
     from dpboost.schema import Schema
 
-    parts = [p.strip() for p in args.classes.split(",")]
+    from dpboost.cli._labels import split_classes
+
+    parts = split_classes(args.classes)
     content = schema.to_dict()
     content["label"] = {"column": args.label, "classes": parts}
     try:
@@ -323,6 +328,7 @@ def _label_from_flags(schema, args):
 
 def run(args) -> int:
     from dpboost._io import check_writable
+    from dpboost.cli._labels import split_classes
     from dpboost.model_io import model_to_dict, save_model
     from dpboost.readers import table_format
     from dpboost.schema import Schema
@@ -347,7 +353,7 @@ def run(args) -> int:
     # Parameters are checked, and the noise calibrated, before any data is read.
     declared = (list(range(len(schema.label.classes)))
                 if schema is not None and schema.label is not None and schema.label.classes
-                else None if args.classes is None else args.classes.split(","))
+                else None if args.classes is None else split_classes(args.classes))
     planned = _estimator(args, declared).planned_privacy_event()
     ledger = None
     if args.ledger is not None:  # check before any data is touched (diffprivlib's order)

@@ -107,3 +107,22 @@ def test_predict_scores_classes_that_differ_only_as_text(tmp_path, capsys, label
     else:
         line = _error_line(capsys, code)
         assert "matches" in line and "['01', '1']" in line and "as text" in line
+
+
+@pytest.mark.parametrize("classes", [r"low\,mid,high", '["low,mid", "high"]'])
+@pytest.mark.parametrize("with_schema", [False, True])
+def test_train_classes_can_hold_a_comma(tmp_path, capsys, classes, with_schema):
+    """A label holding a comma is declared with ``\\,`` or a JSON list; the model keeps it whole
+    (``--classes`` split on every comma before: three classes, one of them 'mid')."""
+    path = tmp_path / "d.csv"
+    _rows(["low,mid", "high"] * 20).to_csv(path, index=False)
+    extra = []
+    if with_schema:  # a schema without a label, completed by --label and --classes
+        schema = tmp_path / "s.json"
+        schema.write_text(json.dumps({"columns": SCHEMA["columns"]}))
+        extra = ["--schema", str(schema)]
+    model = tmp_path / "m.json"
+    code = main(["train", str(path), "--label", "y", "--classes", classes, *extra, *TRAIN,
+                 "--out", str(model)])
+    assert code == 0, capsys.readouterr().err
+    assert json.loads(model.read_text())["classes"] == ["low,mid", "high"]
