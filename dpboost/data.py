@@ -348,14 +348,14 @@ def load_csv(path: str | os.PathLike, label: str | int | None = None, *,
 
 
 def _load_csv(path, label, *, header, with_label, names_out=None):
-    from dpboost.readers import field_count, header_names, line_of, read_table
+    from dpboost.readers import field_count, header_names, line_of, read_table, table_format
 
     path = Path(path)
     if header not in (True, False, "infer"):
         raise ValueError(f"The 'header' parameter of load_csv must be True, False or 'infer'. "
                          f"Got {header!r} instead.")
-    if not path.is_file():
-        raise FileNotFoundError(f"No such file: {path}")
+    if not (path.is_file() or path.is_dir() and table_format(path) == "parquet"):
+        raise FileNotFoundError(f"No such file: {path}")  # a folder: of Parquet files only
     names = header_names(path, header)
     has_header = names is not None
     width = len(names) if has_header else field_count(path)

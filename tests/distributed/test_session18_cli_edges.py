@@ -144,6 +144,23 @@ def test_a_parquet_folder_trains_in_memory_as_on_workers(tmp_path, capsys, clien
     assert len(err) == 1 and "is a folder without Parquet files" in err[0], err
 
 
+def test_a_numeric_parquet_folder_trains_without_a_schema(tmp_path, capsys):
+    """Without ``--schema`` (every column a number) a folder said "No such file: pq"; it is
+    read as the table of its files, the model of the one file holding those rows."""
+    frame = _frame(n=300).assign(cls=lambda f: (f["cls"] == "yes").astype(int))
+    (tmp_path / "pq").mkdir()
+    frame.to_parquet(tmp_path / "all.parquet", index=False)
+    frame.iloc[:100].to_parquet(tmp_path / "pq" / "a.parquet", index=False)
+    frame.iloc[100:].to_parquet(tmp_path / "pq" / "b.parquet", index=False)
+    coefs = []
+    for data in ("all.parquet", "pq"):
+        model = tmp_path / "m.json"
+        assert main(["train", str(tmp_path / data), "--label", "cls", "--classes", "0,1",
+                     *TRAIN, "--out", str(model)]) == 0, capsys.readouterr().err
+        coefs.append(json.loads(model.read_text())["coef"])
+    assert coefs[1] == coefs[0]
+
+
 def test_a_folder_file_without_a_column_is_named(tmp_path, capsys):
     """Every file's footer is checked for the columns read before any row is read."""
     frame = _frame(n=300)
