@@ -250,8 +250,6 @@ def _metrics(model, truth, score, pred, path=None, header: bool | None = None) -
     them is an error naming its line in ``path`` (``header``: whether the file has a header
     row), the count and the classes, never the label.
     """
-    from sklearn.metrics import roc_auc_score
-
     from dpboost.cli._labels import declared_positions, unknown_labels
 
     schema = getattr(model, "schema_", None)
@@ -265,12 +263,12 @@ def _metrics(model, truth, score, pred, path=None, header: bool | None = None) -
                         "predict without scoring.")
     predicted = declared_positions(np.asarray(pred, dtype=object), classes, decimal)
     accuracy = float(np.mean(index == predicted))
-    if np.ndim(score) == 2:  # multiclass: macro-averaged one-vs-rest ROC AUC of the scores
-        aucs = [roc_auc_score(index == k, score[:, k]) for k in np.unique(index)
-                if 0 < np.sum(index == k) < len(index)]
-        auc = (f"ROC AUC {float(np.mean(aucs)):.4f} (macro one-vs-rest)" if aucs else
-               _AUC_UNDEFINED)
-        return f"accuracy {accuracy:.4f}, {auc} on {len(index)} rows"
+    if np.ndim(score) == 2:  # multiclass: macro one-vs-rest ROC AUC over the classes present
+        from dpboost.scores import macro_roc_auc
+
+        auc = macro_roc_auc(index, np.asarray(score))
+        text = auc.text() if auc.auc is not None else _AUC_UNDEFINED
+        return f"accuracy {accuracy:.4f}, {text} on {len(index)} rows"
     return f"accuracy {accuracy:.4f}, {_binary_auc(index == 1, score)} on {len(index)} rows"
 
 

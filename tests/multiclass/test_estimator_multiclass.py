@@ -101,4 +101,10 @@ def test_cli_trains_and_predicts_string_classes_by_column_name(tmp_path, capsys)
     out = pd.read_csv(preds)
     assert list(out.columns[:4]) == ["prediction", "score_a", "score_b", "score_c"]
     assert np.mean(out["prediction"].to_numpy() == y[1200:]) > 0.9
-    assert "macro one-vs-rest" in capsys.readouterr().out
+    assert "(macro one-vs-rest over the 3 classes) on 300 rows" in capsys.readouterr().out
+    test_ab = tmp_path / "test_ab.csv"  # class c absent: the mean is over a and b, and says so
+    frame.iloc[1200:].query("kind != 'c'").to_csv(test_ab, index=False)
+    assert main(["predict", "--model", str(model), str(test_ab), "--label", "kind",
+                 "--out", str(preds)]) == 0
+    assert ("(macro one-vs-rest over the 2 of 3 classes present in the labels; 1 left out)"
+            in capsys.readouterr().out)
