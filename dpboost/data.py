@@ -487,9 +487,11 @@ def load_libsvm(path: str | os.PathLike, n_features: int | None = None, *,
     try:
         X, y = load_svmlight_file(str(path), n_features=n_features, dtype=np.float64,
                                   zero_based=zero_based)
-    except ValueError as exc:
+    except (ValueError, OverflowError) as exc:  # overflow: an index of 2**31 or more
         text = " ".join(str(exc).split())
-        if "n_features was set to" in text:
+        if isinstance(exc, OverflowError) and not n_features:
+            text = "a feature index is 2**31 or more"
+        elif "n_features was set to" in text or isinstance(exc, OverflowError):
             text = (f"a feature index exceeds the declared n_features = {n_features} "
                     f"(index base {index_base if index_base is not None else 'guessed'})")
         elif "Invalid index 0" in text:

@@ -273,6 +273,12 @@ def test_libsvm_bad_files(tmp_path):
         load_libsvm(_write(tmp_path, "o.svm", "1 1:2\n"), n_features=2, index_base=2)
     with pytest.raises(FileNotFoundError):
         load_dataset(tmp_path / "missing.csv")
+    for index in ("2147483648", "99999999999"):  # sklearn's reader overflowed (a traceback)
+        path = _write(tmp_path, "big.svm", f"1 1:2\n-1 {index}:1\n")
+        with pytest.raises(ValueError, match="exceeds the declared n_features = 10"):
+            load_libsvm(path, n_features=10, index_base=1)
+        with pytest.raises(ValueError, match="a feature index is 2..31 or more"):
+            load_libsvm(path)
 
 
 def test_load_dataset_sniffs_content(tmp_path):
