@@ -15,6 +15,12 @@ from pathlib import Path
 __all__ = ["arrow_error", "bad_record_line", "decode_error", "open_text", "refuse_archive",
            "undecodable_line"]
 
+#: The csv module refuses a field over 131,072 characters ("field larger than field limit"),
+#: a free-text cell pyarrow and pandas read.  2**31 - 1 fits a C long on every platform
+#: (``sys.maxsize`` overflows it on Windows).  Set on import: every module here that splits
+#: CSV records with :mod:`csv` imports this one, in a ``--workers`` task as in memory.
+csv.field_size_limit(max(csv.field_size_limit(), 2**31 - 1))
+
 
 def open_text(path: Path):
     """The file as text: UTF-8 (a leading byte-order mark is dropped), gzip undone."""

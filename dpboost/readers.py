@@ -38,6 +38,7 @@ from dpboost.csv_errors import decode_error as _decode_error
 from dpboost.csv_errors import open_text as _open_text
 from dpboost.csv_errors import refuse_archive
 from dpboost import parquet_folder as folder
+from dpboost.arrow_csv import read_arrow_csv
 from dpboost.pandas_csv import quoted_after_space, read_spaced, read_whitespace, whitespace_fields
 
 __all__ = ["check_columns", "csv_layout", "field_count", "first_line_is_data", "header_names",
@@ -574,16 +575,15 @@ def _arrow_table(path, names, skip, delimiter, columns, na, text_columns, decima
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
-    read = pcsv.ReadOptions(column_names=names, skip_rows=skip, encoding="utf8")
     parse = pcsv.ParseOptions(delimiter=delimiter, newlines_in_values=True,
                               invalid_row_handler=_skip_blank_row)
     convert = pcsv.ConvertOptions(
         include_columns=None if columns is None else list(columns), null_values=na,
         strings_can_be_null=bool(na), quoted_strings_can_be_null=bool(na),
         column_types={c: pa.string() for c in text_columns}, decimal_point=decimal)
-    stream = pa.input_stream(str(path), compression="gzip" if _is_gzip(path) else None)
-    return pcsv.read_csv(stream, read_options=read, parse_options=parse,
-                         convert_options=convert)
+    return read_arrow_csv(  # a row longer than pyarrow's 1 MiB block: a larger block
+        path, lambda: pa.input_stream(str(path), compression="gzip" if _is_gzip(path) else None),
+        {"column_names": names, "skip_rows": skip, "encoding": "utf8"}, parse, convert)
 
 
 def _skip_blank_row(row) -> str:

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
+import dpboost.csv_errors  # noqa: F401  (raises the csv module's field size limit)
+
 __all__ = ["ShortRowError", "block_ok", "ragged_row_error", "row_checks", "short_row_before"]
 
 

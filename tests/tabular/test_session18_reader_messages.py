@@ -1,0 +1,58 @@
+"""Reader messages from the session-18 trial: long free-text cells, ICD-like codes in a
+draft, currency signs, NaN bounds in a schema, trailing separators.
+
+No message may hold a private cell; each names lines, columns or declared values only.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dpboost import arrow_csv
+from dpboost.cli import main
+from dpboost.cli._csv_rows import block_ok
+from dpboost.readers import read_table
+
+LONG = "w" * 2_000_000  # one free-text cell longer than pyarrow's 1 MiB block
+
+
+def _notes(tmp_path, cell: str):
+    """20,000 rows, ``cell`` in row 15,000: pyarrow reads a long row in its first block."""
+    path = tmp_path / "notes.csv"
+    rows = [f"{i % 2},{i % 40 / 10},short" for i in range(20_000)]
+    rows[15_000] = f'1,0.7,"{cell}"'
+    path.write_text("y,x,notes\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def test_a_block_check_reads_a_cell_over_the_csv_field_limit():
+    block = b'y,x,notes\n1,0.5,"' + b"w" * 200_000 + b'"\n0,0.1,ok\n'
+    assert block_ok(block, ",", 3, 1)
+
+
+def test_a_a_cell_longer_than_a_block_is_read(tmp_path):
+    frame = read_table(_notes(tmp_path, LONG), columns=["y", "x"])
+    assert frame.shape == (20_000, 2) and frame["x"].iloc[15_000] == 0.7
+
+
+def test_a_train_and_predict_read_a_long_cell(tmp_path, capsys):
+    path = _notes(tmp_path, LONG)
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps({"columns": {"x": {"type": "numeric", "lower": 0,
+                                                    "upper": 4}, "notes": {"type": "drop"}},
+                                  "label": {"column": "y", "classes": ["0", "1"]}}))
+    model = tmp_path / "m.json"
+    assert main(["train", str(path), "--schema", str(schema), "--target-epsilon", "1",
+                 "--target-delta", "1e-6", "--out", str(model)]) == 0
+    assert main(["predict", "--model", str(model), str(path), "--out",
+                 str(tmp_path / "p.csv")]) == 0
+    assert main(["schema", str(path), "--label", "y", "--out", str(tmp_path / "d.json")]) == 0
+
+
+def test_a_a_row_beyond_the_largest_block_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(arrow_csv, "MAX_BLOCK", 1 << 20)
+    with pytest.raises(ValueError, match="a row is longer than") as caught:
+        read_table(_notes(tmp_path, LONG), columns=["y", "x"])
+    assert "w" * 20 not in str(caught.value) and "straddl" not in str(caught.value)
