@@ -240,7 +240,7 @@ def check_dask_X_y(X, y, owner: str = "dpboost"):
 
 
 def encode_labels_dask(y, classes) -> tuple[np.ndarray, object]:
-    """Labels in {-1, +1} (+1 for the larger of the two declared ``classes``), as int8 dask.
+    """Labels in {-1, +1} (+1 for the second declared class, the positive), as int8 dask.
 
     ``classes`` must be given (inferring them would read the data); a label outside them
     raises the in-memory fit's error (:func:`dpboost._validation.check_declared_labels`: the
@@ -249,12 +249,14 @@ def encode_labels_dask(y, classes) -> tuple[np.ndarray, object]:
     """
     from dpboost._validation import check_declared_labels
 
-    classes = np.unique(np.asarray(classes))
-    if classes.ndim != 1 or classes.size != 2:
+    declared = np.asarray(classes)
+    classes = np.unique(declared)
+    if classes.ndim != 1 or classes.size != 2 or declared.size != 2:
         raise ValueError("The 'classes' parameter must be a list of at least two distinct "
                          "labels (two for a binary fit, three or more for multiclass). Got "
                          f"{classes!r} instead.")
-    classes = check_declared_labels(y, classes)
+    check_declared_labels(y, classes)
+    classes = declared  # in the declared order, negative first (as in memory)
     return classes, (y == classes[1]).astype(np.int8) * 2 - 1
 
 

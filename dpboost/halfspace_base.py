@@ -138,17 +138,24 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
         return X, y
 
     def _encode_labels(self, y, *, warn: bool) -> np.ndarray:
-        """Set ``classes_`` and return labels in {-1, +1} (+1 for ``classes_[1]``)."""
+        """Set ``classes_`` and return labels in {-1, +1} (+1 for ``classes_[1]``).
+
+        Declared ``classes`` keep their order, ``[negative, positive]`` (the schema's and the
+        command line's order): sorting them made ``["Nein", "Ja"]`` a model whose positive
+        class was "Nein".  Classes read from ``y`` are sorted, as in scikit-learn.
+        """
         owner = type(self).__name__
         if self.classes is not None:
-            classes = np.unique(np.asarray(self.classes))
-            if classes.ndim != 1 or classes.size != 2:
+            declared = np.asarray(self.classes)
+            classes = np.unique(declared)
+            if classes.ndim != 1 or classes.size != 2 or declared.size != 2:
                 raise ValueError(
                     f"The 'classes' parameter of {owner} must be a list of at least two distinct "
                     f"labels (two for a binary fit, three or more for multiclass). Got "
                     f"{self.classes!r} instead."
                 )
             check_declared_labels(y, classes)
+            classes = declared  # as declared, negative first: not sorted (["Nein", "Ja"])
         else:
             y_type = type_of_target(y, input_name="y", raise_unknown=True)
             classes = np.unique(y)
