@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 
-from dpboost.cell_text import DECIMAL_COMMA, NA_WORDS
+from dpboost.cell_text import DECIMAL_COMMA, NA_WORDS, category_text
 from dpboost.schema import Schema, category_key, is_nan_text
 
 __all__ = ["DRAFT_NOTE", "draft_schema", "looks_like_identifier"]
@@ -133,8 +133,8 @@ def _draft_column(values, max_categories: int, name: str = "", decimal: str = ".
         elif lo < 0 and (max(abs(lo), hi) > 10.0 * max(float(np.nanquantile(np.abs(x), 0.9)),
                                                        1.0) or not np.isfinite(hi - lo)):
             spec["transform"] = "signed-log"  # also when hi - lo overflows a float
-    elif 0 < n_distinct <= max_categories:
-        cats = sorted({category_key(v) for v in values} - {None})
+    elif 0 < n_distinct <= max_categories:  # texts as written: "250.1" is not "250.10"
+        cats = sorted({category_text(v, decimal) for v in values} - {None})
         spec = {"type": "categorical", "categories": cats, "from_data": ["categories"]}
     else:  # free text or an identifier: nothing a halfspace can use
         spec = {"type": "drop"}

@@ -56,3 +56,15 @@ def test_a_a_row_beyond_the_largest_block_is_one_line(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="a row is longer than") as caught:
         read_table(_notes(tmp_path, LONG), columns=["y", "x"])
     assert "w" * 20 not in str(caught.value) and "straddl" not in str(caught.value)
+
+
+def test_b_a_categorical_draft_lists_codes_as_written():
+    import pandas as pd
+
+    from dpboost.schema_draft import draft_schema
+
+    codes = ["250.1", "250.10", "250.01", "428.0", "428", "V57.89"] * 3
+    frame = pd.DataFrame({"diag": codes, "y": ["No", "Yes"] * 9})
+    spec = draft_schema(frame, "y").columns["diag"]
+    assert spec.categories == ("250.01", "250.1", "250.10", "428", "428.0", "V57.89")
+    assert draft_schema(frame, "y").draft_marks() == ["diag", "label 'y'"]  # still marked
