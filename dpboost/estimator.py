@@ -56,6 +56,9 @@ __all__ = ["BoostedHalfspaceClassifier", "PrivateHalfspaceClassifier", "clip_row
 DEFAULT_N_ROUNDS = 100
 DEFAULT_KAPPA = 0.25
 DEFAULT_LEARNING_RATE = 5.0
+#: Largest learning rate: from about 1e3 the model barely moves (tests/core/
+#: test_learning_rate_bound.py); near 1e306 the margins overflowed mid-fit, at a rate set by a row.
+MAX_LEARNING_RATE = 1e6
 
 
 def _is_multiclass(estimator, y) -> bool:
@@ -89,7 +92,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         ``beta`` (theory mode only; enters ``sigma_util``).
     n_rounds, kappa, learning_rate : optional
         **Practical mode** (``margin=None``): ``T``, the density ``kappa`` and ``lambda``
-        (default 5).  Not given, ``kappa`` and ``T`` are learned privately
+        (default 5; at most 1e6).  Not given, ``kappa`` and ``T`` are learned privately
         (:mod:`dpboost.defaults`): ``kappa = max(min(0.25, 2 p), min(2 p, 0.3, 100 k_1),
         min(0.75, 10 k_1))``, ``p`` the private minority rate and
         ``k_1 = sqrt(d) / (n sqrt(2 rho_T))``, the first measure class-balanced
@@ -331,7 +334,8 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         kappa = None if self.kappa is None else check_scalar(self.kappa, "kappa", owner,
                                                              low=0, high=1)
         lr = (None if self.learning_rate is None else
-              check_scalar(self.learning_rate, "learning_rate", owner, low=0, high=math.inf))
+              check_scalar(self.learning_rate, "learning_rate", owner, low=0,
+                           high=MAX_LEARNING_RATE, closed="right"))
         if self.margin is not None:
             tau = check_scalar(self.margin, "margin", owner, low=0, high=1, closed="right")
             p = algorithm5_parameters(margin=tau, accuracy=s["alpha"])
@@ -539,7 +543,7 @@ class BoostedHalfspaceClassifier(_BoostedHalfspaceBase):
     ----------
     n_rounds : int, default 300
     kappa : float in (0, 1), default 0.25
-    learning_rate : float > 0, default 5.0
+    learning_rate : float in (0, 1e6], default 5.0
     norm_bound : float in [1e-100, 1e100], default 1.0
         Rows are clipped to this norm, as in the private estimator.
     classes : array-like of two labels, optional
@@ -569,7 +573,8 @@ class BoostedHalfspaceClassifier(_BoostedHalfspaceBase):
         owner = type(self).__name__
         T = check_scalar(self.n_rounds, "n_rounds", owner, kind="int", low=1, closed="left")
         kappa = check_scalar(self.kappa, "kappa", owner, low=0, high=1)
-        lr = check_scalar(self.learning_rate, "learning_rate", owner, low=0, high=math.inf)
+        lr = check_scalar(self.learning_rate, "learning_rate", owner, low=0,
+                          high=MAX_LEARNING_RATE, closed="right")
         R = check_norm_bound(self.norm_bound, owner)
         self._forget_fit()
         if is_dask_array(X):

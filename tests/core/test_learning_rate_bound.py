@@ -1,0 +1,58 @@
+"""``learning_rate`` is at most 1e6, refused before any data is read.
+
+Without a bound a fit at 10**306.5607 crashed mid-run (the log-space margins overflowed, the
+release refused a non-finite value) on one dataset and succeeded on its neighbour with one
+row rescaled: a failure that depends on a row, after the ledger had reserved the cost (user
+trial, session 18).  From about 1e3 the model barely moves (coefficients within 0.0013 of
+each other between 1e3 and 1e6 on this test's data, 0.0016 from 1e2), so the bound costs
+nothing.
+"""
+
+import json
+
+import numpy as np
+import pytest
+
+from dpboost.cli import main
+from dpboost.estimator import BoostedHalfspaceClassifier, PrivateHalfspaceClassifier
+
+
+def _data(seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(1500, 8))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    return X, np.where(X[:, 0] > 0, 1, -1)
+
+
+@pytest.mark.parametrize("lr", [1e6 * (1 + 2 ** -40), 1e307, float("inf")])
+def test_a_learning_rate_above_1e6_is_refused(lr):
+    X, y = _data()
+    for model in (PrivateHalfspaceClassifier(1.0, 1e-6, classes=[-1, 1], learning_rate=lr),
+                  BoostedHalfspaceClassifier(classes=[-1, 1], learning_rate=lr)):
+        with pytest.raises(ValueError, match="'learning_rate' parameter"):
+            model.fit(X, y)
+
+
+def test_the_bound_loses_nothing():
+    X, y = _data()
+    coefs = [PrivateHalfspaceClassifier(1.0, 1e-6, classes=[-1, 1], n_rounds=50,
+                                        learning_rate=lr, random_state=3).fit(X, y).coef_
+             for lr in (1e3, 1e6)]
+    np.testing.assert_allclose(coefs[0], coefs[1], atol=0.005)
+
+
+def test_cli_refuses_it_before_the_ledger(tmp_path, capsys):
+    X, y = _data()
+    data = tmp_path / "d.csv"
+    np.savetxt(data, np.column_stack([X, y]), delimiter=",", comments="",
+               header=",".join([f"x{i}" for i in range(8)] + ["y"]))
+    ledger = tmp_path / "ledger.json"
+    assert main(["budget", "init", "--target-epsilon", "5", "--target-delta", "1e-5",
+                 str(ledger)]) == 0
+    before = ledger.read_text()
+    code = main(["train", str(data), "--label", "y", "--classes", "-1,1", "--target-epsilon",
+                 "1", "--target-delta", "1e-6", "--learning-rate", "1e307", "--ledger",
+                 str(ledger), "--out", str(tmp_path / "m.json")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "learning_rate" in err[0], err
+    assert ledger.read_text() == before and json.loads(before)
