@@ -68,3 +68,20 @@ def test_b_a_categorical_draft_lists_codes_as_written():
     spec = draft_schema(frame, "y").columns["diag"]
     assert spec.categories == ("250.01", "250.1", "250.10", "428", "428.0", "V57.89")
     assert draft_schema(frame, "y").draft_marks() == ["diag", "label 'y'"]  # still marked
+
+
+@pytest.mark.parametrize("cell, needle", [
+    ('"$1,234.50"', "currency"), ('"€1,234"', "currency"), ('"1,234 USD"', "currency"),
+    ('"(1,234.00)"', "in parentheses"), ('"12,34"', "elsewhere than between groups")])
+def test_c_a_currency_sign_is_named_under_a_thousands_separator(tmp_path, one_line_error,
+                                                                 cell, needle):
+    data = tmp_path / "c.csv"
+    data.write_text(f"amount,y\n7.5,No\n{cell},Yes\n12.00,No\n")
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps({"columns": {"amount": {"type": "numeric", "lower": 0,
+                                                         "upper": 1e6}}, "thousands": ",",
+                                  "label": {"column": "y", "classes": ["No", "Yes"]}}))
+    code = main(["train", str(data), "--schema", str(schema), "--target-epsilon", "1",
+                 "--target-delta", "1e-6", "--out", str(tmp_path / "m.json")])
+    said = one_line_error(code, "line 3").split("line 3")[1]  # the path names the test
+    assert needle in said and "34" not in said  # never the cell
