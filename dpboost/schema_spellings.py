@@ -8,6 +8,8 @@ docstring of :mod:`dpboost.schema`: ``"number"`` for ``"numeric"``, ``"min"`` fo
 
 from __future__ import annotations
 
+import re
+
 __all__ = ["LABEL_SPELLINGS", "SPELLINGS", "TRANSFORM_SPELLINGS", "did_you_mean", "json_mistake",
            "key_hint", "missing_hint"]
 
@@ -116,6 +118,8 @@ def json_mistake(text: str, pos: int) -> str:
     ' A comma at line 1 ends an object or a list: JSON allows none there; delete it.'
     >>> json_mistake("{'a': 1}", 1)
     ' JSON writes names and texts in double quotes ("), not single ones.'
+    >>> json_mistake('{"upper": NaN00}', 13)
+    ' NaN and Infinity are not allowed: a bound must be a finite number.'
     """
     rest, before = text[pos:].lstrip(), text[:pos].rstrip()
     if rest.startswith(("//", "/*", "#")):
@@ -126,6 +130,9 @@ def json_mistake(text: str, pos: int) -> str:
         line = text.count("\n", 0, len(before)) + 1
         return (f" A comma at line {line} ends an object or a list: JSON allows none there; "
                 "delete it.")
+    if (re.search(r"(?:NaN|Infinity)$", before)  # NaN00000: the parser stops after NaN
+            or re.match(r"[+-]?(?:nan|inf(?:inity)?)\b", rest, re.IGNORECASE)):
+        return " NaN and Infinity are not allowed: a bound must be a finite number."
     for python, json_word in (("True", "true"), ("False", "false"), ("None", "null")):
         if rest.startswith(python):
             return f" JSON writes {json_word}, not Python's {python}."

@@ -85,3 +85,15 @@ def test_c_a_currency_sign_is_named_under_a_thousands_separator(tmp_path, one_li
                  "--target-delta", "1e-6", "--out", str(tmp_path / "m.json")])
     said = one_line_error(code, "line 3").split("line 3")[1]  # the path names the test
     assert needle in said and "34" not in said  # never the cell
+
+
+@pytest.mark.parametrize("bound", ["NaN00000", "Infinity0", "nan", "-inf", "NaN", "Infinity"])
+def test_d_a_nan_or_infinite_bound_is_named(tmp_path, bound):
+    from dpboost.schema import Schema
+
+    path = tmp_path / "s.json"
+    path.write_text('{"columns": {"a": {"type": "numeric", "lower": 0, "upper": %s}}}' % bound)
+    with pytest.raises(ValueError) as caught:
+        Schema.load(path)
+    said = str(caught.value)
+    assert "finite number" in said and "\n" not in said
