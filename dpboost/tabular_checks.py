@@ -14,8 +14,7 @@ from dpboost.schema import CategoricalColumn, NumericColumn, OrdinalColumn, Sche
 from dpboost.tabular_cells import _factorize, _missing_categories, _numeric_values, na_keys
 
 __all__ = ["case_only_mismatches", "combine_checks", "declaration_counts", "empty_columns",
-           "outside_declarations", "owner_checks", "shares", "summed_counts",
-           "undeclared_notes"]
+           "outside_declarations", "owner_checks", "shares", "summed_counts"]
 
 
 def case_only_mismatches(frame, schema: Schema) -> dict[str, str]:
@@ -161,42 +160,3 @@ def summed_counts(parts, schema: Schema) -> dict[str, dict[str, int]]:
             for key, value in c.items():
                 total[key] += value
     return {name: counts[name] for name in schema.columns if name in counts}
-
-
-def undeclared_notes(counts: dict[str, dict[str, int]], schema: Schema) -> dict[str, str]:
-    """Per categorical or ordinal column with ANY undeclared value, the owner's sentence.
-
-    ``counts``: :func:`declaration_counts` (or :func:`summed_counts`).  The share alone hides
-    a few undeclared values (the command line warns above 10%, where a list of the main
-    categories is expected to leave an 'other' out); this names every column that has one,
-    with how many and their share of its present values, so the owner knows each was encoded
-    as all zeros (0 on an ordinal scale).  Like the other checks it reads the data without
-    privacy: show it to the owner, never release it.  It names the column and counts, never a
-    value of the data.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> s = Schema.from_dict({"columns": {"job": {"type": "categorical",
-    ...                                           "categories": ["clerk", "eng"]}}})
-    >>> frame = pd.DataFrame({"job": ["clerk"] * 97 + ["eng", "", "x"]})
-    >>> print(undeclared_notes(declaration_counts(frame, s), s)["job"])
-    ... # doctest: +NORMALIZE_WHITESPACE
-    1 of the 99 values (1.0%) of column 'job' is none of its declared categories and was
-    encoded as all zeros ('other'); if the list misses a category, add it from the public
-    source, not from the data (a non-private check).
-    """
-    notes: dict[str, str] = {}
-    for name, c in counts.items():
-        count = c.get("undeclared", 0)
-        if not count:
-            continue
-        ordinal = isinstance(schema.columns[name], OrdinalColumn)
-        kind, one, coded = (("levels", "level", "0 (the middle of its scale)") if ordinal
-                            else ("categories", "category", "all zeros ('other')"))
-        verb = ("is", "was") if count == 1 else ("are", "were")
-        notes[name] = (f"{count} of the {c['present']} values ({count / c['present']:.1%}) of "
-                       f"column {name!r} {verb[0]} none of its declared {kind} and {verb[1]} "
-                       f"encoded as {coded}; if the list misses a {one}, add it from the public "
-                       "source, not from the data (a non-private check).")
-    return notes

@@ -15,14 +15,16 @@ __all__ = ["CLIP_WARN_FRACTION", "OTHER_WARN_FRACTION", "warn_data_checks"]
 #: Above this fraction of a column's values (or of training rows) clipped, train and predict
 #: warn.
 CLIP_WARN_FRACTION = 0.01
-#: Above this fraction of undeclared values in a categorical column, train and predict warn.
-OTHER_WARN_FRACTION = 0.10
+#: Above this fraction of undeclared values in a categorical column, train and predict warn
+#: (0: any undeclared value; a list of the main categories that leaves an 'other' out is
+#: warned about too, so its owner knows how many values went there).
+OTHER_WARN_FRACTION = 0.0
 
 
 def warn_data_checks(frame, schema, command: str, *, found=None, n_rows: int = 0) -> None:
     """The data owner's checks, one warning line each (NON-private: they name columns and
     declared values, never a cell): values matching a declared category only if case is
-    ignored, over 1% of a column clipped or over 10% undeclared, and columns without a
+    ignored, over 1% of a column clipped or any value undeclared, and columns without a
     single value.
 
     ``found``: the :func:`~dpboost.tabular_checks.combine_checks` of a table counted partition
@@ -40,8 +42,9 @@ def warn_data_checks(frame, schema, command: str, *, found=None, n_rows: int = 0
 
 
 def _warn_outside_declarations(schema, command: str, found: dict) -> None:
-    """Per column, over 1% of its values clipped, or over 10% undeclared (a few undeclared
-    values are the 'other' of a list of the main categories, by design)."""
+    """Per column, over 1% of its values clipped, or any value undeclared (until session 18
+    only over 10%: a few undeclared values, the 'other' of a list of the main categories,
+    went unmentioned, and so did a category missing from the list)."""
     from dpboost.schema import OrdinalColumn
 
     for column, share in found.items():
@@ -58,10 +61,15 @@ def _warn_outside_declarations(schema, command: str, found: dict) -> None:
             ordinal = isinstance(spec, OrdinalColumn)
             kind, one, coded = (("levels", "level", "0 (the middle of its scale)") if ordinal
                                 else ("categories", "category", "all zeros ('other')"))
-            print(f"dpboost {command}: warning: {share['undeclared']:.1%} of the values of "
-                  f"column {column!r} are none of its declared {kind} and were encoded "
+            print(f"dpboost {command}: warning: {_percent(share['undeclared'])} of the values "
+                  f"of column {column!r} are none of its declared {kind} and were encoded "
                   f"as {coded}; if the list misses a {one}, add it from the "
                   "public source, not from the data (a non-private check).", file=sys.stderr)
+
+
+def _percent(share: float) -> str:
+    """``12.5%``, or ``under 0.1%`` for a share that one decimal would print as 0.0%."""
+    return f"{share:.1%}" if share >= 0.0005 else "under 0.1%"
 
 
 def _warn_case_mismatches(schema, command: str, found: dict) -> None:

@@ -1,5 +1,5 @@
 """Odd inputs from user trials: labels that are missing or mixed, undeclared categories under
-10%, and a macro AUC over fewer classes than the model declares.
+10% (now warned to the owner), and a macro AUC over fewer classes than the model declares.
 
 Every error names the row and the problem, never a private cell.
 """
@@ -138,45 +138,62 @@ SCHEMA = {"columns": {"job": {"type": "categorical", "categories": ["clerk", "en
 
 def _frame(n=200):
     job = ["clerk", "eng"] * (n // 2)
-    job[7] = SECRET  # 1 of 200 (0.5%): the command line's 10% threshold stays silent
+    job[7] = SECRET  # 1 of 200 (0.5%): under the command line's former 10% threshold
     return pd.DataFrame({"job": job, "size": ["S", "M"] * (n // 2), "age": [30] * n})
 
 
-def test_a_single_undeclared_value_is_reported_with_count_and_share():
-    from dpboost.schema import Schema
-    from dpboost.tabular_checks import declaration_counts, undeclared_notes
+def _owner_lines(tmp_path, capsys, frame, command):
+    """stderr lines of ``train --non-private-figures`` or ``predict`` on ``frame``."""
+    import json
 
-    schema = Schema.from_dict(SCHEMA)
-    notes = undeclared_notes(declaration_counts(_frame(), schema), schema)
-    assert list(notes) == ["job"]  # 'size' holds only declared levels; 'age' is numeric
-    assert notes["job"].startswith("1 of the 200 values (0.5%) of column 'job' is none of its "
-                                   "declared categories and was encoded as all zeros")
-    assert SECRET not in notes["job"]
+    from dpboost.cli import main
+
+    rng = np.random.default_rng(1)
+    frame = frame.assign(y=rng.choice(["no", "yes"], len(frame)))
+    data, schema, model = tmp_path / "d.csv", tmp_path / "s.json", tmp_path / "m.json"
+    frame.to_csv(data, index=False)
+    schema.write_text(json.dumps({**SCHEMA, "label": {"column": "y", "classes": ["no", "yes"]}}))
+    train = ["train", str(data), "--schema", str(schema), "--target-epsilon", "1",
+             "--target-delta", "1e-6", "--n-rounds", "5", "--seed", "0", "--out", str(model)]
+    if command == "train":
+        train.append("--non-private-figures")
+    capsys.readouterr()
+    assert main(train) == 0
+    if command == "predict":
+        capsys.readouterr()
+        assert main(["predict", "--model", str(model), str(data), "--out",
+                     str(tmp_path / "p.csv")]) == 0
+    return [ln for ln in capsys.readouterr().err.splitlines() if "warning" in ln]
 
 
-def test_undeclared_levels_of_an_ordinal_column_say_they_were_encoded_as_0():
-    from dpboost.schema import Schema
-    from dpboost.tabular_checks import declaration_counts, undeclared_notes
+@pytest.mark.parametrize("command", ["train", "predict"])
+@pytest.mark.parametrize("n, share", [(200, "0.5%"), (4000, "under 0.1%")])
+def test_a_single_undeclared_value_is_warned_to_the_owner(tmp_path, capsys, command, n, share):
+    """One undeclared value in 200 (and in 4,000) rows was silent under the 10% threshold."""
+    lines = _owner_lines(tmp_path, capsys, _frame(n), command)
+    assert lines == [f"dpboost {command}: warning: {share} of the values of column 'job' are "
+                     "none of its declared categories and were encoded as all zeros ('other'); "
+                     "if the list misses a category, add it from the public source, not from "
+                     "the data (a non-private check)."]
+    assert SECRET not in "".join(lines)
 
-    schema = Schema.from_dict(SCHEMA)
+
+def test_undeclared_levels_of_an_ordinal_column_say_they_were_encoded_as_0(tmp_path, capsys):
     frame = _frame()
     frame.loc[[3, 5, 9], "size"] = SECRET
-    note = undeclared_notes(declaration_counts(frame, schema), schema)["size"]
-    assert note.startswith("3 of the 200 values (1.5%) of column 'size' are none of its declared "
-                           "levels and were encoded as 0")
-    assert SECRET not in note
+    lines = _owner_lines(tmp_path, capsys, frame, "predict")
+    assert lines[1].startswith("dpboost predict: warning: 1.5% of the values of column 'size' "
+                               "are none of its declared levels and were encoded as 0")
 
 
-def test_the_notes_of_a_table_in_parts_are_those_of_the_whole():
+def test_the_counts_of_a_table_in_parts_are_those_of_the_whole():
     from dpboost.schema import Schema
     from dpboost.tabular_checks import (combine_checks, declaration_counts, owner_checks,
-                                        summed_counts, undeclared_notes)
+                                        summed_counts)
 
     schema = Schema.from_dict(SCHEMA)
     whole = _frame()
     parts = [declaration_counts(whole.iloc[i:i + 60], schema) for i in range(0, 200, 60)]
     assert summed_counts(parts, schema) == declaration_counts(whole, schema)
-    assert undeclared_notes(summed_counts(parts, schema), schema) == undeclared_notes(
-        declaration_counts(whole, schema), schema)
     assert combine_checks([owner_checks(whole, schema)], schema)[1]["job"] == {
         "undeclared": 0.005}
