@@ -12,6 +12,8 @@ import pytest
 
 from dpboost.cli import main
 
+from _refusal_cases import refusal_lines
+
 pytest.importorskip("dask.dataframe")
 
 TRAIN = ["--target-epsilon", "1", "--target-delta", "1e-6", "--seed", "0"]
@@ -70,29 +72,15 @@ def test_a_short_row_is_refused_on_workers_as_in_memory(tmp_path, capsys, client
     with "" (as it reads an empty cell), so a short row that reached the label trained as a
     row of missing values, and a whitespace file's said "The label is missing".  Now the
     in-memory line, before the ledger is touched."""
-    from dpboost.cli import _distributed
-
     case = dict(case)
     spool = case.pop("spool", True)
     classes = case.get("classes", ("no", "yes"))
     data = _short_row_file(tmp_path, **case)
     schema = _schema(tmp_path, classes)
     ledger = _ledger(tmp_path)
-    errors = []
-    for cluster in ([], ["--scheduler", client.scheduler.address]):
-        capsys.readouterr()
-        before = ledger.read_bytes()
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(_distributed, "CSV_BLOCKSIZE", 8_000)  # several blocks
-            if not spool:
-                patch.setattr(_distributed, "_spool_fits", lambda *a: False)
-            assert main(["train", str(data), "--schema", schema, *TRAIN, "--ledger",
-                         str(ledger), *cluster, "--out", str(tmp_path / "m.json")]) == 2
-        err = capsys.readouterr().err
-        assert "Traceback" not in err, err
-        errors.append(err.strip().splitlines())
-        assert ledger.read_bytes() == before
-    assert errors[0] == errors[1] and len(errors[1]) == 1, errors
+    errors = refusal_lines(["train", str(data), "--schema", schema, *TRAIN, "--ledger",
+                            str(ledger), "--out", str(tmp_path / "m.json")],
+                           client, capsys, ledger, spool=spool)
     found = case.get("keep", 3)
     assert f"line 401: expected 5 fields (as in the first row), found {found}." in errors[1][0]
     assert not (tmp_path / "m.json").exists()

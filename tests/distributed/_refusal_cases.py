@@ -1,0 +1,30 @@
+"""The check shared by the dask CLI tests of bad rows: the same one line in memory and with a
+cluster, and the ledger untouched (the refusal comes before any budget is spent)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dpboost.cli import main
+
+
+def refusal_lines(argv, client, capsys, ledger, *, spool=True) -> list[list[str]]:
+    """stderr lines (without the plan line) of ``argv`` run in memory and on ``client``, each
+    exiting 2 without a traceback or a change to ``ledger``, over CSV blocks of 8,000 bytes."""
+    from dpboost.cli import _distributed
+
+    errors = []
+    for cluster in ([], ["--scheduler", client.scheduler.address]):
+        capsys.readouterr()
+        before = ledger.read_bytes()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_distributed, "CSV_BLOCKSIZE", 8_000)  # several blocks
+            if not spool:
+                patch.setattr(_distributed, "_spool_fits", lambda *a: False)
+            assert main(argv + cluster) == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and "internal error" not in err, err
+        errors.append([ln for ln in err.splitlines() if " boosting rounds on " not in ln])
+        assert ledger.read_bytes() == before
+    assert errors[0] == errors[1] and len(errors[1]) == 1, errors
+    return errors
