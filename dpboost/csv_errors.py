@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 __all__ = ["arrow_error", "bad_record_line", "decode_error", "open_text", "refuse_archive",
-           "undecodable_line"]
+           "repeated_names_error", "undecodable_line"]
 
 #: The csv module refuses a field over 131,072 characters ("field larger than field limit"),
 #: a free-text cell pyarrow and pandas read.  2**31 - 1 fits a C long on every platform
@@ -147,3 +147,32 @@ def _opens_a_quote(path: Path, line: int) -> bool:
             if number == line:
                 return text.count('"') % 2 == 1
     return False
+
+
+def repeated_names_error(path: Path, names: list[str], repeated: list[str]) -> ValueError:
+    """The one-line error for a header naming a column read more than once.
+
+    Columns without a name at the end of the header are a spreadsheet's trailing separators
+    (every line ends with ``,``): said so, rather than "names the column(s) [''] more than
+    once".
+
+    Examples
+    --------
+    >>> print(repeated_names_error(Path("f.csv"), ["a", "y", "", ""], [""]))
+    ... # doctest: +ELLIPSIS
+    f.csv: the header row ends with 2 columns without a name (positions 3, 4): trailing ...
+    """
+    others = [name for name in repeated if name]
+    if "" not in repeated:
+        return ValueError(f"{path}: the header row names the column(s) {others} more than "
+                          "once; rename them so each column read has one name.")
+    empty = [j + 1 for j, name in enumerate(names) if not name]
+    where = f"(position{'s' if len(empty) > 1 else ''} {', '.join(map(str, empty))})"
+    trailing = empty == list(range(len(names) - len(empty) + 1, len(names) + 1))
+    what = (f"ends with {len(empty)} columns without a name {where}: trailing separators "
+            "(every line ends with one?)" if trailing else
+            f"has {len(empty)} columns without a name {where}")
+    also = f", and names the column(s) {others} more than once" if others else ""
+    return ValueError(f"{path}: the header row {what}{also}; delete them or name them in the "
+                      "file, or use a schema, which reads only the columns it names "
+                      "('dpboost schema' drafts one without them).")

@@ -36,7 +36,7 @@ from dpboost.cell_text import DECIMAL_COMMA, category_key, is_decimal_number
 from dpboost.csv_errors import arrow_error as _arrow_error
 from dpboost.csv_errors import decode_error as _decode_error
 from dpboost.csv_errors import open_text as _open_text
-from dpboost.csv_errors import refuse_archive
+from dpboost.csv_errors import refuse_archive, repeated_names_error
 from dpboost import parquet_folder as folder
 from dpboost.arrow_csv import read_arrow_csv
 from dpboost.pandas_csv import quoted_after_space, read_spaced, read_whitespace, whitespace_fields
@@ -449,9 +449,8 @@ def _check_unique(path: Path, names: list[str], wanted) -> None:
     """A repeated header name is ambiguous only if that column is read: refuse it then."""
     read = set(names) if wanted is None else set(wanted)
     repeated = sorted({n for n in names if names.count(n) > 1 and n in read})
-    if repeated:
-        raise ValueError(f"{path}: the header row names the column(s) {repeated} more than "
-                         "once; rename them so each column read has one name.")
+    if repeated:  # columns without a name at the end: trailing separators, said so
+        raise repeated_names_error(path, names, repeated)
 
 
 def _unread_repeats_renamed(names: list[str]) -> list[str]:

@@ -97,3 +97,17 @@ def test_d_a_nan_or_infinite_bound_is_named(tmp_path, bound):
         Schema.load(path)
     said = str(caught.value)
     assert "finite number" in said and "\n" not in said
+
+
+def test_e_trailing_separators_are_named_as_such(tmp_path, one_line_error):
+    data = tmp_path / "t.csv"
+    data.write_text("x,churned,,\n" + "".join(f"{i / 10},{i % 2},,\n" for i in range(30)))
+    code = main(["train", str(data), "--label", "churned", "--classes", "0,1",
+                 "--target-epsilon", "1", "--target-delta", "1e-6",
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "ends with 2 columns without a name (positions 3, 4): trailing "
+                   "separators")
+    with pytest.raises(ValueError, match=r"has 2 columns without a name \(positions 1, 4\), and "
+                       r"names the column\(s\) \['x'\] more than once"):
+        (tmp_path / "u.csv").write_text(",x,x,\n1,2,3,4\n")
+        read_table(tmp_path / "u.csv")
