@@ -439,9 +439,7 @@ def load_libsvm(path: str | os.PathLike, n_features: int | None = None, *,
                 index_base: int | None = None):
     """Read a LIBSVM / svmlight file into a dense float64 matrix and its raw labels.
 
-    Uses :func:`sklearn.datasets.load_svmlight_file` (which also reads ``.gz``/``.bz2`` by
-    extension) and densifies the result.
-
+    Uses :func:`sklearn.datasets.load_svmlight_file` (``.gz``/``.bz2`` too) and densifies it.
     The number of features and the index base must be **public**: a model's shape must never
     depend on which features one row happens to use.  Without ``n_features`` the dimension is
     the largest index in the file, and without ``index_base`` whether indices start at 0 or 1
