@@ -23,7 +23,7 @@ from accounting._validation import interval
 
 __all__ = ["NORM_BOUND_RANGE", "check_choice", "check_declared_labels", "check_finite_rows",
            "check_label_cells", "check_norm_bound", "check_random_state", "check_scalar",
-           "interval", "warn_if_clipped", "warn_inferred_classes"]
+           "interval", "warn_if_clipped", "warn_inferred_classes", "warn_unsorted_classes"]
 
 #: Admissible ``norm_bound`` (closed interval).  The mechanisms compute ``R**2`` (the
 #: whitening's sensitivity ``sqrt(2) R^2``, its error bound ``n R^2``) and divide the released
@@ -200,6 +200,30 @@ def warn_inferred_classes(owner: str, classes, *, stacklevel: int = 3,
         f"{owner}: classes were inferred from y, which releases without privacy the set of "
         f"labels present in the training data ({np.asarray(classes).tolist()}). Pass {fix} "
         "to avoid this leak.", PrivacyLeakWarning, stacklevel=stacklevel + 1)
+
+
+def warn_unsorted_classes(owner: str, declared, *, stacklevel: int = 3) -> None:
+    """Warn (``UserWarning``) that declared ``classes`` are not in sorted order.
+
+    ``classes_`` is sorted, as scikit-learn's scorers and meta-estimators assume
+    (``CalibratedClassifierCV`` indexes ``predict_proba`` by the sorted labels; a
+    ``classes_`` kept in declared order gave ``cross_val_score(scoring="roc_auc")`` 0.01
+    where the model's AUC was 0.99).  So with two classes the positive one, ``classes_[1]``,
+    is the larger label, whatever the declared order: ``["Nein", "Ja"]`` makes "Nein"
+    positive.  The declared values are public, so the warning leaks nothing.
+    """
+    declared = np.asarray(declared).tolist()
+    ordered = np.unique(np.asarray(declared)).tolist()
+    if declared == ordered:
+        return
+    positive = (f"; the positive class, classes_[1] (a positive decision_function, "
+                f"predict_proba[:, 1]), is {ordered[1]!r}" if len(ordered) == 2 else
+                "; predict_proba's columns follow classes_")
+    warnings.warn(
+        f"{owner}: classes={declared!r} are used in sorted order, classes_ = {ordered!r}, as "
+        f"scikit-learn requires{positive}. Declare them sorted to silence this, or encode y "
+        "as 0/1 with 1 the positive class (TabularEncoder.encode_labels does).",
+        UserWarning, stacklevel=stacklevel + 1)
 
 
 # -- missing and mixed labels ---------------------------------------------------------------

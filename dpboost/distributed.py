@@ -240,7 +240,7 @@ def check_dask_X_y(X, y, owner: str = "dpboost"):
 
 
 def encode_labels_dask(y, classes) -> tuple[np.ndarray, object]:
-    """Labels in {-1, +1} (+1 for the second declared class, the positive), as int8 dask.
+    """Labels in {-1, +1} (+1 for the larger of the two declared ``classes``), as int8 dask.
 
     ``classes`` must be given (inferring them would read the data); a label outside them
     raises the in-memory fit's error (:func:`dpboost._validation.check_declared_labels`: the
@@ -249,14 +249,12 @@ def encode_labels_dask(y, classes) -> tuple[np.ndarray, object]:
     """
     from dpboost._validation import check_declared_labels
 
-    declared = np.asarray(classes)
-    classes = np.unique(declared)
-    if classes.ndim != 1 or classes.size != 2 or declared.size != 2:
+    classes = np.unique(np.asarray(classes))
+    if classes.ndim != 1 or classes.size != 2:
         raise ValueError("The 'classes' parameter must be a list of at least two distinct "
                          "labels (two for a binary fit, three or more for multiclass). Got "
                          f"{classes!r} instead.")
-    check_declared_labels(y, classes)
-    classes = declared  # in the declared order, negative first (as in memory)
+    classes = check_declared_labels(y, classes)
     return classes, (y == classes[1]).astype(np.int8) * 2 - 1
 
 
@@ -385,7 +383,7 @@ def prepare_fit(estimator, X, y, norm_bound: float, *, warn: bool = True):
     :class:`~dpboost.exceptions.PrivacyLeakWarning`); rows are clipped to ``norm_bound`` chunk
     by chunk, from the public bound only.
     """
-    from dpboost._validation import warn_inferred_classes
+    from dpboost._validation import warn_inferred_classes, warn_unsorted_classes
 
     owner = type(estimator).__name__
     X, y = check_dask_X_y(X, y, owner)
@@ -399,6 +397,8 @@ def prepare_fit(estimator, X, y, norm_bound: float, *, warn: bool = True):
                              "more train the multiclass booster on dask).")
         if warn:
             warn_inferred_classes(owner, classes, stacklevel=3)
+    else:
+        warn_unsorted_classes(owner, classes, stacklevel=3)
     estimator.classes_, y_pm = encode_labels_dask(y, classes)
     return clip_rows_dask(X, norm_bound), y_pm
 

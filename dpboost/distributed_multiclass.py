@@ -68,6 +68,7 @@ def prepare_fit_multiclass(estimator, X, y, norm_bound: float):
     The classes must be declared (``classes=``); rows are clipped to ``norm_bound`` chunk by
     chunk, from the public bound only.
     """
+    from dpboost._validation import warn_unsorted_classes
     from dpboost.distributed import check_dask_X_y, clip_rows_dask
 
     owner = type(estimator).__name__
@@ -77,6 +78,7 @@ def prepare_fit_multiclass(estimator, X, y, norm_bound: float):
     X, y = check_dask_X_y(X, y, owner)
     estimator.n_features_in_ = X.shape[1]
     classes, y_index = encode_classes_dask(y, estimator.classes)
+    warn_unsorted_classes(owner, estimator.classes)
     return clip_rows_dask(X, norm_bound), y_index, classes
 
 

@@ -26,7 +26,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import ThreadpoolController
 
 from dpboost._validation import (check_declared_labels, check_finite_rows,
-                                 check_label_cells, warn_inferred_classes)
+                                 check_label_cells, warn_inferred_classes,
+                                 warn_unsorted_classes)
 from dpboost.boost import boost
 from dpboost.exceptions import SeededCloneWarning
 from dpboost.lazy_breg import LazyBregBoost
@@ -138,24 +139,18 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
         return X, y
 
     def _encode_labels(self, y, *, warn: bool) -> np.ndarray:
-        """Set ``classes_`` and return labels in {-1, +1} (+1 for ``classes_[1]``).
-
-        Declared ``classes`` keep their order, ``[negative, positive]`` (the schema's and the
-        command line's order): sorting them made ``["Nein", "Ja"]`` a model whose positive
-        class was "Nein".  Classes read from ``y`` are sorted, as in scikit-learn.
-        """
+        """Set ``classes_`` and return labels in {-1, +1} (+1 for ``classes_[1]``)."""
         owner = type(self).__name__
         if self.classes is not None:
-            declared = np.asarray(self.classes)
-            classes = np.unique(declared)
-            if classes.ndim != 1 or classes.size != 2 or declared.size != 2:
+            classes = np.unique(np.asarray(self.classes))
+            if classes.ndim != 1 or classes.size != 2:
                 raise ValueError(
                     f"The 'classes' parameter of {owner} must be a list of at least two distinct "
                     f"labels (two for a binary fit, three or more for multiclass). Got "
                     f"{self.classes!r} instead."
                 )
             check_declared_labels(y, classes)
-            classes = declared  # as declared, negative first: not sorted (["Nein", "Ja"])
+            warn_unsorted_classes(owner, self.classes)  # classes_[1], the positive, is sorted
         else:
             y_type = type_of_target(y, input_name="y", raise_unknown=True)
             classes = np.unique(y)

