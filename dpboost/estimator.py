@@ -56,9 +56,10 @@ __all__ = ["BoostedHalfspaceClassifier", "PrivateHalfspaceClassifier", "clip_row
 DEFAULT_N_ROUNDS = 100
 DEFAULT_KAPPA = 0.25
 DEFAULT_LEARNING_RATE = 5.0
-#: Largest learning rate: from about 1e3 the model barely moves (tests/core/
-#: test_learning_rate_bound.py); near 1e306 the margins overflowed mid-fit, at a rate set by a row.
+#: Largest lambda: the model barely moves past 1e3; near 1e306 a fit overflowed, row-dependently.
 MAX_LEARNING_RATE = 1e6
+#: Most boosting rounds: margin=0.001 planned 3.8e9 rounds and ran silently for hours.
+MAX_ROUNDS = 10**6
 
 
 def _is_multiclass(estimator, y) -> bool:
@@ -141,10 +142,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         name the booster (joint, or K one-vs-rest runs).
     random_state : None, int or numpy.random.Generator
         ``None`` draws fresh OS entropy at every fit (what privacy needs); a seed makes the noise
-        predictable to whoever knows it (reproducibility only).  ``sklearn.clone`` gives a
-        clone of a Generator's estimator an independent child stream; clones of an int seed
-        repeat the noise and warn once
-        (:class:`~dpboost.halfspace_base.IndependentNoiseCloneMixin`).
+        predictable to whoever knows it (reproducibility only).  A clone, pickle or copy of a
+        Generator's estimator gets an independent child stream; clones of an int seed repeat
+        the noise and warn once (:class:`~dpboost.halfspace_base.IndependentNoiseCloneMixin`).
 
     Attributes
     ----------
@@ -161,13 +161,12 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         of the score (:func:`dpboost.private_threshold.private_threshold`); ``score_scale_`` and
         ``intercept_`` then make ``X @ coef_ + intercept_`` the log-odds ``a (u - t)``.
     hypothesis_coefs_ : ndarray of shape (n_rounds, n_features)
-        The per-round noisy centres ``z_hat_t / R^2`` (private output; used by
-        :meth:`staged_decision_function`), over the user's features.
+        The noisy centres ``z_hat_t / R^2`` over the user's features (private output; used by
+        :meth:`staged_decision_function`).
     hypothesis_intercepts_, input_centre_ : ndarray or None
         With the private input map (:mod:`dpboost.input_map`): round ``t``'s hypothesis is
-        ``X @ hypothesis_coefs_[t] + hypothesis_intercepts_[t]``, and ``input_centre_`` is the
-        private mean the rows were centred on (``boosted_coef_`` is then over the ``d + 1``
-        mapped coordinates).  None without it.
+        ``X @ hypothesis_coefs_[t] + hypothesis_intercepts_[t]`` and ``input_centre_`` the
+        private mean of the rows (``boosted_coef_`` is then over the ``d + 1`` coordinates).
     released_centres_ : ndarray of shape (n_rounds, d or d + 1)
         The rounds' releases exactly as drawn, ``z_hat_t / R^2`` on the public grid (over the
         mapped coordinates when the rows were centred); everything else is post-processing.
@@ -188,9 +187,8 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         ``sensitivity`` (the effective ``Delta'`` the noise is calibrated to),
         ``sensitivity_exact_arithmetic`` (``2R/(kappa n)``), ``float_error_bound``,
         ``grid_granularity``, ``mechanism``, ``n_rounds``, ``kappa``, ``learning_rate``,
-        ``norm_bound``,
-        ``n_samples``, ``sigma_util`` (theory mode: Algorithm 5's utility noise level
-        ``tau/(8 c sqrt(log(3T/beta)))``, ``c = sqrt(2)``; else None),
+        ``norm_bound``, ``n_samples``, ``sigma_util`` (theory mode: Algorithm 5's utility noise
+        level ``tau/(8 c sqrt(log(3T/beta)))``, ``c = sqrt(2)``; else None),
         ``sigma_at_most_sigma_util`` (theory mode; else None), ``utility_guarantee_applies``
         (theory mode: ``sigma <= sigma_util`` and the Algorithm 5 settings not overridden; else
         None), ``sensitivity_rule``, ``accounting_method``, ``mode``,
@@ -330,7 +328,8 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
                 raise TypeError(f"The '{name}' parameter of {owner} must be {kind}. "
                                 f"Got {value!r} instead.")
         T = (None if self.n_rounds is None else
-             check_scalar(self.n_rounds, "n_rounds", owner, kind="int", low=1, closed="left"))
+             check_scalar(self.n_rounds, "n_rounds", owner, kind="int", low=1,
+                          high=MAX_ROUNDS, closed="both"))
         kappa = None if self.kappa is None else check_scalar(self.kappa, "kappa", owner,
                                                              low=0, high=1)
         lr = (None if self.learning_rate is None else
@@ -342,6 +341,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             s["mode"] = "theory"
             s["overridden"] = any(v is not None for v in (T, kappa, lr))
             s["tau"], s["gamma"] = tau, p.gamma
+            if T is None and p.n_rounds > MAX_ROUNDS:
+                raise ValueError(f"margin={tau:g} needs T = {p.n_rounds:,} rounds (Algorithm 5), "
+                                 f"over {MAX_ROUNDS:,}: declare a larger margin or n_rounds.")
             T = p.n_rounds if T is None else T
             kappa = p.kappa if kappa is None else kappa
             lr = p.learning_rate if lr is None else lr
@@ -571,7 +573,8 @@ class BoostedHalfspaceClassifier(_BoostedHalfspaceBase):
     def fit(self, X, y):
         """Train the (non-private) boosted halfspace."""
         owner = type(self).__name__
-        T = check_scalar(self.n_rounds, "n_rounds", owner, kind="int", low=1, closed="left")
+        T = check_scalar(self.n_rounds, "n_rounds", owner, kind="int", low=1, high=MAX_ROUNDS,
+                         closed="both")
         kappa = check_scalar(self.kappa, "kappa", owner, low=0, high=1)
         lr = check_scalar(self.learning_rate, "learning_rate", owner, low=0,
                           high=MAX_LEARNING_RATE, closed="right")

@@ -56,3 +56,15 @@ def test_cli_refuses_it_before_the_ledger(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "learning_rate" in err[0], err
     assert ledger.read_text() == before and json.loads(before)
+
+
+@pytest.mark.parametrize("params", [{"margin": 0.001}, {"n_rounds": 10**6 + 1}])
+def test_absurd_round_counts_are_refused_before_any_data(params):
+    """margin=0.001 planned 3,777,412,562 rounds (Algorithm 5) and ran silently for hours."""
+    for model in (PrivateHalfspaceClassifier(1.0, 1e-6, classes=[-1, 1], **params),
+                  PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1, 2], **params)):
+        with pytest.raises(ValueError, match="3,777,412,562 rounds|'n_rounds' parameter"):
+            model.planned_privacy_event()
+    if "n_rounds" in params:
+        with pytest.raises(ValueError, match="'n_rounds' parameter"):
+            BoostedHalfspaceClassifier(classes=[-1, 1], **params).fit(*_data())
