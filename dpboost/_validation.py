@@ -139,15 +139,16 @@ def check_random_state(random_state: object, name: str = "random_state", owner: 
                              random_state))
 
 
-def check_finite_rows(X: np.ndarray, name: str = "X") -> None:
-    """Raise ``ValueError`` naming the first row of a 2-D array that holds NaN or inf."""
+def check_finite_rows(X: np.ndarray, name: str = "X", when: str = "training") -> None:
+    """Raise ``ValueError`` naming the first row of a 2-D array that holds NaN or inf
+    (``when``: "training" or "predicting", what the rows must be cleaned before)."""
     finite = np.isfinite(X)
     if not finite.all():
         bad = np.flatnonzero(~finite.all(axis=1))
         row = int(bad[0]) if bad.size else 0
         raise ValueError(
             f"Input {name} contains NaN or infinity (first bad row: {row}); "
-            "remove or impute those rows before training."
+            f"remove or impute those rows before {when}."
         )
 
 

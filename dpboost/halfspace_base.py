@@ -235,7 +235,7 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
         check_is_fitted(self)
         X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False,
                           ensure_all_finite=False)
-        check_finite_rows(X)
+        check_finite_rows(X, when="predicting")
         return X
 
     def decision_function(self, X) -> np.ndarray:

@@ -1,4 +1,5 @@
-"""``learning_rate`` is at most 1e6, refused before any data is read.
+"""Bounds and messages at the API boundary (session-18 trials): ``learning_rate`` at most
+1e6 and the rounds at most 10**6, refused before any data is read; NaN at predict time.
 
 Without a bound a fit at 10**306.5607 crashed mid-run (the log-space margins overflowed, the
 release refused a non-finite value) on one dataset and succeeded on its neighbour with one
@@ -68,3 +69,14 @@ def test_absurd_round_counts_are_refused_before_any_data(params):
     if "n_rounds" in params:
         with pytest.raises(ValueError, match="'n_rounds' parameter"):
             BoostedHalfspaceClassifier(classes=[-1, 1], **params).fit(*_data())
+
+
+def test_nan_at_predict_time_says_predicting():
+    """The message said "before training" when the NaN was in the rows to predict."""
+    X, y = _data()
+    model = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[-1, 1], n_rounds=5).fit(X, y)
+    X[3, 2] = np.nan
+    for method in (model.predict, model.predict_proba, model.decision_function):
+        with pytest.raises(ValueError, match=r"first bad row: 3\); remove or impute those rows "
+                                             r"before predicting\."):
+            method(X)
