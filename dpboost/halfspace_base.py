@@ -14,6 +14,7 @@ Boosting." COLT 2020. Algorithms 1, 2 and 4, Theorem 24.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import numbers
 import warnings
@@ -49,6 +50,20 @@ def one_blas_thread():
 
 #: Whether the int-seed clone warning was shown in this process (tests reset it).
 _seeded_clone_warned = [False]
+
+
+@contextlib.contextmanager
+def _text_in_X():
+    """numpy's "could not convert string to float: 'u'" prints a cell of X (private data):
+    say what to do instead, without it."""
+    try:
+        yield
+    except ValueError as exc:
+        if "could not convert" not in str(exc):
+            raise
+        raise ValueError("X holds text (a string or categorical column): the estimators take "
+                         "numbers; encode a table with dpboost.tabular.TabularEncoder and a "
+                         "schema of public facts.") from None
 
 
 class IndependentNoiseCloneMixin:
@@ -134,12 +149,14 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
 
     def _validate_X_y(self, X, y):
         check_label_cells(y)  # a missing label, text mixed with numbers: the row, not numpy's
-        X, y = validate_data(
-            self, X, y, dtype=[np.float64, np.float32], ensure_all_finite=False,
-            ensure_min_samples=1,
-        )
+        with _text_in_X():
+            X, y = validate_data(
+                self, X, y, dtype=[np.float64, np.float32], ensure_all_finite=False,
+                ensure_min_samples=1,
+            )
         check_finite_rows(X)
-        check_classification_targets(y)
+        if self.classes is None:  # declared: a label outside them gets check_declared_labels'
+            check_classification_targets(y)
         return X, y
 
     def _encode_labels(self, y, *, warn: bool) -> np.ndarray:
@@ -233,8 +250,9 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
     # -- prediction -----------------------------------------------------------------------
     def _validate_X_predict(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False,
-                          ensure_all_finite=False)
+        with _text_in_X():
+            X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False,
+                              ensure_all_finite=False)
         check_finite_rows(X, when="predicting")
         return X
 

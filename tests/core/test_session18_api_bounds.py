@@ -80,3 +80,28 @@ def test_nan_at_predict_time_says_predicting():
         with pytest.raises(ValueError, match=r"first bad row: 3\); remove or impute those rows "
                                              r"before predicting\."):
             method(X)
+
+
+def test_text_in_X_is_one_message_without_the_cell():
+    """numpy's "could not convert string to float: 'Secret'" printed a private cell."""
+    import pandas as pd
+
+    X, y = _data()
+    frame = pd.DataFrame(X[:, :2], columns=["a", "b"])
+    frame["c"] = pd.Categorical(np.where(y > 0, "Secret", "Other"))
+    model = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[-1, 1], n_rounds=5)
+    with pytest.raises(ValueError, match="X holds text") as fit_error:
+        model.fit(frame, y)
+    model.fit(X[:, :3], y)
+    with pytest.raises(ValueError, match="X holds text") as predict_error:
+        model.predict(frame.to_numpy(dtype=object))
+    assert "Secret" not in str(fit_error.value) + str(predict_error.value)
+
+
+def test_a_label_outside_declared_classes_gets_the_declared_message():
+    """y = 1.5 with classes=[0, 1] said sklearn's "Unknown label type: continuous"."""
+    X, y = _data()
+    y01 = np.where(y > 0, 1.0, 0.0)
+    y01[4] = 1.5
+    with pytest.raises(ValueError, match=r"not in classes=\[0, 1\] \(first at row 4\)"):
+        PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1], n_rounds=5).fit(X, y01)
