@@ -287,14 +287,13 @@ def check_label_cells(y) -> None:
     text = np.fromiter((isinstance(v, (str, bytes)) for v in arr), dtype=bool, count=arr.size)
     number = np.fromiter((isinstance(v, (numbers.Number, np.bool_)) for v in arr), dtype=bool,
                          count=arr.size)
-    if text.any() and number.any():  # (always, given the kinds)
-        first_text, first_number = int(np.flatnonzero(text)[0]), int(np.flatnonzero(number)[0])
-        row = max(first_text, first_number)
-        raise BadValueError(
-            f"y mixes text and number labels (the first text label at row {first_text}, the "
-            f"first number at row {first_number}); {int(text.sum())} of {arr.size} labels "
-            f"{'is' if text.sum() == 1 else 'are'} text. Make every label text (for example "
-            "y.astype(str)) or every label a number before fitting.", column="y", row=row)
+    first_text, first_number = int(np.flatnonzero(text)[0]), int(np.flatnonzero(number)[0])
+    row = max(first_text, first_number)
+    raise BadValueError(
+        f"y mixes text and number labels (the first text label at row {first_text}, the "
+        f"first number at row {first_number}); {int(text.sum())} of {arr.size} labels "
+        f"{'is' if text.sum() == 1 else 'are'} text. Make every label text (for example "
+        "y.astype(str)) or every label a number before fitting.", column="y", row=row)
 
 
 # -- labels outside the declared classes ----------------------------------------------------

@@ -58,8 +58,7 @@ DEFAULT_KAPPA = 0.25
 DEFAULT_LEARNING_RATE = 5.0
 #: Largest lambda: the model barely moves past 1e3; near 1e306 a fit overflowed, row-dependently.
 MAX_LEARNING_RATE = 1e6
-#: Most boosting rounds: margin=0.001 planned 3.8e9 rounds and ran silently for hours.
-MAX_ROUNDS = 10**6
+MAX_ROUNDS = 10**6  #: most rounds (margin=0.001 planned 3.8e9 and ran silently for hours)
 
 
 def _is_multiclass(estimator, y) -> bool:

@@ -32,13 +32,13 @@ import re
 import unicodedata
 from pathlib import Path
 
+from dpboost import parquet_folder as folder
+from dpboost.arrow_csv import read_arrow_csv
 from dpboost.cell_text import DECIMAL_COMMA, category_key, is_decimal_number
 from dpboost.csv_errors import arrow_error as _arrow_error
 from dpboost.csv_errors import decode_error as _decode_error
 from dpboost.csv_errors import open_text as _open_text
 from dpboost.csv_errors import refuse_archive, repeated_names_error
-from dpboost import parquet_folder as folder
-from dpboost.arrow_csv import read_arrow_csv
 from dpboost.pandas_csv import quoted_after_space, read_spaced, read_whitespace, whitespace_fields
 
 __all__ = ["check_columns", "csv_layout", "field_count", "first_line_is_data", "header_names",
