@@ -126,10 +126,10 @@ def diffprivlib_scores(splits, epsilons, seeds) -> dict:
 
 def macro_auc(y: np.ndarray, scores: np.ndarray, n_classes: int) -> float:
     """Macro-averaged one-vs-rest ROC AUC of the class scores (classes present in ``y``)."""
-    from sklearn.metrics import roc_auc_score
+    from dpboost.scores import macro_roc_auc
 
-    return float(np.mean([roc_auc_score(y == k, scores[:, k]) for k in range(n_classes)
-                          if 0 < np.sum(y == k) < len(y)]))
+    auc = macro_roc_auc(y, np.asarray(scores)[:, :n_classes]).auc
+    return float("nan") if auc is None else auc
 
 
 def run(args) -> list[dict]:
