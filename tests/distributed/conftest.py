@@ -17,3 +17,9 @@ def client():
     yield c
     c.close()
     cluster.close()
+
+
+@pytest.fixture(autouse=True)
+def _spools_in_tmp_path(tmp_path, monkeypatch):
+    """Spools of a test go to its own folder, not the machine's temporary folder."""
+    monkeypatch.setenv("DPBOOST_SPOOL_DIR", str(tmp_path / "dpboost-spools"))

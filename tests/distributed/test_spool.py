@@ -127,3 +127,32 @@ def test_read_encoded_spools_parquet_and_the_cluster_deletes_it(tmp_path, monkey
         assert X1.chunks[0] == (1, 399, 500)  # one chunk per row group
         np.testing.assert_array_equal(X1.compute(), ref)
     assert os.listdir(tmp_path / "spools") == []  # deleted with the cluster
+
+
+def test_a_spool_read_outside_a_cluster_is_deleted_when_the_process_exits(tmp_path):
+    """``read_encoded`` outside ``cluster_client`` (as the dask tests call it) left its spool in
+    the temporary folder for good; an exit handler now deletes it."""
+    import subprocess
+    import sys
+    import textwrap
+
+    folder = tmp_path / "data"
+    folder.mkdir()
+    pd.DataFrame({"age": [1.0, 50.0, 99.0], "job": ["a", "b", "a"],
+                  "y": ["no", "yes", "no"]}).to_parquet(folder / "part-0.parquet")
+    spools = tmp_path / "spools"
+    code = textwrap.dedent(f"""
+        import os
+        from dpboost.cli._distributed import read_encoded
+        X, y, _ = read_encoded({str(folder)!r}, {SCHEMA!r})
+        X.compute(scheduler="sync")
+        print(len(os.listdir({str(spools)!r})))
+    """)
+    env = {**os.environ, "DPBOOST_SPOOL_DIR": str(spools),
+           "PYTHONPATH": os.pathsep.join(filter(None, [os.getcwd(),
+                                                        os.environ.get("PYTHONPATH")]))}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["1"]  # the spool was written while the process ran
+    assert os.listdir(spools) == []  # and is gone after it exited
