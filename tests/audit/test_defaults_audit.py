@@ -41,6 +41,7 @@ def test_the_pair_differs_in_row_zero_only():
     assert abs(float((y > 0).mean()) - 0.15) < 0.02
 
 
+@pytest.mark.slow
 def test_cli_defaults_setting(capsys):
     assert main(["audit", "--setting", "defaults", "--runs", "200", "--seed", "0"]) == 0
     assert "audit (defaults, 200 runs, T=8)" in capsys.readouterr().out

@@ -51,6 +51,7 @@ def _attack_pair():
     return X, X_prime, y
 
 
+@pytest.mark.slow
 def test_attack_finds_the_naive_release_and_never_the_safe_one():
     # the naive release the issue attacked: fl(z + fl(sigma N)), sigma from the exact accountant
     z = calibrate_noise(EPS, DELTA, 1, method="exact").noise_multiplier

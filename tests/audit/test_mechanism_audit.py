@@ -126,6 +126,7 @@ def test_default_design_has_the_analytic_power():
                           runs=DEFAULT_RUNS) < 0.01
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["half_noise", "half_sensitivity"])
 def test_broken_round_is_flagged(variant):
     result = _round(variant, seed=5)

@@ -7,12 +7,14 @@ runs (the cut's epsilon_0 is 1.5; a test on it reaches about half of that on thi
 from unittest import mock
 
 import numpy as np
+import pytest
 
 from dpboost import private_threshold as pt
 from dpboost.audit_threshold import audit_threshold, threshold_audit_pair
 from dpboost.cli import main
 
 
+@pytest.mark.slow
 def test_the_real_mechanism_passes_below_half_its_claim_on_this_pair():
     result = audit_threshold(epsilon=2.0, delta=1e-3, runs=20_000, random_state=0)
     assert result.passed and 0.5 < result.epsilon_lower <= 1.0

@@ -58,6 +58,7 @@ def test_unsorted_multiclass_classes_are_warned():
     assert model.classes_.tolist() == ["Ja", "Nein", "c"]
 
 
+@pytest.mark.slow
 def test_unsorted_classes_are_warned_on_dask(client):
     X, y = _data()
     lazy = PrivateHalfspaceClassifier(2.0, 1e-6, classes=["Nein", "Ja"], n_rounds=10,

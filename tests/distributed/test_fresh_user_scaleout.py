@@ -38,6 +38,7 @@ def _schema(tmp_path, classes=CLASSES):
     return str(path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("classes", [CLASSES, ["no", "yes"]])
 def test_workers_write_the_in_memory_model_of_full_precision_floats(tmp_path, client, classes):
     """The README: a CSV through ``train --workers`` writes the in-memory model file.  The

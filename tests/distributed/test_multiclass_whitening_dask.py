@@ -8,6 +8,7 @@ from dpboost import PrivateHalfspaceClassifier
 da = pytest.importorskip("dask.array")
 
 
+@pytest.mark.slow
 def test_whitened_multiclass_on_dask_is_the_in_memory_fit(client):
     rng = np.random.default_rng(3)
     n, K = 3000, 3  # with epsilon = 0.3: 51 rounds, and the whitening is released

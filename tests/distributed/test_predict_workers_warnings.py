@@ -54,6 +54,7 @@ def _warnings(err: str, out: str) -> list[str]:
             if " boosting rounds on " not in line]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", ["csv", "parquet"])
 def test_predict_workers_prints_the_in_memory_warnings(tmp_path, capsys, monkeypatch, suffix):
     monkeypatch.setattr("dpboost.cli._distributed.CSV_BLOCKSIZE", 20_000)  # several blocks
@@ -85,6 +86,7 @@ def test_predict_workers_prints_the_in_memory_warnings(tmp_path, capsys, monkeyp
         assert sum(needle in line for line in in_memory) == 1, (needle, in_memory)
 
 
+@pytest.mark.slow
 def test_train_workers_prints_the_warnings_only_with_the_flag(tmp_path, capsys):
     data, schema = tmp_path / "d.csv", tmp_path / "schema.json"
     _frame(2000, seed=1).to_csv(data, index=False)
@@ -145,6 +147,7 @@ def test_a_bad_value_prints_the_error_and_no_warning(tmp_path, capsys):
     assert errs[0] == errs[1] and len(errs[0]) == 1 and "line 402" in errs[0][0], errs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("figures", [[], ["--non-private-figures"]])
 def test_an_empty_column_is_named_by_workers_as_in_memory(tmp_path, capsys, monkeypatch,
                                                           figures):
@@ -172,6 +175,7 @@ def test_an_empty_column_is_named_by_workers_as_in_memory(tmp_path, capsys, monk
     assert len(lines["train", False]) == (1 if figures else 0)
 
 
+@pytest.mark.slow
 def test_predict_workers_reads_an_older_model_as_in_memory_predict_does(tmp_path, capsys):
     """A model saved before ``train`` refused a top-level ``na_values`` token written as a
     category still predicts in memory; ``--workers`` re-checked its schema and refused it.

@@ -76,6 +76,7 @@ def test_the_event_costs_at_most_the_share_and_wastes_little():
             epsilon=float(2 * eta * BRIER_SENSITIVITY))
 
 
+@pytest.mark.slow
 def test_the_draw_follows_the_exponential_mechanism():
     """Temperatures drawn on fixed scores: their frequencies are exp(eta U) normalised
     (4,000 draws; the total variation of a 33-cell multinomial is below 0.08 with

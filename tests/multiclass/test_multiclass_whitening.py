@@ -32,6 +32,7 @@ def _nuisance_task(n: int, seed: int):
     return X / np.maximum(1.0, np.linalg.norm(X, axis=1))[:, None], y
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1])
 def test_whitened_joint_booster_comes_within_a_point_and_a_half_of_lda(seed):
     """Measured (20,000 rows, epsilon = 2, seeds 0-2): LDA 0.950-0.952; without whitening
@@ -77,6 +78,7 @@ def test_pinned_rounds_run_no_input_map():
     assert clf.input_whitening_ is None and clf.privacy_report_["input_whitening"] is None
 
 
+@pytest.mark.slow
 def test_one_vs_rest_is_not_whitened():
     X, y = _nuisance_task(20_000, 0)
     clf = PrivateHalfspaceClassifier(2.0, 1e-6, classes=[0, 1, 2], multiclass="ovr",
