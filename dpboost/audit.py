@@ -42,9 +42,11 @@ from dpboost.audit_statistics import (
     coordinate_log_likelihood_ratios,
     distinguish,
     distinguish_best,
+    epsilon_detectable,
     epsilon_lower_bound,
     expected_power,
     gaussian_log_likelihood_ratio,
+    runs_to_detect,
 )
 from dpboost.boost import boost
 from dpboost.exceptions import ClippedRowsWarning
@@ -104,6 +106,10 @@ class AuditResult:
 
     ``passed`` is ``epsilon_lower <= epsilon_claimed``; ``epsilon_claimed`` is the epsilon the
     user asked for (the target), never what the audited code's own accountant reports.
+    ``epsilon_detectable`` is the largest lower bound these runs could give (a perfect test,
+    :func:`~dpboost.audit_statistics.epsilon_detectable`); when the claim is at or above it no
+    mechanism could fail, so ``conclusive`` is false and the audit says nothing: more runs
+    (``runs_needed``) are required before a pass means anything.
     """
 
     epsilon_lower: float
@@ -119,10 +125,24 @@ class AuditResult:
     false_negative_rate: float
     distance_over_sensitivity: float
     details: dict = field(default_factory=dict)
+    epsilon_detectable: float = math.inf
+    runs_needed: int = 0
+
+    @property
+    def conclusive(self) -> bool:
+        """Whether these runs could have shown more than the claimed epsilon (see above)."""
+        return self.epsilon_claimed < self.epsilon_detectable
+
+    @property
+    def verdict(self) -> str:
+        """``"FAILED"``, ``"PASSED"``, or ``"INCONCLUSIVE"`` (a pass no mechanism could fail)."""
+        if not self.passed:
+            return "FAILED"
+        return "PASSED" if self.conclusive else "INCONCLUSIVE"
 
     def to_dict(self) -> dict:
         """JSON-ready dict; the first five keys are the documented CLI output."""
-        out = asdict(self)
+        out = asdict(self) | {"conclusive": self.conclusive, "verdict": self.verdict}
         return {k: out[k] for k in ("epsilon_lower", "epsilon_claimed", "delta", "runs",
                                     "passed")} | {k: v for k, v in out.items()
                                                   if k not in ("epsilon_lower", "epsilon_claimed",
@@ -240,7 +260,9 @@ def _result(setting, dist: DistinguisherResult, eps_claimed, delta, runs, n_roun
         setting=setting, n_rounds=int(n_rounds), noise_multiplier=float(z),
         threshold=dist.threshold, false_positive_rate=dist.false_positives / dist.negatives,
         false_negative_rate=dist.false_negatives / dist.positives,
-        distance_over_sensitivity=float(ratio), details=details)
+        distance_over_sensitivity=float(ratio), details=details,
+        epsilon_detectable=epsilon_detectable(dist.negatives, dist.positives, delta=delta),
+        runs_needed=runs_to_detect(eps_claimed, delta))
 
 
 def _check_audit_args(owner, epsilon, delta, runs, n, kappa):

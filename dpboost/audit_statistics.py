@@ -28,9 +28,11 @@ __all__ = [
     "coordinate_log_likelihood_ratios",
     "distinguish",
     "distinguish_best",
+    "epsilon_detectable",
     "epsilon_lower_bound",
     "expected_power",
     "gaussian_log_likelihood_ratio",
+    "runs_to_detect",
 ]
 
 
@@ -150,6 +152,50 @@ def epsilon_lower_bound(
     fpr_hi = _upper_limits(false_positives, negatives, confidence)
     fnr_hi = _upper_limits(false_negatives, positives, confidence)
     return float(_epsilon_from_limits(fpr_hi, fnr_hi, delta))
+
+
+def epsilon_detectable(negatives: int, positives: int, *, delta: float,
+                       confidence: float = 0.95) -> float:
+    """The largest epsilon lower bound these evaluation runs can give: that of a perfect test.
+
+    :func:`epsilon_lower_bound` with no error at all (``0`` false positives and negatives) on
+    ``negatives`` and ``positives`` runs.  Every test on these runs, whatever the mechanism,
+    ends at or below it, so an audit whose claimed epsilon is at or above it cannot fail: it
+    is inconclusive, not passed (a mechanism with a thousandth of its noise "passed" a claim
+    of 8 on 20,000 runs, whose ceiling is 7.68).
+
+    Examples
+    --------
+    >>> round(epsilon_detectable(8000, 8000, delta=1e-5), 2)
+    7.68
+    """
+    return epsilon_lower_bound(0, negatives, 0, positives, delta=delta, confidence=confidence)
+
+
+def runs_to_detect(epsilon: float, delta: float, *, calibration_fraction: float = 0.2,
+                   confidence: float = 0.95) -> int:
+    """The fewest runs (half on each dataset) whose :func:`epsilon_detectable` exceeds ``epsilon``.
+
+    Evaluation runs per dataset are ``half - int(half * calibration_fraction)``, as in
+    :func:`distinguish`.  Found by doubling, then bisection on the (increasing) ceiling.
+
+    Examples
+    --------
+    >>> runs_to_detect(8.0, 1e-5)
+    27496
+    """
+    def ceiling(runs: int) -> float:
+        half = runs // 2
+        m = half - int(half * calibration_fraction)
+        return epsilon_detectable(m, m, delta=delta, confidence=confidence) if m >= 1 else 0.0
+
+    lo, hi = 2, 4
+    while ceiling(hi) <= epsilon and hi < 2**62:
+        lo, hi = hi, 2 * hi
+    while hi - lo > 2:  # even counts only: runs split in two halves
+        mid = (lo + hi) // 4 * 2
+        lo, hi = (mid, hi) if ceiling(mid) <= epsilon else (lo, mid)
+    return hi
 
 
 @dataclass(frozen=True)

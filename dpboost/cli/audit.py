@@ -38,7 +38,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         help="empirical privacy audit (epsilon lower bound) or sensitivity search",
         description="Lower-bound epsilon by running the mechanism many times on a worst-case "
                     "neighbouring pair and testing which one it saw (95% Clopper-Pearson). "
-                    "PASSED means the lower bound does not exceed the TARGET epsilon you give.",
+                    "PASSED means the lower bound does not exceed the TARGET epsilon you give "
+                    "and the runs could have shown more (exit 0); FAILED, that it does (exit "
+                    "1); INCONCLUSIVE, that even a perfect test on these runs could not exceed "
+                    "the target, so the runs say nothing (exit 3).",
     )
     parser.add_argument("--setting", choices=("round", "run", "estimator", "mean", "defaults",
                                               "threshold"),
@@ -121,8 +124,12 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
+        relation = "<=" if result.passed else ">"
         print(f"audit ({result.setting}, {result.runs} runs, T={result.n_rounds}): "
-              f"epsilon_lower = {result.epsilon_lower:.4f} <= epsilon_claimed = "
-              f"{result.epsilon_claimed:.4f} at delta = {result.delta:g}: "
-              f"{'PASSED' if result.passed else 'FAILED'}")
-    return 0 if result.passed else 1
+              f"epsilon_lower = {result.epsilon_lower:.4f} {relation} epsilon_claimed = "
+              f"{result.epsilon_claimed:.4f} at delta = {result.delta:g}: {result.verdict}")
+        if result.verdict == "INCONCLUSIVE":
+            print(f"  {result.runs} runs can show at most epsilon = "
+                  f"{result.epsilon_detectable:.4f}, so no mechanism could fail this claim; "
+                  f"use --runs {result.runs_needed} or more")
+    return {"PASSED": 0, "FAILED": 1, "INCONCLUSIVE": 3}[result.verdict]
