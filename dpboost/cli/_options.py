@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import json
 import linecache
+import re
 import sys
 import types
 
@@ -57,8 +58,10 @@ __all__ = [
     "add_out",
     "add_seed",
     "add_target_epsilon_delta",
+    "allow_negative_values",
     "deprecated_alias",
     "is_user_error",
+    "positive_int",
 ]
 
 #: Said in the help of every ``--seed``; ``tests/core/test_cli_vocabulary.py`` checks it.
@@ -202,6 +205,45 @@ def _add_with_alias(parser, new: str, old: str | None, *, dest: str, required: b
     action = container.add_argument(new, dest=dest, **kwargs)
     deprecated_alias(container, old, new, dest=dest, type=kwargs.get("type"))
     return action
+
+
+def positive_int(text: str) -> int:
+    """An argparse ``type``: a whole number of at least 1 (a count: runs, pairs, rows).
+
+    Examples
+    --------
+    >>> positive_int("3")
+    3
+    >>> positive_int("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a whole number of at least 1. Got '-1' instead.
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1. Got {text!r} "
+                                         "instead.")
+    return value
+
+
+#: A value that starts as a negative number does (``-1,0,1``, ``-.5``, ``-1e-3``): no
+#: dpboost flag looks like that, so such a word is a value (as Python 3.13's argparse has it).
+_NEGATIVE_START = re.compile(r"^-\.?\d")
+
+
+def allow_negative_values(parser: argparse.ArgumentParser) -> None:
+    """Let a flag take a value that starts with a negative number (``--classes -1,0,1``).
+
+    argparse takes a word starting with ``-`` for a flag unless the whole word is a negative
+    number, so ``--classes -1,1`` worked only through a narrower pattern and ``-1,0,1``
+    failed with "expected one argument".  Every subcommand whose values may start so calls
+    this on its parser.
+    """
+    if hasattr(parser, "_negative_number_matcher"):  # (private in argparse; checked by a test)
+        parser._negative_number_matcher = _NEGATIVE_START
 
 
 def _fmt(value) -> str:

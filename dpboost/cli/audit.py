@@ -31,6 +31,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         add_n_rounds,
         add_seed,
         add_target_epsilon_delta,
+        positive_int,
     )
 
     parser = subparsers.add_parser(
@@ -59,7 +60,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                              epsilon_help="the claimed (target) epsilon: the noise is "
                                           "calibrated to it and the audit tests it",
                              delta_help="the claimed (target) delta")
-    parser.add_argument("--runs", type=int, default=None,
+    parser.add_argument("--runs", type=positive_int, default=None,
                         help="mechanism runs, half on each dataset (default: 20000 for a "
                              "round, a run, the mean or the threshold, 4000 fits for the "
                              "estimator, 2000 for the defaults)")
@@ -69,7 +70,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--sensitivity", action="store_true",
                         help="search neighbouring samples for the largest total variation "
                              "and centre distance instead (default: off)")
-    parser.add_argument("--pairs", type=int, default=2000,
+    parser.add_argument("--pairs", type=positive_int, default=2000,
                         help="neighbouring pairs tried by --sensitivity (default: 2000)")
     add_seed(parser, private=False, what="the audit")
     add_json(parser, help="print the result as JSON")

@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
-import re
 import sys
 import warnings
 from pathlib import Path
@@ -42,6 +41,7 @@ from dpboost.cli._options import (
     add_out,
     add_seed,
     add_target_epsilon_delta,
+    allow_negative_values,
 )
 from dpboost.cli._owner_checks import CLIP_WARN_FRACTION, warn_data_checks
 from dpboost.cli._labels import CLASSES_HELP
@@ -121,9 +121,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                              "so never publish that output (default: off: stdout and stderr "
                              "hold only public facts and the private releases)")
     parser.set_defaults(func=run)
-    if hasattr(parser, "_negative_number_matcher"):
-        # let "--classes -1,1" through as a value (argparse would take "-1,1" for an option)
-        parser._negative_number_matcher = re.compile(r"^-\d*\.?\d+(,[^,]*)?$")
+    allow_negative_values(parser)  # "--classes -1,0,1" is a value, not an option
     return parser
 
 
