@@ -10,10 +10,25 @@ from __future__ import annotations
 import math
 import numbers
 
-__all__ = ["METHODS", "check_int", "check_method", "check_real", "house_message", "interval"]
+__all__ = [
+    "MAX_COUNT",
+    "METHODS",
+    "check_int",
+    "check_method",
+    "check_real",
+    "house_message",
+    "interval",
+]
 
 #: Conversion methods understood by the accountant, in the order they are reported.
 METHODS = ("paper", "cks", "exact")
+
+#: Largest repetition count an event or an accountant accepts. Counts multiply floats (``rho``,
+#: ``mu^2``, an RDP curve); every int up to 2**53 ~ 9.0e15 is an exact double, so up to 10**15
+#: a count is used without rounding, and a product of nested counts stays far from overflow for
+#: realistic nesting. Larger counts (``10**400`` made ``int * float`` raise OverflowError) are
+#: refused at construction with ValueError; no mechanism is run 10**15 times.
+MAX_COUNT = 10**15
 
 
 def interval(low: float | None, high: float | None, closed: str = "neither") -> str:
@@ -60,19 +75,49 @@ def check_real(
     return out
 
 
-def check_int(value: object, name: str, owner: str, *, low: int = 0) -> int:
-    """Return ``value`` as an int ``>= low`` (bools and floats rejected with ``TypeError``)."""
-    expected = f"an int in [{low}, inf)"
+def check_int(
+    value: object, name: str, owner: str, *, low: int = 0, high: int | None = None
+) -> int:
+    """Return ``value`` as an int in ``[low, high]`` (bools and floats: ``TypeError``).
+
+    ``high=None`` is unbounded; a bound of 10**k is written ``10**k`` in the message.
+    """
+    hi = "inf)" if high is None else f"{_int_text(high)}]"
+    expected = f"an int in [{low}, {hi}"
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(house_message(name, owner, expected, value))
-    if int(value) < low:
-        raise ValueError(house_message(name, owner, expected, value))
+    if int(value) < low or (high is not None and int(value) > high):
+        raise ValueError(house_message(name, owner, expected, _Shown.of(int(value))))
     return int(value)
 
 
-def check_method(value: object, owner: str, *, allow_best: bool = True) -> str:
-    """Check a conversion method name."""
-    choices = METHODS + (("best",) if allow_best else ())
+class _Shown:
+    """An int shown as ``about 10**k`` when it has more than 30 digits (``repr`` of a huge int
+    is long, and past 4300 digits raises ValueError itself)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    @classmethod
+    def of(cls, n: int) -> object:
+        if n.bit_length() <= 100:
+            return n
+        return cls(f"{'-' if n < 0 else ''}about 10**{int(n.bit_length() * math.log10(2))}")
+
+
+def _int_text(n: int) -> str:
+    k = len(str(n)) - 1
+    return f"10**{k}" if n > 1000 and n == 10**k else str(n)
+
+
+def check_method(
+    value: object, owner: str, *, allow_best: bool = True, extra: tuple[str, ...] = ()
+) -> str:
+    """Check a conversion method name (one of ``METHODS + extra``, or ``"best"``)."""
+    choices = METHODS + tuple(extra) + (("best",) if allow_best else ())
     expected = "one of " + ", ".join(repr(c) for c in choices)
     if not isinstance(value, str):
         raise TypeError(house_message("method", owner, expected, value))

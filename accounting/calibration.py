@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass
 
 from accounting import conversions
-from accounting._validation import METHODS, check_int, check_method, check_real
+from accounting._validation import MAX_COUNT, METHODS, check_int, check_method, check_real
 from accounting.exceptions import ConvergenceError, UnsupportedEventError
 
 
@@ -173,8 +173,9 @@ def calibrate_noise(
     target_epsilon : float in [1e-9, 1e6]
         (:data:`MIN_TARGET_EPSILON`, :data:`MAX_TARGET_EPSILON`): the supported range.
     target_delta : float in (0, 1)
-    count : int >= 1
-        Number of adaptively composed Gaussian mechanisms sharing the noise multiplier.
+    count : int in [1, 10**15]
+        Number of adaptively composed Gaussian mechanisms sharing the noise multiplier (the
+        bound, :data:`accounting._validation.MAX_COUNT`, keeps it an exact double).
     method : {"best", "exact", "cks", "paper"}
         Conversion used; ``"best"`` returns the smallest noise over the methods that apply.
     mechanism : {"gaussian", "discrete_gaussian"}, default "gaussian"
@@ -207,7 +208,7 @@ def calibrate_noise(
         closed="both",
     )
     delta = check_real(target_delta, "target_delta", "calibrate_noise", low=0, high=1)
-    count = check_int(count, "count", "calibrate_noise", low=1)
+    count = check_int(count, "count", "calibrate_noise", low=1, high=MAX_COUNT)
     method = check_method(method, "calibrate_noise")
     if mechanism not in MECHANISM_METHODS:
         raise ValueError(

@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from accounting._validation import check_int, check_real
+from accounting._validation import MAX_COUNT, check_int, check_real
 
 __all__ = [
     "ComposedEvent",
@@ -173,7 +173,11 @@ class ExponentialMechanismEvent(DPEvent):
 
 @dataclass(frozen=True)
 class SelfComposedEvent(DPEvent):
-    """``count`` adaptive repetitions of ``event``."""
+    """``count`` adaptive repetitions of ``event``; ``count`` is an int in [0, 10**15].
+
+    The bound (:data:`accounting._validation.MAX_COUNT`) keeps every count an exact double, so
+    ``count * rho`` never raises OverflowError; larger counts are refused with ValueError.
+    """
 
     event: DPEvent
     count: int
@@ -184,7 +188,7 @@ class SelfComposedEvent(DPEvent):
                 "The 'event' parameter of SelfComposedEvent must be a DPEvent. "
                 f"Got {self.event!r} instead."
             )
-        check_int(self.count, "count", "SelfComposedEvent", low=0)
+        check_int(self.count, "count", "SelfComposedEvent", low=0, high=MAX_COUNT)
         object.__setattr__(self, "count", int(self.count))
 
     def to_dict(self) -> dict:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 
 from accounting import conversions
-from accounting._validation import METHODS, check_int, check_method, check_real
+from accounting._validation import MAX_COUNT, METHODS, check_int, check_method, check_real
 from accounting.events import (
     ComposedEvent,
     DiscreteGaussianEvent,
@@ -103,13 +103,17 @@ class ZCDPAccountant:
 
     # -- building
     def compose(self, event: DPEvent, count: int = 1) -> ZCDPAccountant:
-        """Add ``count`` adaptive repetitions of ``event`` and return ``self``."""
+        """Add ``count`` adaptive repetitions of ``event`` and return ``self``.
+
+        ``count`` is an int in [0, 10**15] (:data:`accounting._validation.MAX_COUNT`: every such
+        count is an exact double); a larger one raises ValueError here, not at conversion.
+        """
         if not isinstance(event, DPEvent):
             raise TypeError(
                 "The 'event' parameter of ZCDPAccountant.compose must be a DPEvent. "
                 f"Got {event!r} instead."
             )
-        count = check_int(count, "count", "ZCDPAccountant.compose", low=0)
+        count = check_int(count, "count", "ZCDPAccountant.compose", low=0, high=MAX_COUNT)
         event_rho(event)  # raises UnsupportedEventError for unknown event classes
         self._events.append(event if count == 1 else SelfComposedEvent(event, count))
         return self
@@ -196,19 +200,25 @@ class ZCDPAccountant:
             nonlocal rho
             if isinstance(ev, TNBSelectionEvent):
                 selections.append((count, ev))
-            elif isinstance(ev, SelfComposedEvent):
-                walk(ev.event, count * ev.count)
+            elif isinstance(ev, SelfComposedEvent):  # a float product: inf, never OverflowError
+                if ev.count:
+                    walk(ev.event, count * float(ev.count))
             elif isinstance(ev, ComposedEvent):
                 for sub in ev.events:
                     walk(sub, count)
             else:
-                rho += count * event_rho(ev)
+                r = event_rho(ev)
+                rho += count * r if r else 0.0  # inf * 0 would be NaN
 
         for ev in self._events:
-            walk(ev, 1)
+            walk(ev, 1.0)
         if not selections:
             return None
-        return lambda a: rho * a + math.fsum(c * selection_rdp(ev, a) for c, ev in selections)
+        def curve(a: float) -> float:
+            values = ((c, selection_rdp(ev, a)) for c, ev in selections)
+            return rho * a + math.fsum(c * v if v else 0.0 for c, v in values)
+
+        return curve
 
     def _epsilon(self, delta: float, method: str) -> float:
         curve = self._rdp_curve() if method != "exact" else None
