@@ -101,10 +101,40 @@ def test_cli_trains_and_predicts_string_classes_by_column_name(tmp_path, capsys)
     out = pd.read_csv(preds)
     assert list(out.columns[:4]) == ["prediction", "score_a", "score_b", "score_c"]
     assert np.mean(out["prediction"].to_numpy() == y[1200:]) > 0.9
-    assert "(macro one-vs-rest over the 3 classes) on 300 rows" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "(macro one-vs-rest over the 3 classes) on 300 rows" in printed
+    from sklearn.metrics import roc_auc_score  # the AUC is sklearn's, of the probabilities
+
+    proba = out[["probability_a", "probability_b", "probability_c"]].to_numpy()
+    auc = roc_auc_score(y[1200:], proba, multi_class="ovr")
+    assert f"ROC AUC {auc:.4f}" in printed
     test_ab = tmp_path / "test_ab.csv"  # class c absent: the mean is over a and b, and says so
     frame.iloc[1200:].query("kind != 'c'").to_csv(test_ab, index=False)
     assert main(["predict", "--model", str(model), str(test_ab), "--label", "kind",
                  "--out", str(preds)]) == 0
     assert ("(macro one-vs-rest over the 2 of 3 classes present in the labels; 1 left out)"
             in capsys.readouterr().out)
+
+
+def test_predicts_auc_is_sklearns_of_the_probabilities_not_of_the_raw_scores():
+    """A trial read 0.8746 from ``dpboost predict`` where sklearn's ``roc_auc_ovr`` read 0.9079:
+    the macro AUC ranked the raw scores; it now ranks the softmax, as sklearn's scorer does."""
+    from types import SimpleNamespace
+
+    from sklearn.metrics import roc_auc_score
+
+    from dpboost.cli.predict import _metrics
+    from dpboost.scores import macro_roc_auc, probabilities
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 400)
+    score = rng.normal(size=(400, 3)) * rng.uniform(0.2, 3.0, (400, 1))  # row scales differ
+    score[np.arange(400), y] += 1.0
+    model = SimpleNamespace(classes_=np.array(["a", "b", "c"]), schema_=None)
+    labels = np.array(["a", "b", "c"])
+    line = _metrics(model, labels[y], score, labels[score.argmax(axis=1)])
+    proba = probabilities(score)
+    want = roc_auc_score(y, proba, multi_class="ovr")
+    raw = macro_roc_auc(y, score).auc
+    assert abs(want - raw) > 1e-3  # the two differ on these scores
+    assert f"ROC AUC {want:.4f}" in line
