@@ -4,10 +4,12 @@ The ledger is a JSON file holding the target ``(epsilon, delta)`` and the histor
 (timestamp, label, event). Its total is the ``"best"`` conversion of the composition of every
 spend (exact whenever all spends are Gaussian). A spend
 
-1. takes an exclusive ``fcntl.flock`` on the sidecar file ``<path>.lock``,
+1. takes an exclusive ``fcntl.flock`` on the ledger file itself (symbolic links resolved)
+   and checks that the path still names the locked file, else retries
+   (:mod:`accounting.ledger_lock` says why a sidecar lock file is not enough),
 2. re-reads the ledger and re-checks the budget (so two processes can never overspend together),
 3. writes the new ledger to a temporary file in the same folder, fsyncs it, ``os.replace``-s it
-   over the ledger and fsyncs the folder.
+   over the ledger (keeping its permission bits) and fsyncs the folder.
 
 A process killed at any point leaves either the old or the new ledger, never a torn one, so each
 spend is counted at most once. Use :meth:`BudgetLedger.check` before touching any data and
@@ -36,19 +38,18 @@ from __future__ import annotations
 import collections
 import contextlib
 import datetime
-import fcntl
 import json
 import os
-import re
-import tempfile
+import tempfile  # noqa: F401 (tests/audit/test_ledger_faults.py patches ledger.tempfile.mkstemp)
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from accounting import ledger_lock
 from accounting._validation import check_real
 from accounting.events import ComposedEvent, DPEvent, event_from_dict
 from accounting.exceptions import BudgetExceededError
-from accounting.zcdp import ZCDPAccountant
+from accounting.zcdp import ZCDPAccountant, event_rho
 
 __all__ = ["BudgetLedger", "Spend"]
 
@@ -83,47 +84,14 @@ def _epsilon(events: list[DPEvent], delta: float) -> float:
     return acc.get_epsilon(delta, "best")
 
 
-def _fsync_dir(folder: Path) -> None:
+def _cost_error(event: DPEvent) -> str | None:
+    """Why ``event``'s cost cannot be computed (a count too large for a float), else None."""
     try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # pragma: no cover - platforms without directory fds
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(fd)
-
-
-def _stale_temp_files(path: Path) -> list[Path]:
-    """This ledger's own temporary files: ``.<name>.<random>.tmp`` exactly.
-
-    The random part of :func:`tempfile.mkstemp` has no dot, so the temporary files of another
-    ledger whose name merely starts with ``<name>.`` (``l.json.b`` next to ``l.json``) never
-    match; a glob ``.<name>.*.tmp`` would delete them while their writer is in flight.
-    """
-    pattern = re.compile(r"\." + re.escape(path.name) + r"\.[A-Za-z0-9_]+\.tmp")
-    try:
-        names = os.listdir(path.parent)
-    except OSError:
-        return []
-    return [path.parent / n for n in names if pattern.fullmatch(n)]
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(path.parent)
+        event_rho(event)
+    except OverflowError:
+        return ("its cost cannot be computed in floating point (a count is too large: "
+                "at most 10**15 is meaningful)")
+    return None
 
 
 class BudgetLedger:
@@ -147,21 +115,22 @@ class BudgetLedger:
     """
 
     def __init__(self, path: str | os.PathLike, target_epsilon: float, target_delta: float):
-        self._path = Path(path)
+        self._path = ledger_lock.ledger_path(path, "BudgetLedger")
         eps = check_real(target_epsilon, "target_epsilon", "BudgetLedger", low=0)
         delta = check_real(target_delta, "target_delta", "BudgetLedger", low=0, high=1)
-        with self._locked():
-            if self._path.exists():
-                data = self._read()
-                if (data["target_epsilon"], data["target_delta"]) != (eps, delta):
-                    raise ValueError(
-                        f"The ledger {str(self._path)!r} already exists with target "
-                        f"eps={data['target_epsilon']!r}, delta={data['target_delta']!r}; "
-                        f"it cannot be re-created with eps={eps!r}, delta={delta!r} "
-                        "(use BudgetLedger.open to load it)."
-                    )
-            else:
-                _atomic_write(self._path, self._dumps(eps, delta, []))
+        # created atomically: a concurrent creator's file is never overwritten
+        created = not self._path.exists() and ledger_lock.create_exclusive(
+            self._path, self._dumps(eps, delta, []))
+        if not created:  # it exists: its targets must match
+            with self._locked() as (_real, fd, _st):
+                data = self._read(fd)
+            if (data["target_epsilon"], data["target_delta"]) != (eps, delta):
+                raise ValueError(
+                    f"The ledger {str(self._path)!r} already exists with target "
+                    f"eps={data['target_epsilon']!r}, delta={data['target_delta']!r}; "
+                    f"it cannot be re-created with eps={eps!r}, delta={delta!r} "
+                    "(use BudgetLedger.open to load it)."
+                )
         self._target_epsilon = eps
         self._target_delta = delta
 
@@ -175,7 +144,7 @@ class BudgetLedger:
         Any defect is one ``ValueError`` naming the file; nothing is written.
         """
         self = cls.__new__(cls)
-        self._path = Path(path)
+        self._path = ledger_lock.ledger_path(path, "BudgetLedger.open")
         if not self._path.exists():
             raise FileNotFoundError(
                 f"No budget ledger at {str(self._path)!r}; create it first "
@@ -188,23 +157,28 @@ class BudgetLedger:
         return self
 
     # -- file handling
-    @contextlib.contextmanager
     def _locked(self):
-        lock_path = self._path.with_name(self._path.name + ".lock")
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)  # closing releases the lock; so does the death of the process
+        """``with self._locked() as (real, fd, st)``: see :func:`accounting.ledger_lock.locked`."""
+        return ledger_lock.locked(self._path)
 
     def _malformed(self, what: str) -> ValueError:
         return ValueError(f"The budget ledger {str(self._path)!r} is malformed: {what}")
 
-    def _read(self) -> dict:
-        """Read and validate the whole file; any defect is one ``ValueError`` naming the file."""
+    def _read(self, fd: int | None = None) -> dict:
+        """Read and validate the whole file (the version open as ``fd`` if given, else the one
+        the path names); any defect is one ``ValueError`` naming the file."""
         try:
-            data = json.loads(self._path.read_text(encoding="utf-8"))
+            if fd is None:
+                with open(self._path, "rb") as handle:
+                    ledger_lock.check_links(self._path, os.fstat(handle.fileno()))
+                    raw = handle.read()
+            else:
+                raw = ledger_lock.read_fd(fd)
+        except OSError as exc:
+            raise OSError(exc.errno, f"Cannot read the budget ledger {str(self._path)!r}: "
+                                     f"{exc.strerror or exc}") from None
+        try:
+            data = json.loads(raw.decode("utf-8"))
         except json.JSONDecodeError as exc:
             raise ValueError(
                 f"{str(self._path)!r} is not a budget ledger (invalid JSON: "
@@ -261,6 +235,9 @@ class BudgetLedger:
             event = event_from_dict(entry["event"])
         except (TypeError, ValueError, RecursionError) as exc:
             raise self._malformed(f"the event of {where} ({entry['label']!r}): {exc}") from None
+        why = _cost_error(event)
+        if why is not None:
+            raise self._malformed(f"the event of {where} ({entry['label']!r}): {why}.")
         return Spend(timestamp=entry["timestamp"], label=entry["label"], event=event,
                      reservation=entry.get("reservation", ""))
 
@@ -312,6 +289,9 @@ class BudgetLedger:
             raise TypeError(
                 f"The 'event' parameter of BudgetLedger must be a DPEvent. Got {event!r} instead."
             )
+        why = _cost_error(event)
+        if why is not None:
+            raise ValueError(f"The 'event' parameter of BudgetLedger cannot be recorded: {why}.")
         delta = self._target_delta
         total = _epsilon(spent_events + [event], delta)
         if not total <= self._target_epsilon:
@@ -348,26 +328,20 @@ class BudgetLedger:
         OSError
             Naming the folder, if any step fails. The ledger file is never modified.
         """
-        folder = self._path.parent
-        with self._locked():
-            size = len(self._path.read_bytes()) + 4096 if self._path.exists() else 4096
+        with self._locked() as (real, fd, st):
+            size = st.st_size + 4096
+            tmp_fd, tmp = ledger_lock.temp_file(real, self._path)
             try:
-                fd, tmp = tempfile.mkstemp(prefix=f".{self._path.name}.", suffix=".tmp",
-                                           dir=folder)
+                os.write(tmp_fd, b" " * size)
+                os.fsync(tmp_fd)
             except OSError as exc:
-                raise OSError(exc.errno, f"The budget ledger's folder {str(folder)!r} is not "
-                                         f"writable: {exc.strerror or exc}") from None
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(b" " * size)
-                    handle.flush()
-                    os.fsync(handle.fileno())
-            except OSError as exc:
-                raise OSError(exc.errno, f"Cannot write the budget ledger in {str(folder)!r}: "
-                                         f"{exc.strerror or exc}") from None
+                raise OSError(exc.errno, f"Cannot write the budget ledger {str(self._path)!r} "
+                                         f"in {str(real.parent)!r}: {exc.strerror or exc}"
+                              ) from None
             finally:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(tmp)
+                os.close(tmp_fd)
 
     def spend(self, event: DPEvent, label: str = "") -> float:
         """Record ``event`` atomically under an exclusive lock; return the new total epsilon.
@@ -444,26 +418,23 @@ class BudgetLedger:
 
     def _append(self, event: DPEvent, label: str, *, reservation: str) -> float:
         self._check_label(label, "reserve" if reservation else "spend")
-        with self._locked():
-            data = self._read()
+        with self._locked() as (real, fd, st):
+            data = self._read(fd)
             spends = data["spends"]
             total = self._check([s.event for s in spends], event)
             stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="microseconds")
             spends.append(Spend(timestamp=stamp, label=label, event=event,
                                 reservation=reservation))
-            for stale in _stale_temp_files(self._path):
-                with contextlib.suppress(OSError):  # left by a writer that was killed
-                    stale.unlink()
-            _atomic_write(
-                self._path, self._dumps(data["target_epsilon"], data["target_delta"], spends)
-            )
+            ledger_lock.remove_stale_temp_files(real)  # left by writers that were killed
+            text = self._dumps(data["target_epsilon"], data["target_delta"], spends)
+            ledger_lock.atomic_write(real, self._path, text, st)
         return total
 
     def _rewrite(self, reservation: str, change) -> None:
         """Under the lock, replace the open reservation's spend by ``change(spend)`` (None
         removes it) and write the ledger atomically."""
-        with self._locked():
-            data = self._read()
+        with self._locked() as (real, fd, st):
+            data = self._read(fd)
             spends = data["spends"]
             found = [k for k, s in enumerate(spends)
                      if reservation and s.reservation == reservation]
@@ -472,9 +443,8 @@ class BudgetLedger:
                                f"reservation {reservation!r}.")
             new = change(spends[found[0]])
             spends[found[0]:found[0] + 1] = [] if new is None else [new]
-            _atomic_write(
-                self._path, self._dumps(data["target_epsilon"], data["target_delta"], spends)
-            )
+            text = self._dumps(data["target_epsilon"], data["target_delta"], spends)
+            ledger_lock.atomic_write(real, self._path, text, st)
 
     def __repr__(self) -> str:
         return (

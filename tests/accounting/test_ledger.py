@@ -278,7 +278,7 @@ def test_preflight_fails_before_any_data_on_a_full_disk(tmp_path, monkeypatch):
     ledger = BudgetLedger(path, target_epsilon=1.0, target_delta=1e-6)
     before = path.read_bytes()
     ledger.preflight()  # healthy: passes and leaves no trace
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json", "b.json.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json"]
 
     def full(*args):
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -288,4 +288,4 @@ def test_preflight_fails_before_any_data_on_a_full_disk(tmp_path, monkeypatch):
         ledger.preflight()
     monkeypatch.undo()
     assert path.read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json", "b.json.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json"]
