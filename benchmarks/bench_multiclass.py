@@ -125,7 +125,12 @@ def diffprivlib_scores(splits, epsilons, seeds) -> dict:
 
 
 def macro_auc(y: np.ndarray, scores: np.ndarray, n_classes: int) -> float:
-    """Macro-averaged one-vs-rest ROC AUC of the class scores (classes present in ``y``)."""
+    """Macro-averaged one-vs-rest ROC AUC of the class scores (classes present in ``y``).
+
+    Of ``decision_function`` for every method, as when the README's table was measured; it is
+    not sklearn's ``roc_auc_ovr`` of ``predict_proba`` (what ``dpboost predict`` prints), which
+    ranks each class's rows after the softmax.
+    """
     from dpboost.scores import macro_roc_auc
 
     auc = macro_roc_auc(y, np.asarray(scores)[:, :n_classes]).auc
