@@ -21,9 +21,10 @@ import numpy as np
 from accounting._validation import house_message as _message
 from accounting._validation import interval
 
-__all__ = ["NORM_BOUND_RANGE", "check_choice", "check_declared_labels", "check_finite_rows",
-           "check_label_cells", "check_norm_bound", "check_random_state", "check_scalar",
-           "interval", "warn_if_clipped", "warn_inferred_classes", "warn_unsorted_classes"]
+__all__ = ["NORM_BOUND_RANGE", "check_choice", "check_declared_classes",
+           "check_declared_labels", "check_finite_rows", "check_label_cells", "check_norm_bound",
+           "check_random_state", "check_scalar", "interval", "warn_if_clipped",
+           "warn_inferred_classes", "warn_unsorted_classes"]
 
 #: Admissible ``norm_bound`` (closed interval).  The mechanisms compute ``R**2`` (the
 #: whitening's sensitivity ``sqrt(2) R^2``, its error bound ``n R^2``) and divide the released
@@ -439,10 +440,53 @@ def unknown_labels_message(classes, count: int, first_row: int, slips) -> str:
     return msg
 
 
-def check_declared_labels(y, classes) -> np.ndarray:
+def _is_missing(value) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, (str, bytes)) or np.ndim(value) != 0:
+        return False
+    import pandas as pd  # (a dependency) reads NaN, pandas.NA and NaT alike
+
+    return bool(pd.isna(value))
+
+
+def check_declared_classes(classes, owner: str | None = None) -> None:
+    """Refuse declared ``classes`` holding a missing value or mixing text and numbers.
+
+    numpy would turn ``[1, "a", 2]`` into the text ``['1', '2', 'a']``, which no number label
+    matches, and a NaN class can never hold a label; both are named here, before ``y`` is
+    compared with them.  Other shapes (nested, fewer than two) are left to the callers.
+
+    Examples
+    --------
+    >>> check_declared_classes([0, 1, float("nan")], "Est")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'classes' parameter of Est holds a missing value (None or NaN) at ...
+    """
+    try:
+        values = list(classes)
+    except TypeError:
+        return
+    values = [v.item() if isinstance(v, np.generic) else v for v in values]
+    name = f"The 'classes' parameter{' of ' + owner if owner else ''}"
+    missing = [j for j, v in enumerate(values) if _is_missing(v)]
+    if missing:
+        raise ValueError(f"{name} holds a missing value (None or NaN) at position {missing[0]}: "
+                         f"declare only real labels. Got {values!r} instead.")
+    text = [isinstance(v, (str, bytes)) for v in values]
+    if any(text) and not all(text):
+        raise TypeError(f"{name} mixes text and numbers: declare every class as text or every "
+                        "class as a number, of the same kind as the labels of y (numpy would "
+                        f"turn them all into text). Got {values!r} instead.")
+
+
+def check_declared_labels(y, classes, owner: str | None = None) -> np.ndarray:
     """Raise ``ValueError`` if ``y`` holds a label outside the declared ``classes``.
 
-    Returns the declared classes, sorted and distinct.  The message names the first such row,
+    The classes themselves are checked first (:func:`check_declared_classes`; ``owner``
+    names the estimator in that message).  Returns the declared classes, sorted and distinct.
+    The message names the first such row,
     how many there are and the declared classes, and, when one slip explains every such label
     (surrounding spaces, case, numbers written as text or the reverse, bytes), what to
     change (:data:`_SLIPS`); it never prints a label.  A dask ``y`` is summarised chunk by
@@ -457,6 +501,7 @@ def check_declared_labels(y, classes) -> np.ndarray:
     ...
     ValueError: y contains labels that are not in classes=['no', 'yes'] (first at row 1); 1 row in all. They match a declared class once the spaces around them are removed (often a space after the separator of a CSV file): strip the labels (pandas.read_csv(..., skipinitialspace=True) does it on reading).
     """
+    check_declared_classes(classes, owner)
     classes = np.unique(np.asarray(classes))
     from dpboost.round_ops import is_dask_array
 
