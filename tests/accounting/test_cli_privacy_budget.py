@@ -18,16 +18,17 @@ def run_json(capsys, argv):
 
 def _spend_argv(path, label):
     return ["budget", "spend", path, "--noise-multiplier", "42.25", "--n-rounds", "100",
-            "--note", label]
+            "--note", label, "--mechanism", "gaussian"]
 
 
 def test_privacy_json(capsys):
     out = run_json(
         capsys,
         ["privacy", "--n-rounds", "100", "--noise-multiplier", "42.25", "--target-delta", "1e-6",
-         "--json"],
+         "--json", "--mechanism", "gaussian"],
     )
-    assert set(out) == {"rho", "mu", "epsilon"}
+    assert set(out) == {"mechanism", "rho", "mu", "epsilon", "conversion"}
+    assert out["mechanism"] == "gaussian" and out["conversion"] == "exact"
     assert out["rho"] == pytest.approx(100 / (2 * 42.25**2), rel=1e-15)
     assert out["mu"] == pytest.approx(10 / 42.25, rel=1e-15)
     assert out["epsilon"]["exact"] == pytest.approx(0.999918, abs=5e-7)
@@ -48,6 +49,8 @@ def test_privacy_calibrate_json(capsys):
             "1e-6",
             "--calibrate",
             "--json",
+            "--mechanism",
+            "gaussian",
         ],
     )
     z = out["noise_multiplier"]
@@ -59,7 +62,7 @@ def test_privacy_calibrate_json(capsys):
 def test_privacy_tables(capsys):
     assert (
         main(["privacy", "--n-rounds", "100", "--noise-multiplier", "42.25",
-              "--target-delta", "1e-6"]) == 0
+              "--target-delta", "1e-6", "--mechanism", "gaussian"]) == 0
     )
     out = capsys.readouterr().out
     assert "exact   0.999918" in out and "Lemma 15" in out
@@ -74,6 +77,8 @@ def test_privacy_tables(capsys):
                 "--target-delta",
                 "1e-6",
                 "--calibrate",
+                "--mechanism",
+                "gaussian",
             ]
         )
         == 0
@@ -138,6 +143,8 @@ def test_budget_workflow(capsys, tmp_path):
             "--note",
             "run 1",
             "--json",
+            "--mechanism",
+            "gaussian",
         ],
     )
     assert out["spent_epsilon"] == pytest.approx(0.999918, abs=5e-7)
