@@ -20,7 +20,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from dpboost.online.base import OnlineClassifier
+from dpboost.online.base import OnlineClassifier, check_weight
 
 __all__ = ["DoublingTrick", "doubling_regret_bound"]
 
@@ -44,7 +44,17 @@ class DoublingTrick(OnlineClassifier):
     The wrapper forwards the verbs of the wrapped learner and counts a round at every learning
     verb: ``predict()`` / ``update(feedback)`` for OCO and expert learners
     (:class:`~dpboost.online.hedge.Hedge`, :class:`~dpboost.online.ogd.OnlineGradientDescent`),
-    and ``predict_one(x)`` / ``learn_one(x, y, weight)`` for online classifiers.
+    and ``predict_one(x)`` / ``learn_one(x, y, weight)`` for online classifiers, with the batch
+    verbs ``partial_fit(X, y)``, ``decision_function(X)`` and ``predict(X)`` as their loops.
+    An example of weight 0 is not a round (the epoch does not advance).
+
+    ``predict`` dispatches on its argument, so a wrapped learner is called exactly as it would be
+    unwrapped: ``predict()`` is the OCO / expert decision of the current epoch's learner and
+    ``predict(X)`` the labels of a classifier on the rows of ``X``.  One class with both
+    signatures keeps the doubling trick a single wrapper (the epoch logic is the same for both
+    kinds of learner) and makes a wrapped classifier usable wherever an unwrapped one is
+    (``online_to_batch``, progressive validation); calling the form the current learner lacks
+    raises a ``TypeError`` naming the other form.
 
     Parameters
     ----------
@@ -73,6 +83,12 @@ class DoublingTrick(OnlineClassifier):
     ...     _ = hedge.update([1.0, 0.0, 0.5])
     >>> hedge.epoch_, hedge.learner.n_rounds_     # rounds 4..7 form epoch 2
     (2, 2)
+    >>> import numpy as np
+    >>> from dpboost.online.perceptron import Perceptron
+    >>> X = np.array([[1.0, 0.5], [-1.0, 0.2], [0.8, -0.1]]); y = np.array([1.0, -1.0, 1.0])
+    >>> d = DoublingTrick(lambda n: Perceptron()).partial_fit(X[:2], y[:2])
+    >>> d.epoch_, d.predict(X)         # epoch 1's fresh learner has learned row 2 only
+    (1, array([ 1., -1.,  1.]))
     """
 
     def __init__(self, make_learner: Callable[[int], Any]) -> None:
@@ -105,9 +121,25 @@ class DoublingTrick(OnlineClassifier):
     def _advance(self) -> None:
         self.n_rounds_ += 1
 
-    def predict(self) -> Any:
-        """The current epoch learner's decision (``predict()``)."""
-        return self.learner.predict()
+    def predict(self, X=None) -> Any:
+        """``predict()``: the current epoch learner's OCO / expert decision; ``predict(X)``:
+        labels in ``{-1, +1}`` of the rows of ``X`` (the loop of :meth:`predict_one`)."""
+        learner = self.learner
+        if X is not None:
+            if not callable(getattr(learner, "predict_one", None)):
+                raise TypeError(
+                    f"DoublingTrick.predict(X) needs an online classifier (predict_one); the "
+                    f"wrapped {type(learner).__name__} is an OCO or expert learner: call "
+                    f"predict() without rows."
+                )
+            return super().predict(X)
+        if callable(getattr(learner, "update", None)):
+            return learner.predict()
+        raise TypeError(
+            f"DoublingTrick.predict() without rows is the decision of an OCO or expert learner "
+            f"(predict() / update()); the wrapped {type(learner).__name__} is an online "
+            f"classifier: call predict(X) with a 2-D array of rows."
+        )
 
     def update(self, feedback) -> Any:
         """Forward ``update(feedback)`` to the current epoch's learner and count one round."""
@@ -119,5 +151,8 @@ class DoublingTrick(OnlineClassifier):
         return self.learner.predict_one(x)
 
     def learn_one(self, x, y: float, weight: float = 1.0) -> None:
+        """Forward to the current epoch's learner; a round unless ``weight`` is 0."""
+        weight = check_weight(weight, "DoublingTrick.learn_one")
         self.learner.learn_one(x, y, weight)
-        self._advance()
+        if weight > 0:
+            self._advance()

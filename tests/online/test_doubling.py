@@ -10,6 +10,7 @@ import pytest
 from dpboost.online.doubling import DOUBLING_FACTOR, DoublingTrick, doubling_regret_bound
 from dpboost.online.hedge import Hedge, hedge_learning_rate
 from dpboost.online.ogd import L2Ball, OnlineGradientDescent, ogd_learning_rate
+from dpboost.online.online_to_batch import online_to_batch
 from dpboost.online.perceptron import Perceptron
 
 
@@ -108,6 +109,44 @@ def test_classifier_verbs_restart_too():
     learner.partial_fit(X[15:], y[15:])
     assert learner.epoch_ == 4 and learner.learner.n_updates_ >= 1
     assert learner.predict_one(X[0]) in (-1.0, 1.0)
+
+
+def test_batch_predict_of_a_wrapped_classifier():
+    # predict(X) raised TypeError: the OCO predict() took no rows and shadowed the batch verb
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(20, 2))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    learner = DoublingTrick(lambda n: Perceptron()).partial_fit(X, y)
+    labels = learner.predict(X)
+    np.testing.assert_array_equal(labels, learner.learner.predict(X))  # the epoch's learner
+    np.testing.assert_array_equal(labels, np.where(learner.decision_function(X) >= 0, 1.0, -1.0))
+    batch = online_to_batch(DoublingTrick(lambda n: Perceptron()), X, y,
+                            rng=np.random.default_rng(0))
+    assert batch.predict(X).shape == (20,)
+
+
+def test_predict_forms_and_their_errors():
+    hedge = doubled_hedge(3)
+    np.testing.assert_allclose(hedge.predict(), np.full(3, 1 / 3))  # the OCO form still works
+    with pytest.raises(TypeError, match=r"DoublingTrick.predict\(X\) needs an online classifier"):
+        hedge.predict(np.zeros((2, 3)))
+    with pytest.raises(TypeError, match=r"wrapped Perceptron is an online classifier: call "
+                                        r"predict\(X\)"):
+        DoublingTrick(lambda n: Perceptron()).predict()
+
+
+def test_a_zero_weight_example_is_not_a_round():
+    # it advanced n_rounds_, so zero-weight rows could restart the learner (a new epoch)
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(10, 2))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    learner = DoublingTrick(lambda n: Perceptron()).partial_fit(X[:2], y[:2])
+    inner, coef = learner.learner, learner.learner.coef_.copy()
+    learner.partial_fit(X, y, sample_weight=np.zeros(10))
+    assert learner.n_rounds_ == 2 and learner.learner is inner
+    np.testing.assert_array_equal(inner.coef_, coef)
+    with pytest.raises(ValueError, match="'weight' parameter of DoublingTrick.learn_one"):
+        learner.learn_one(X[0], y[0], -1.0)
 
 
 def test_factor_and_validation():
