@@ -210,7 +210,7 @@ def calibrate_noise(
     delta = check_real(target_delta, "target_delta", "calibrate_noise", low=0, high=1)
     count = check_int(count, "count", "calibrate_noise", low=1, high=MAX_COUNT)
     method = check_method(method, "calibrate_noise")
-    if mechanism not in MECHANISM_METHODS:
+    if not isinstance(mechanism, str) or mechanism not in MECHANISM_METHODS:  # a list: unhashable
         raise ValueError(
             "The 'mechanism' parameter of calibrate_noise must be one of "
             f"{sorted(MECHANISM_METHODS)}. Got {mechanism!r} instead."

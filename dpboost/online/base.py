@@ -5,6 +5,9 @@ the predicted label (a classifier that only outputs labels returns exactly ``-1.
 ``+1.0``).  ``learn_one`` takes an importance ``weight >= 0`` (Beygelzimer, Kale & Luo 2015,
 Section 2.1).  The batch verbs are *defined* as loops of the single-example verbs; a subclass
 may override them with a faster equivalent only if a test pins that the results agree.
+``learn_one`` / ``predict_one`` take one example ``x``, a 1-D array with at least one feature;
+``partial_fit`` / ``predict`` / ``decision_function`` take a 2-D ``X`` of shape
+``(n_examples, n_features)``.
 
 References
 ----------
@@ -22,7 +25,8 @@ import numpy as np
 
 from dpboost._validation import check_scalar
 
-__all__ = ["OnlineClassifier", "OnlineLearner", "check_features", "check_label", "check_weight"]
+__all__ = ["OnlineClassifier", "OnlineLearner", "check_features", "check_label", "check_rows",
+           "check_weight"]
 
 
 def check_label(y: object, owner: str) -> float:
@@ -61,13 +65,32 @@ def check_weight(weight: object, owner: str) -> float:
 
 
 def check_features(x: object, n_features: int | None, owner: str) -> np.ndarray:
-    """``x`` as a finite 1-D float array with ``n_features`` entries (any length if ``None``)."""
+    """``x`` as a finite 1-D float array with ``n_features`` entries (at least one if ``None``).
+
+    A 2-D ``x`` is refused rather than flattened: ``[[1, 2], [3, 4]]`` is two examples, not one
+    example with four features.
+
+    Examples
+    --------
+    >>> check_features([[1, 2], [3, 4]], None, "Perceptron.learn_one")
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'x' parameter of Perceptron.learn_one must be one example: a 1-D array \
+with at least one feature. Got an array of shape (2, 2) instead (use partial_fit or predict \
+for several rows).
+    """
     try:
-        x = np.asarray(x, dtype=float).ravel()
+        x = np.asarray(x, dtype=float)
     except (TypeError, ValueError):
         raise TypeError(
             f"The 'x' parameter of {owner} must be a 1-D array of numbers. Got {x!r} instead."
         ) from None
+    if x.ndim != 1 or x.shape[0] == 0:
+        hint = " (use partial_fit or predict for several rows)" if x.ndim == 2 else ""
+        raise ValueError(
+            f"The 'x' parameter of {owner} must be one example: a 1-D array with at least one "
+            f"feature. Got an array of shape {x.shape} instead{hint}."
+        )
     if n_features is not None and x.shape[0] != n_features:
         raise ValueError(
             f"x has {x.shape[0]} features, but this learner was started with "
@@ -78,6 +101,31 @@ def check_features(x: object, n_features: int | None, owner: str) -> np.ndarray:
             f"The 'x' parameter of {owner} must be finite (no NaN or infinity). Got {x!r} instead."
         )
     return x
+
+
+def check_rows(X: object, owner: str) -> np.ndarray:
+    """``X`` as a 2-D float array of shape ``(n_examples, n_features)``, as scikit-learn reads it.
+
+    A 1-D ``X`` is refused: ``[1, 2]`` could be two one-feature rows or one two-feature row.
+
+    Examples
+    --------
+    >>> check_rows([1.0, 2.0], "Perceptron.partial_fit")
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'X' parameter of Perceptron.partial_fit must be a 2-D array of shape \
+(n_examples, n_features). Got a 1-D array of shape (2,) instead: reshape it with \
+X.reshape(-1, 1) if it holds a single feature or X.reshape(1, -1) if it is a single example.
+    """
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2:
+        raise ValueError(
+            f"The 'X' parameter of {owner} must be a 2-D array of shape (n_examples, "
+            f"n_features). Got a {X.ndim}-D array of shape {X.shape} instead: reshape it with "
+            "X.reshape(-1, 1) if it holds a single feature or X.reshape(1, -1) if it is a "
+            "single example."
+        )
+    return X
 
 
 @runtime_checkable
@@ -100,7 +148,7 @@ class OnlineClassifier:
 
     def partial_fit(self, X, y, sample_weight=None) -> OnlineClassifier:
         """Learn from the rows of ``X`` in order: exactly the loop of :meth:`learn_one`."""
-        X = np.asarray(X, dtype=float)
+        X = check_rows(X, f"{type(self).__name__}.partial_fit")
         y = np.asarray(y, dtype=float)
         w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
         if X.ndim == 0 or y.ndim != 1 or len(X) != len(y) or w.shape != y.shape:
@@ -115,8 +163,9 @@ class OnlineClassifier:
         return self
 
     def decision_function(self, X) -> np.ndarray:
-        """``predict_one`` on every row (no learning)."""
-        return np.array([self.predict_one(xi) for xi in np.asarray(X, dtype=float)], dtype=float)
+        """``predict_one`` on every row of the 2-D ``X`` (no learning)."""
+        X = check_rows(X, f"{type(self).__name__}.decision_function")
+        return np.array([self.predict_one(xi) for xi in X], dtype=float)
 
     def predict(self, X) -> np.ndarray:
         """Labels in ``{-1, +1}`` (ties go to ``+1``)."""

@@ -84,6 +84,7 @@ class _Bank:
 
     n_learners: int
     n_features_: int | None = None
+    owner: str | None = None  # named in messages (the booster that owns the bank)
 
     def votes(self, x: np.ndarray) -> np.ndarray:
         """Labels in ``{-1, +1}`` of the ``N`` learners on ``x`` (ties go to ``+1``)."""
@@ -106,8 +107,12 @@ class _Bank:
         ctx = self.prepare(x)
         self.learn_prepared(ctx, y, weight, self.scores_prepared(ctx))
 
+    def validate(self, x: np.ndarray) -> np.ndarray:
+        """``x`` checked against the bank's width, changing nothing (for weight-0 examples)."""
+        return check_features(x, self.n_features_, self.owner or type(self).__name__)
+
     def _check_x(self, x: np.ndarray) -> np.ndarray:
-        x = check_features(x, self.n_features_, type(self).__name__)
+        x = self.validate(x)
         if self.n_features_ is None:
             self._allocate(x.shape[0])
             self.n_features_ = x.shape[0]
@@ -300,8 +305,11 @@ class ListBank(_Bank):
     def from_prototype(cls, prototype, n_learners: int) -> ListBank:
         return cls([copy.deepcopy(prototype) for _ in range(n_learners)])
 
+    def _allocate(self, d: int) -> None:
+        pass  # the learners keep their own state
+
     def prepare(self, x: np.ndarray) -> np.ndarray:
-        return np.asarray(x, dtype=float).ravel()
+        return self._check_x(x)
 
     def scores(self, x: np.ndarray) -> np.ndarray:
         return self.scores_prepared(self.prepare(x))
@@ -329,6 +337,12 @@ def make_bank(weak_learner, n_learners: int, *, learning_rate: float = 0.5,
     ``"perceptron"``, ``"stump"``, or any object with ``predict_one`` / ``learn_one`` (deep-copied
     ``n_learners`` times into a :class:`ListBank`).
     """
+    bank = _make_bank(weak_learner, n_learners, learning_rate=learning_rate, owner=owner)
+    bank.owner = owner
+    return bank
+
+
+def _make_bank(weak_learner, n_learners: int, *, learning_rate: float, owner: str):
     if isinstance(weak_learner, str):
         if weak_learner == "linear":
             return LinearBank(n_learners, learning_rate=learning_rate)
@@ -387,6 +401,7 @@ class OnlineLinearLearner(_SingleFromBank):
         self.learning_rate = check_scalar(learning_rate, "learning_rate", "OnlineLinearLearner",
                                           low=0.0, high=math.inf)
         self._bank = LinearBank(1, learning_rate=self.learning_rate)
+        self._bank.owner = type(self).__name__
 
     def _squash(self, score: float) -> float:
         return np.tanh(0.5 * score)
@@ -397,6 +412,7 @@ class OnlinePerceptronLearner(_SingleFromBank):
 
     def __init__(self):
         self._bank = PerceptronBank(1)
+        self._bank.owner = type(self).__name__
 
 
 class OnlineStumpLearner(_SingleFromBank):
@@ -408,3 +424,4 @@ class OnlineStumpLearner(_SingleFromBank):
         self.low = check_scalar(low, "low", "OnlineStumpLearner")
         self.high = check_scalar(high, "high", "OnlineStumpLearner", low=self.low)
         self._bank = StumpBank(1, self.n_thresholds, self.low, self.high)
+        self._bank.owner = type(self).__name__
