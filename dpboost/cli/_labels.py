@@ -7,18 +7,58 @@ can change (a rare label would be printed for anyone who reads the output).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from dpboost.cell_text import AMBIGUOUS, DeclaredValues
 
-__all__ = ["CLASSES_HELP", "declared_positions", "row_where", "split_classes",
-           "unknown_labels"]
+__all__ = ["CLASSES_HELP", "SPELLING_HELP", "declared_positions", "label_text", "row_where",
+           "spelt_as_text", "split_classes", "unknown_labels"]
 
 
 #: What ``--classes`` help adds on labels holding a comma (:func:`split_classes`).
 CLASSES_HELP = ("a label holding a comma is written with a backslash before it "
                 "(--classes 'a\\,b,c': the classes 'a,b' and 'c'; '\\\\' is a backslash) "
                 "or the classes are given as a JSON list (--classes '[\"a,b\", \"c\"]')")
+
+
+#: What ``--classes`` help says on labels such as ``01`` (:func:`spelt_as_text`).
+SPELLING_HELP = ("labels written with a leading zero (01, 007) are codes, kept as text as "
+                 "written, in the file and in --classes alike; other numbers are numbers")
+
+_LEADING_ZERO = re.compile(r"^\s*[+-]?0\d")
+
+
+def spelt_as_text(labels) -> bool:
+    """Whether a label is written with a leading zero (``01``, ``-007``): a code, not a
+    number, so all the labels are kept as written (``1`` would lose the spelling ``01``).
+
+    Examples
+    --------
+    >>> spelt_as_text(["01", "02"]), spelt_as_text(["-1", "+1", "0", "0.5", "1.0"])
+    (True, False)
+    """
+    return any(isinstance(v, str) and _LEADING_ZERO.match(v) for v in labels)
+
+
+def label_text(path, label) -> list[str] | None:
+    """The label column of a CSV file as written (each cell stripped), else None.
+
+    ``label`` is ``--label`` (None: the last column), found as the numeric reader finds it.
+    """
+    from dpboost.data import _label_index
+    from dpboost.readers import field_count, header_names, read_table, table_format
+
+    if table_format(path) != "csv":
+        return None  # a Parquet column's type is its own; LIBSVM labels are numbers
+    names = header_names(path, "infer")
+    width = len(names) if names is not None else field_count(path)
+    j = _label_index(label, names, width, path)
+    name = names[j] if names is not None else str(j)
+    frame = read_table(path, header=names is not None, text_columns=[name], na_values=None,
+                       **({"columns": [name]} if names is not None else {}))
+    return [str(v).strip() for v in frame[name].tolist()]
 
 
 def split_classes(text: str) -> list[str]:

@@ -44,7 +44,7 @@ from dpboost.cli._options import (
     allow_negative_values,
 )
 from dpboost.cli._owner_checks import CLIP_WARN_FRACTION, warn_data_checks
-from dpboost.cli._labels import CLASSES_HELP
+from dpboost.cli._labels import CLASSES_HELP, SPELLING_HELP, label_text, spelt_as_text
 
 __all__ = ["add_parser", "clipped_fraction", "fit_charged", "parse_classes", "run"]
 
@@ -70,7 +70,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
     add_cluster_options(parser)  # --workers K / --scheduler ADDRESS: out of core with dask
     add_label(parser, help="the label column of a CSV/Parquet file: header name or index "
-                           "(with --schema: the schema's label column)",
+                           "(with --schema: the schema's label column; refused for a LIBSVM "
+                           "file, whose label is the first field of each line)",
               default_text="the schema's label column, else the last column")
     add_target_epsilon_delta(parser)
     add_n_rounds(parser, default_text="the estimator's choice (see "
@@ -96,7 +97,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                              "--classes=no,yes), or three or more for a multiclass model "
                              "(--classes=a,b,c); a schema's label classes take its place "
                              "(default: none: read from the data, a privacy leak, warned "
-                             "about); " + CLASSES_HELP)
+                             "about); " + SPELLING_HELP + "; " + CLASSES_HELP)
     parser.add_argument("--n-features", type=int, default=None, metavar="N",
                         help="public number of features of a LIBSVM file (required for "
                              "LIBSVM unless the schema declares n_features); for a numeric "
@@ -126,7 +127,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def parse_classes(text: str | None, y: np.ndarray, path=None):
-    """Parse ``"A,B[,C...]"`` into labels of the same kind as ``y`` (int, float or str).
+    """Parse ``"A,B[,C...]"`` into labels of the same kind as ``y`` (int, float or str), or
+    text as written when one is written with a leading zero (``01``).
 
     A label of ``y`` outside them is an error naming its row (its line in a CSV ``path``),
     how many rows hold one and the classes, never the label.
@@ -139,7 +141,9 @@ def parse_classes(text: str | None, y: np.ndarray, path=None):
     if len(parts) < 2 or not all(parts) or len(set(parts)) != len(parts):
         raise ValueError(f"--classes must be two or more different labels separated by commas, "
                          f"negative first when there are two (e.g. -1,1). Got {text!r} instead.")
-    if y.dtype.kind in "iu":
+    if spelt_as_text(parts):  # "--classes 01,02": codes, kept as written
+        classes = parts
+    elif y.dtype.kind in "iu":
         try:
             classes = [int(p) for p in parts]
         except ValueError:
@@ -151,13 +155,9 @@ def parse_classes(text: str | None, y: np.ndarray, path=None):
             raise ValueError(f"--classes {text!r}: the labels in the data are numbers.") from None
     else:
         classes = parts
-    from dpboost.cli._labels import unknown_labels
+    from dpboost.cli._labels import declared_positions, unknown_labels
 
-    uniques, codes = np.unique(y, return_inverse=True)
-    known = {str(c) for c in classes}
-    inside = np.array([str(u) in known for u in uniques.tolist()], dtype=bool)
-    message = unknown_labels(y, np.where(inside[codes.reshape(-1)], 0, -1), classes,
-                             "--classes", path)
+    message = unknown_labels(y, declared_positions(y, classes), classes, "--classes", path)
     if message is not None:
         raise ValueError(message)
     return classes
@@ -241,6 +241,9 @@ def _with_line(exc, path, frame=None, *, header: bool | None = None):
 def _read_libsvm(args, schema):
     from dpboost.data import load_libsvm
 
+    if args.label is not None:  # a table's column; ignored here, it would mislead the user
+        raise UserError(f"--label {args.label}: {args.data} is a LIBSVM file, whose label is "
+                        "always the first field of each line; remove --label.")
     n_features = args.n_features if args.n_features is not None else (
         schema.n_features if schema is not None else None)
     index_base = args.index_base if args.index_base is not None else (
@@ -434,6 +437,10 @@ def _read_numeric(args, schema, fmt):
         raise UserError(str(exc).replace(  # the schema was given, but it lists no column
             "declare a schema (--schema)", f"declare the file's columns under 'columns' in "
             f"{args.schema} (it declares none, so every column is read as a number)")) from None
+    if fmt == "csv" and y.dtype.kind in "iuf":  # "01" was read as 1: keep a code's spelling
+        text = label_text(args.data, label)
+        if spelt_as_text(text):
+            y = np.array(text, dtype=str)
     n_features = args.n_features if args.n_features is not None else (
         schema.n_features if schema is not None else None)
     if n_features is not None and X.shape[1] != n_features:
