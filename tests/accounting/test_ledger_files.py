@@ -175,3 +175,23 @@ def test_a_spend_whose_count_overflows_is_refused_and_writes_nothing(tmp_path):
     with pytest.raises(ValueError, match="count"):
         ledger.spend(SelfComposedEvent(GaussianEvent(50.0), 10**400), "huge")
     assert path.read_bytes() == before
+
+
+def test_a_read_only_folder_is_named_not_a_temp_file(tmp_path, monkeypatch):
+    # Before: "[Errno 30] Read-only file system: 'l.json.lock'".
+    import errno
+    import tempfile
+
+    path = tmp_path / "l.json"
+    ledger = BudgetLedger(path, 5.0, 1e-6)
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(tmp_path / ".l.json.x.tmp"))
+
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    for call in (ledger.preflight, lambda: ledger.spend(GaussianEvent(50.0), "x")):
+        with pytest.raises(OSError) as info:
+            call()
+        text = str(info.value)
+        assert str(path) in text and str(tmp_path) in text and "Read-only" in text
+        assert ".tmp" not in text and ".lock" not in text
