@@ -248,7 +248,10 @@ def cks_delta(rho: float, epsilon: float) -> float:
     log_alpha = math.log1p(u)
     t1, t2 = (1.0 + u) * rho, math.log1p(1.0 / u)
     log_d = u * (t1 - epsilon - t2) - log_alpha
-    log_d += 1e-15 * (u * (t1 + epsilon + t2) + log_alpha) + 1e-15  # rounds up, never down
+    if log_d == -math.inf:  # u * (-eps) overflowed: log delta < -1e308 even with the margin
+        return 0.0
+    m = 1e-15 * u  # scaled first: u * (t1 + eps) alone may overflow where log_d does not
+    log_d += (m * t1 + m * epsilon + m * t2) + 1e-15 * log_alpha + 1e-15  # rounds up
     if math.isnan(log_d):  # pragma: no cover - no finite input reaches it; never report NaN
         return 1.0
     return math.exp(min(log_d, 0.0))
