@@ -48,6 +48,13 @@ class AdaBoostOL(OnlineClassifier):
         is the weighted majority of the experts).
     random_state : int, Generator or None
 
+    Notes
+    -----
+    ``learn_one(x, y, weight)``: an example of ``weight = 0`` is skipped (``t_``, ``alpha_``, the
+    Hedge weights and the streams stay as they were); any positive weight counts the example once
+    in ``t_``, ``alpha_`` and Hedge, and multiplies the importance weights ``w^i`` the weak
+    learners receive (BKL15, Section 2.1).
+
     Attributes
     ----------
     alpha_ : ndarray (N,)
@@ -134,6 +141,9 @@ class AdaBoostOL(OnlineClassifier):
         y = check_label(y, f"{self._owner}.learn_one")
         weight = check_weight(weight, f"{self._owner}.learn_one")
         bank = self.bank_
+        if weight == 0:  # an absent example (BKL15, Section 2.1): nothing moves
+            bank.validate(x)
+            return
         ctx = bank.prepare(x)  # validates x before any state changes
         self.t_ += 1
         scores = bank.scores_prepared(ctx)

@@ -188,6 +188,9 @@ class OnlineAgnosticBoost(_OCOBooster):
         """Lines 3-7: OGD over the learners, relabel ``y^i`` with ``P[y^i = y] = (1 + p^i)/2``."""
         y = check_label(y, f"{self._owner}.learn_one")
         weight = check_weight(weight, f"{self._owner}.learn_one")
+        if weight == 0:  # an absent example: no draw, no update
+            self.bank_.validate(x)
+            return
         ctx = self.bank_.prepare(x)
         scores = self.bank_.scores_prepared(ctx)
         p = self._weights_from_scores(scores, y)
@@ -222,6 +225,9 @@ class OnlineRealizableBoost(_OCOBooster):
         """Lines 3-7: OGD over the learners; pass ``(x, y)`` w.p. (or with weight) ``p^i``."""
         y = check_label(y, f"{self._owner}.learn_one")
         weight = check_weight(weight, f"{self._owner}.learn_one")
+        if weight == 0:  # an absent example: no draw, no update
+            self.bank_.validate(x)
+            return
         ctx = self.bank_.prepare(x)
         scores = self.bank_.scores_prepared(ctx)
         p = self._weights_from_scores(scores, y)

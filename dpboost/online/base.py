@@ -3,11 +3,12 @@
 Labels are ``-1`` or ``+1``.  ``predict_one`` returns a real number in ``[-1, 1]`` whose sign is
 the predicted label (a classifier that only outputs labels returns exactly ``-1.0`` or
 ``+1.0``).  ``learn_one`` takes an importance ``weight >= 0`` (Beygelzimer, Kale & Luo 2015,
-Section 2.1).  The batch verbs are *defined* as loops of the single-example verbs; a subclass
-may override them with a faster equivalent only if a test pins that the results agree.
-``learn_one`` / ``predict_one`` take one example ``x``, a 1-D array with at least one feature;
-``partial_fit`` / ``predict`` / ``decision_function`` take a 2-D ``X`` of shape
-``(n_examples, n_features)``.
+Section 2.1): a weight of ``0`` leaves the learner exactly as it was (no statistic, counter or
+random draw moves), as if the example had not been seen.  The batch verbs are *defined* as
+loops of the single-example verbs; a subclass may override them with a faster equivalent only
+if a test pins that the results agree.  ``learn_one`` / ``predict_one`` take one example ``x``,
+a 1-D array with at least one feature; ``partial_fit`` / ``predict`` / ``decision_function``
+take a 2-D ``X`` of shape ``(n_examples, n_features)``.
 
 References
 ----------

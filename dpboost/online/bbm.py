@@ -225,6 +225,9 @@ class OnlineBBM(OnlineClassifier):
         y = check_label(y, "OnlineBBM.learn_one")
         weight = check_weight(weight, "OnlineBBM.learn_one")
         bank = self.bank_
+        if weight == 0:  # an absent example: no draw, and the feature scale stays
+            bank.validate(x)
+            return
         ctx = bank.prepare(x)
         scores = bank.scores_prepared(ctx)
         yi = 1 if y > 0 else -1

@@ -130,7 +130,8 @@ class LinearBank(_Bank):
     features lie in ``[-1, 1]``.  On ``(x, y)`` with importance weight ``w_i`` the logistic-loss
     gradient ``g_i = -w_i y sigma(-y f_i)`` drives a per-coordinate AdaGrad step
     ``W[j, i] -= lr * g_i x_j/s_j / sqrt(G[j, i])``, where ``G`` accumulates squared gradients.
-    The scale is an input statistic, updated on every ``learn`` call even when all weights are 0.
+    The scale is an input statistic, updated on every ``learn`` call even when all weights are 0
+    (the single learners and the boosters do not call ``learn`` for an example of weight 0).
     Only the non-zero coordinates of ``x`` (and the bias) are touched, so one update costs
     ``O(N nnz(x))`` in a dozen numpy calls; the ``(d + 1) x N`` layout makes those rows
     contiguous.
@@ -378,7 +379,11 @@ class _SingleFromBank(OnlineClassifier):
 
     def learn_one(self, x: np.ndarray, y: float, weight: float = 1.0) -> None:
         owner = f"{type(self).__name__}.learn_one"
-        self._bank.learn(x, check_label(y, owner), check_weight(weight, owner))
+        y, weight = check_label(y, owner), check_weight(weight, owner)
+        if weight == 0:  # an absent example: the feature scale does not move either
+            self._bank.validate(x)
+            return
+        self._bank.learn(x, y, weight)
 
 
 class OnlineLinearLearner(_SingleFromBank):

@@ -332,6 +332,8 @@ class OnlineGradientDescentClassifier(OnlineClassifier):
         x = check_features(x, self._n_features(), owner)
         y = check_label(y, owner)
         weight = check_weight(weight, owner)
+        if weight == 0:  # an absent example: OGD takes no (zero) step and counts no round
+            return
         if self.ogd_ is None:
             self._start(x.shape[0])
         margin = y * float(self.ogd_.w_ @ x)

@@ -51,7 +51,7 @@ class Perceptron(OnlineClassifier):
 
     ``learn_one(x, y, weight)`` adds ``weight * y * x`` when ``y <w, x> <= 0`` (``weight = 1`` is
     the classical algorithm; ``weight = 0`` skips the example).  The dimension is taken from the
-    first example; add a constant feature for a bias.
+    first example of positive weight; add a constant feature for a bias.
 
     Attributes
     ----------
@@ -92,8 +92,10 @@ class Perceptron(OnlineClassifier):
         x = check_features(x, self._n_features(), "Perceptron.learn_one")
         y = check_label(y, "Perceptron.learn_one")
         weight = check_weight(weight, "Perceptron.learn_one")
+        if weight == 0:  # an absent example: not even the dimension is fixed by it
+            return
         if self.coef_ is None:
             self.coef_ = np.zeros(x.shape[0])
-        if weight > 0 and y * float(self.coef_ @ x) <= 0:
+        if y * float(self.coef_ @ x) <= 0:
             self.coef_ = self.coef_ + weight * y * x
             self.n_updates_ += 1
