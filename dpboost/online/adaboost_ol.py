@@ -22,7 +22,7 @@ import numpy as np
 from scipy.special import expit
 
 from dpboost._validation import check_choice, check_random_state, check_scalar
-from dpboost.online.base import OnlineClassifier, check_label, check_weight
+from dpboost.online.base import OnlineClassifier, check_label, check_weight, prediction_stream
 from dpboost.online.learners import make_bank
 
 __all__ = ["AdaBoostOL", "AdaBoostOLS"]
@@ -47,6 +47,10 @@ class AdaBoostOL(OnlineClassifier):
         ``"mean"`` returns the Hedge-weighted mean of the experts' labels (deterministic; its sign
         is the weighted majority of the experts).
     random_state : int, Generator or None
+        Seeds the sampling of AdaBoost.OL.S (learning) and, through an independent child stream
+        spawned at construction (:func:`~dpboost.online.base.prediction_stream`), the drawn
+        expert of ``prediction="sample"``: learning is the same whether or not the model
+        predicts in between, but two ``predict`` calls on the same rows may differ.
 
     Notes
     -----
@@ -100,6 +104,7 @@ class AdaBoostOL(OnlineClassifier):
         self.weak_learner = weak_learner
         self.random_state = random_state
         self._rng = check_random_state(random_state, owner=owner)
+        self._predict_rng = prediction_stream(self._rng)
         self.bank_ = make_bank(weak_learner, self.n_learners, learning_rate=self.learning_rate,
                                owner=owner)
         self.alpha_ = np.zeros(self.n_learners)
@@ -133,7 +138,8 @@ class AdaBoostOL(OnlineClassifier):
         probs = self.hedge_probabilities()
         if self.prediction == "mean":
             return float(np.clip(probs @ experts, -1.0, 1.0))
-        i = int(np.searchsorted(np.cumsum(probs), self._rng.random() * probs.sum(), side="right"))
+        u = self._predict_rng.random() * probs.sum()
+        i = int(np.searchsorted(np.cumsum(probs), u, side="right"))
         return float(experts[min(i, self.n_learners - 1)])
 
     def learn_one(self, x: np.ndarray, y: float, weight: float = 1.0) -> None:

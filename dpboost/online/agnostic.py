@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dpboost._validation import check_choice, check_random_state, check_scalar
-from dpboost.online.base import OnlineClassifier, check_label, check_weight
+from dpboost.online.base import OnlineClassifier, check_label, check_weight, prediction_stream
 from dpboost.online.learners import make_bank
 
 __all__ = [
@@ -92,6 +92,7 @@ class _OCOBooster(OnlineClassifier):
         self.weak_learner = weak_learner
         self.random_state = random_state
         self._rng = check_random_state(random_state, owner=owner)
+        self._predict_rng = prediction_stream(self._rng)
         self.bank_ = make_bank(weak_learner, self.n_learners, learning_rate=self.learning_rate,
                                owner=owner)
 
@@ -105,7 +106,7 @@ class _OCOBooster(OnlineClassifier):
         z = self.vote(x)
         if self.prediction == "mean":
             return float(np.clip(z, -1.0, 1.0))
-        return float(randomized_projection(z, rng=self._rng))
+        return float(randomized_projection(z, rng=self._predict_rng))
 
     def booster_weights(self, x: np.ndarray, y: float) -> np.ndarray:
         """The OCO player's ``p_t^1..p_t^N`` on ``(x, y)`` (lines 3-5)."""
@@ -137,6 +138,11 @@ class OnlineAgnosticBoost(_OCOBooster):
     prediction : {"sample", "mean"}, default="sample"
         ``Pi(z)`` drawn (line 2) or its expectation ``clip(z, -1, 1)``.
     random_state : int, Generator or None
+        Seeds the relabelling draws (learning) and, through an independent child stream spawned
+        at construction (:func:`~dpboost.online.base.prediction_stream`), the draws of ``Pi``
+        in ``prediction="sample"``: learning is the same whether or not the model predicts in
+        between, but two ``predict`` calls on the same rows may differ.  An example of weight 0
+        is skipped (no draw, no update).
 
     Notes
     -----

@@ -8,7 +8,9 @@ random draw moves), as if the example had not been seen.  The batch verbs are *d
 loops of the single-example verbs; a subclass may override them with a faster equivalent only
 if a test pins that the results agree.  ``learn_one`` / ``predict_one`` take one example ``x``,
 a 1-D array with at least one feature; ``partial_fit`` / ``predict`` / ``decision_function``
-take a 2-D ``X`` of shape ``(n_examples, n_features)``.
+take a 2-D ``X`` of shape ``(n_examples, n_features)``.  A learner whose
+predictions are random draws them from its own stream (:func:`prediction_stream`), so
+predicting never changes what the learner learns.
 
 References
 ----------
@@ -18,6 +20,7 @@ References
 
 from __future__ import annotations
 
+import hashlib
 import math
 import numbers
 from typing import Protocol, runtime_checkable
@@ -27,7 +30,7 @@ import numpy as np
 from dpboost._validation import check_scalar
 
 __all__ = ["OnlineClassifier", "OnlineLearner", "check_features", "check_label", "check_rows",
-           "check_weight"]
+           "check_weight", "prediction_stream"]
 
 
 def check_label(y: object, owner: str) -> float:
@@ -127,6 +130,22 @@ X.reshape(-1, 1) if it holds a single feature or X.reshape(1, -1) if it is a sin
             "single example."
         )
     return X
+
+
+def prediction_stream(rng: np.random.Generator) -> np.random.Generator:
+    """An independent child of ``rng`` for a learner's random predictions.
+
+    ``rng.spawn`` moves only the parent's spawn counter, never the state that learning draws
+    from, so a learner's training is the same whether or not it predicts in between (the
+    progressive validation of :func:`~dpboost.online.evaluate.progressive_val_score` predicts
+    before every update) and ``partial_fit`` with a given ``random_state`` is reproducible.
+    """
+    try:
+        return rng.spawn(1)[0]
+    except (TypeError, ValueError):  # a bit generator without a SeedSequence: seed the child
+        # from a digest of the state, which (unlike a draw) leaves the parent's stream alone
+        digest = hashlib.sha256(repr(rng.bit_generator.state).encode()).digest()
+        return np.random.default_rng(int.from_bytes(digest, "little"))
 
 
 @runtime_checkable

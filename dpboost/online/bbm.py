@@ -164,7 +164,7 @@ class OnlineBBM(OnlineClassifier):
         Step of the ``"linear"`` weak learners.
     mode : {"weight", "sample"}, default="weight"
     random_state : int, Generator or None
-        Used only for sampling (``mode="sample"``).
+        Used only for sampling (``mode="sample"``); predictions never draw.
 
     References
     ----------
