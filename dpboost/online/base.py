@@ -4,13 +4,13 @@ Labels are ``-1`` or ``+1``.  ``predict_one`` returns a real number in ``[-1, 1]
 the predicted label (a classifier that only outputs labels returns exactly ``-1.0`` or
 ``+1.0``).  ``learn_one`` takes an importance ``weight >= 0`` (Beygelzimer, Kale & Luo 2015,
 Section 2.1): a weight of ``0`` leaves the learner exactly as it was (no statistic, counter or
-random draw moves), as if the example had not been seen.  The batch verbs are *defined* as
-loops of the single-example verbs; a subclass may override them with a faster equivalent only
-if a test pins that the results agree.  ``learn_one`` / ``predict_one`` take one example ``x``,
-a 1-D array with at least one feature; ``partial_fit`` / ``predict`` / ``decision_function``
-take a 2-D ``X`` of shape ``(n_examples, n_features)``.  A learner whose
-predictions are random draws them from its own stream (:func:`prediction_stream`), so
-predicting never changes what the learner learns.
+random draw moves), as if the example had not been seen, and weights above :data:`MAX_WEIGHT`
+are refused.  The batch verbs are *defined* as loops of the single-example verbs; a subclass
+may override them with a faster equivalent only if a test pins that the results agree.
+``learn_one`` / ``predict_one`` take one example ``x``, a 1-D array with at least one feature;
+``partial_fit`` / ``predict`` / ``decision_function`` take a 2-D ``X`` of shape
+``(n_examples, n_features)``.  A learner whose predictions are random draws them from its own
+stream (:func:`prediction_stream`), so predicting never changes what the learner learns.
 
 References
 ----------
@@ -21,7 +21,6 @@ References
 from __future__ import annotations
 
 import hashlib
-import math
 import numbers
 from typing import Protocol, runtime_checkable
 
@@ -29,8 +28,19 @@ import numpy as np
 
 from dpboost._validation import check_scalar
 
-__all__ = ["OnlineClassifier", "OnlineLearner", "check_features", "check_label", "check_rows",
-           "check_weight", "prediction_stream"]
+__all__ = ["MAX_WEIGHT", "OnlineClassifier", "OnlineLearner", "check_features", "check_label",
+           "check_rows", "check_weight", "prediction_stream"]
+
+#: Largest importance weight accepted.  The linear weak learners' AdaGrad accumulators sum
+#: squared weighted gradients: near ``1e154`` one square overflows float64, the accumulator
+#: becomes ``inf`` and every later step is ``0`` (``sample_weight=1e300`` on one row made
+#: OnlineBBM, AdaBoostOL and OnlineAgnosticBoost predict +1 on every row, silently).  At
+#: ``1e100`` a square is at most ``1e200``, so the sums stay finite for ``1e108`` examples; a
+#: stump's counts for ``1e208`` examples, and one Perceptron step for features below ``1e208``.
+#: A weight near the bound still dominates what follows (AdaGrad's later steps shrink by that
+#: factor): that is the weighted objective, in which such a row outweighs any number of unit
+#: rows, not an overflow.
+MAX_WEIGHT = 1e100
 
 
 def check_label(y: object, owner: str) -> float:
@@ -56,16 +66,21 @@ def check_label(y: object, owner: str) -> float:
 
 
 def check_weight(weight: object, owner: str) -> float:
-    """The importance ``weight`` as a float in ``[0, inf)`` (NaN and inf are refused).
+    """The importance ``weight`` as a float in ``[0, MAX_WEIGHT]`` (NaN and inf are refused).
 
     Examples
     --------
     >>> check_weight(2, "Perceptron.learn_one")
     2.0
+    >>> check_weight(1e300, "Perceptron.learn_one")
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'weight' parameter of Perceptron.learn_one must be a float in [0, 1e+100]. \
+Got 1e+300 instead.
     """
-    if type(weight) is float and 0.0 <= weight < math.inf:  # the hot path
+    if type(weight) is float and 0.0 <= weight <= MAX_WEIGHT:  # the hot path
         return weight
-    return check_scalar(weight, "weight", owner, low=0.0, high=math.inf, closed="left")
+    return check_scalar(weight, "weight", owner, low=0.0, high=MAX_WEIGHT, closed="both")
 
 
 def check_features(x: object, n_features: int | None, owner: str) -> np.ndarray:

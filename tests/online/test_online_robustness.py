@@ -33,6 +33,7 @@ from dpboost.online import (
     WeightedMajority,
 )
 from dpboost.online.agnostic import boost_with_oco
+from dpboost.online.base import MAX_WEIGHT
 
 RNG = np.random.default_rng(20240603)
 X = RNG.uniform(-1, 1, size=(30, 3))
@@ -115,13 +116,16 @@ def test_weighted_majority_refuses_bad_weights_and_labels():
 
 
 def test_weighted_majority_huge_weight_and_tiny_beta_stay_finite():
-    # weight * log(beta) = 1e306 * -690.8 overflows to -inf; when every expert errs the shift
-    # by the max used to compute -inf - (-inf) = NaN
+    # weight * log(beta) = 1e306 * -690.8 overflowed to -inf, and when every expert erred the
+    # shift by the max computed -inf - (-inf) = NaN; weights above MAX_WEIGHT = 1e100 are now
+    # refused (as for every online learner), and the largest accepted one stays finite
     wm = WeightedMajority(2, beta=1e-300)
-    wm.learn_one(np.array([1.0, 1.0]), -1.0, 1e306)
+    with pytest.raises(ValueError, match=r"must be a float in \[0, 1e\+100\]"):
+        wm.learn_one(np.array([1.0, 1.0]), -1.0, 1e306)
+    wm.learn_one(np.array([1.0, 1.0]), -1.0, MAX_WEIGHT)
     np.testing.assert_array_equal(wm.log_weights_, [0.0, 0.0])
-    wm.learn_one(np.array([1.0, -1.0]), -1.0, 1e306)
-    assert wm.log_weights_[1] == 0.0 and wm.log_weights_[0] < -1e300
+    wm.learn_one(np.array([1.0, -1.0]), -1.0, MAX_WEIGHT)
+    assert wm.log_weights_[1] == 0.0 and -np.inf < wm.log_weights_[0] < -1e102
     assert wm.predict_one(np.array([1.0, -1.0])) == -1.0
 
 
