@@ -42,8 +42,8 @@ import math
 import numpy as np
 
 from accounting._validation import house_message
-from dpboost._validation import (check_choice, check_declared_labels, check_scalar,
-                                 warn_inferred_classes, warn_unsorted_classes)
+from dpboost._validation import (check_choice, check_declared_classes, check_declared_labels,
+                                 check_scalar, warn_inferred_classes, warn_unsorted_classes)
 from dpboost.lazy_breg import LazyBregBoost
 from dpboost.mechanisms import LatticeGaussian, blocked_centre, centre_error_bound
 from dpboost.round_ops import is_dask_array
@@ -329,6 +329,7 @@ def declared_n_classes(estimator) -> int | None:
     expected = "a flat list of labels"
     if isinstance(estimator.classes, (str, bytes, dict)):
         raise TypeError(house_message("classes", owner, expected, estimator.classes))
+    check_declared_classes(estimator.classes, owner)
     try:
         classes = np.unique(np.asarray(estimator.classes))
     except (TypeError, ValueError):  # None next to a number, ragged lists

@@ -185,7 +185,9 @@ def _check_truth(truth, path, frame) -> None:
 
 def _by_name(model, args):
     """(X, true labels or None) for a numeric model with feature names (CSV with header)."""
-    from dpboost.readers import header_names, read_table
+    from dpboost.cell_text import is_decimal_number
+    from dpboost.data import _check_finite
+    from dpboost.readers import header_names, line_of, read_table
 
     names = header_names(args.data, "infer")
     if names is None:
@@ -199,11 +201,21 @@ def _by_name(model, args):
     frame = read_table(args.data, columns=wanted, na_values=None,
                        text_columns=[args.label] if args.label in names else [])
     X = np.empty((len(frame), len(model.feature_names_)))
+    header = frame.attrs.get("dpboost_header", True)
     for j, name in enumerate(model.feature_names_):
         try:
             X[:, j] = frame[name].to_numpy(dtype=np.float64)
         except (TypeError, ValueError):
-            raise UserError(f"{args.data}: column {name!r} is not numeric.") from None
+            cells = frame[name].astype(str).str.strip()
+            bad = np.flatnonzero(~cells.map(is_decimal_number).to_numpy())
+            if not bad.size:  # every cell reads as a number, yet the column did not convert
+                raise UserError(f"{args.data}: column {name!r} is not numeric.") from None
+            row = int(bad[0])
+            kind = "is empty" if cells.iloc[row] == "" else "holds a non-numeric value"
+            raise UserError(f"{args.data}: column {name!r} {kind} at line "
+                            f"{line_of(args.data, row, header=header)}; the model's features "
+                            "are numbers.") from None
+    _check_finite(X, Path(args.data), lambda row: line_of(args.data, row, header=header))
     if args.label is not None and args.label not in names:
         raise UserError(f"{args.data} has no label column {args.label!r}.")
     truth = frame[args.label].to_numpy(dtype=object) if args.label else None
