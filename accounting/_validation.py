@@ -13,6 +13,7 @@ import numbers
 __all__ = [
     "MAX_COUNT",
     "METHODS",
+    "PURE_METHODS",
     "check_int",
     "check_method",
     "check_real",
@@ -22,6 +23,10 @@ __all__ = [
 
 #: Conversion methods understood by the accountant, in the order they are reported.
 METHODS = ("paper", "cks", "exact")
+
+#: The same conversions applied to the events without a pure epsilon, plus the pure events'
+#: epsilons by basic composition (see :class:`accounting.zcdp.ZCDPAccountant`).
+PURE_METHODS = ("pure+paper", "pure+cks", "pure+exact")
 
 #: Largest repetition count an event or an accountant accepts. Counts multiply floats (``rho``,
 #: ``mu^2``, an RDP curve); every int up to 2**53 ~ 9.0e15 is an exact double, so up to 10**15

@@ -130,7 +130,11 @@ class ZCDPEvent(DPEvent):
 
 @dataclass(frozen=True)
 class PureDPEvent(DPEvent):
-    """An ``epsilon``-DP mechanism; it is ``epsilon^2/2``-zCDP (Bun & Steinke 2016, Prop. 1.4)."""
+    """An ``epsilon``-DP mechanism; it is ``epsilon^2/2``-zCDP (Bun & Steinke 2016, Prop. 1.4).
+
+    Accountants may also pay it ``epsilon`` by basic composition (Dwork & Roth 2014, Thm 3.16):
+    :class:`~accounting.zcdp.ZCDPAccountant` offers both routes (the ``pure+`` methods).
+    """
 
     epsilon: float
 
@@ -151,6 +155,9 @@ class ExponentialMechanismEvent(DPEvent):
     ``epsilon``-DP and ``epsilon^2 / 8``-zCDP (Cesar & Rogers 2021, Lemma 3.2: every
     ``epsilon``-BR mechanism is ``epsilon^2 / 8``-zCDP), four times less than the
     ``epsilon^2 / 2`` that pure ``epsilon``-DP alone gives (Bun & Steinke 2016, Prop. 1.4).
+    It is also ``epsilon``-DP (McSherry & Talwar 2007, Thm 6; Dwork & Roth 2014, Thm 3.10), so
+    :class:`~accounting.zcdp.ZCDPAccountant` may pay it ``epsilon`` by basic composition
+    instead (the ``pure+`` methods): cheaper for one draw, dearer for many small ones.
 
     References
     ----------
@@ -158,6 +165,7 @@ class ExponentialMechanismEvent(DPEvent):
     pay-what-you-get composition." NeurIPS 2019.
     M. Cesar, R. Rogers. "Bounding, concentrating, and truncating: unifying privacy loss
     composition for data analytics." ALT 2021.
+    F. McSherry, K. Talwar. "Mechanism design via differential privacy." FOCS 2007.
     """
 
     epsilon: float

@@ -10,6 +10,28 @@ Methods: ``"paper"`` (Lemma 15), ``"cks"`` (Canonne, Kamath & Steinke 2020, Prop
 the applicable ones). For a Gaussian composition ``exact <= cks <= paper``.
 The neighbouring relation is replace-one.
 
+**Pure events.** A :class:`PureDPEvent` (``epsilon_0``-DP) and an
+:class:`ExponentialMechanismEvent` (``epsilon_0``-DP: McSherry & Talwar 2007, Thm 6; Dwork & Roth
+2014, Thm 3.10) also have a pure epsilon. Through zCDP alone one ``PureDPEvent(1)`` costs 5.22 at
+delta = 1e-6, though it is 1-DP. So when pure events were composed the methods
+``"pure+paper"``, ``"pure+cks"`` and ``"pure+exact"`` are also offered: split the composition into
+a pure part ``P`` and the rest ``R`` and report
+
+    epsilon = sum_{i in P} count_i epsilon_0i + epsilon_R(delta)      (``epsilon_R`` by the method)
+
+(and ``delta = delta_R(epsilon - sum_P)`` for ``epsilon >= sum_P``, else no guarantee from that
+split). This is basic composition of the ``(sum_P, 0)``-DP part with the ``(epsilon_R, delta)``-DP
+rest (Dwork & Roth 2014, Thm 3.16; Dwork, McSherry, Nissim & Smith 2006), which holds under
+adaptive composition in any order (Dong, Roth & Su 2019, Thm 3.2 with the trade-off form of basic
+composition). For ``paper`` and ``cks`` it is also an RDP identity: ``epsilon_0``-DP is
+``(alpha, epsilon_0)``-RDP at every order (Renyi divergence is nondecreasing in ``alpha`` up to
+the max divergence), RDP adds up adaptively (Mironov 2017, Prop. 1), and both conversions of the
+curve ``c + alpha rho`` are ``c`` plus those of ``alpha rho``. The splits tried put the pure
+events with the largest ``rho`` per unit of ``epsilon_0`` in ``P`` first (all of them, then fewer),
+so a large pure event can be paid linearly while small ones stay in zCDP. With no other events,
+``epsilon = sum epsilon_0`` at every delta and ``delta = 0`` for ``epsilon >= sum epsilon_0``.
+The sum is formed exactly and rounded up, ``epsilon - sum_P`` rounded down.
+
 Examples
 --------
 >>> from accounting.events import GaussianEvent
@@ -21,15 +43,25 @@ References
 ----------
 Bun, Carmosino & Sorrell (2020), Lemmas 14-15; Bun & Steinke (2016); Canonne, Kamath & Steinke
 (2020), arXiv:2004.00010, Prop. 12 / Cor. 13; Balle & Wang (2018), Thm 8; Dong, Roth & Su (2019),
-Cor. 2.13 and Cor. 3.3.
+Cor. 2.13, Thm 3.2 and Cor. 3.3; Dwork & Roth (2014), The Algorithmic Foundations of
+Differential Privacy, Thms 3.10 and 3.16; McSherry & Talwar (2007), Thm 6; Mironov (2017), Renyi
+Differential Privacy, Prop. 1.
 """
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from accounting import conversions
-from accounting._validation import MAX_COUNT, METHODS, check_int, check_method, check_real
+from accounting._validation import (
+    MAX_COUNT,
+    METHODS,
+    PURE_METHODS,
+    check_int,
+    check_method,
+    check_real,
+)
 from accounting.events import (
     ComposedEvent,
     DiscreteGaussianEvent,
@@ -46,7 +78,10 @@ from accounting.events import (
 from accounting.exceptions import UnsupportedEventError
 from accounting.selection import TNBSelectionEvent, rdp_delta, rdp_epsilon, selection_rdp
 
-__all__ = ["ZCDPAccountant", "event_mu_squared", "event_rho"]
+__all__ = ["ZCDPAccountant", "event_mu_squared", "event_pure_epsilon", "event_rho"]
+
+#: Most splits (pure part / rest) the pure methods try; beyond it an evenly spread subset.
+_MAX_SPLITS = 32
 
 
 def event_rho(event: DPEvent) -> float:
@@ -91,6 +126,70 @@ def event_mu_squared(event: DPEvent) -> float:
     )
 
 
+def event_pure_epsilon(event: DPEvent) -> float | None:
+    """The pure epsilon of a single (not composed) event, or None if it has none.
+
+    ``PureDPEvent(eps)`` is ``eps``-DP by definition; ``ExponentialMechanismEvent(eps)`` is
+    ``eps``-DP (McSherry & Talwar 2007, Thm 6; Dwork & Roth 2014, Thm 3.10).
+    """
+    if isinstance(event, (PureDPEvent, ExponentialMechanismEvent)):
+        return event.epsilon
+    return None
+
+
+def _pure_counts(events: list[DPEvent]) -> dict[DPEvent, int]:
+    """Each pure event with ``epsilon > 0`` and its total (exact) count in the composition."""
+    counts: dict[DPEvent, int] = {}
+
+    def walk(ev: DPEvent, count: int) -> None:
+        if event_pure_epsilon(ev):
+            counts[ev] = counts.get(ev, 0) + count
+        elif isinstance(ev, SelfComposedEvent):
+            if ev.count:
+                walk(ev.event, count * ev.count)
+        elif isinstance(ev, ComposedEvent):
+            for sub in ev.events:
+                walk(sub, count)
+
+    for ev in events:
+        walk(ev, 1)
+    return counts
+
+
+def _without(ev: DPEvent, drop: frozenset) -> DPEvent:
+    """``ev`` with every event in ``drop`` replaced by a :class:`NoOpEvent`."""
+    if isinstance(ev, SelfComposedEvent):
+        return SelfComposedEvent(_without(ev.event, drop), ev.count)
+    if isinstance(ev, ComposedEvent):
+        return ComposedEvent(tuple(_without(sub, drop) for sub in ev.events))
+    return NoOpEvent() if event_pure_epsilon(ev) and ev in drop else ev
+
+
+def _float_up(q: Fraction) -> float:
+    """The smallest double ``>= q`` (``inf`` past the largest double)."""
+    try:
+        f = float(q)  # correctly rounded
+    except OverflowError:
+        return math.inf
+    return math.nextafter(f, math.inf) if Fraction(f) < q else f
+
+
+def _add_up(a: float, b: float) -> float:
+    """``a + b`` rounded up (both ``>= 0``)."""
+    if math.isinf(a) or math.isinf(b):
+        return math.inf
+    return _float_up(Fraction(a) + Fraction(b))
+
+
+def _sub_down(a: float, b: float) -> float:
+    """``a - b`` rounded down, for ``a >= b >= 0`` with ``b`` finite."""
+    if math.isinf(a):
+        return math.inf
+    q = Fraction(a) - Fraction(b)
+    f = float(q)
+    return max(math.nextafter(f, -math.inf) if Fraction(f) > q else f, 0.0)
+
+
 class ZCDPAccountant:
     """Accountant for adaptive compositions in zCDP, exact for Gaussian compositions.
 
@@ -100,6 +199,7 @@ class ZCDPAccountant:
 
     def __init__(self) -> None:
         self._events: list[DPEvent] = []
+        self._split_cache: tuple[int, list] | None = None  # (len(_events), _splits())
 
     # -- building
     def compose(self, event: DPEvent, count: int = 1) -> ZCDPAccountant:
@@ -120,13 +220,15 @@ class ZCDPAccountant:
 
     def supports(self, event: DPEvent, method: str = "best") -> bool:
         """Whether ``method`` can interpret ``event``."""
-        method = check_method(method, "ZCDPAccountant.supports")
+        method = check_method(method, "ZCDPAccountant.supports", extra=PURE_METHODS)
         try:
             event_rho(event)
             if method == "exact":
                 event_mu_squared(event)
         except UnsupportedEventError:
             return False
+        if method in PURE_METHODS:
+            return method in ZCDPAccountant().compose(event).methods()
         return True
 
     @property
@@ -154,25 +256,86 @@ class ZCDPAccountant:
         return True
 
     def methods(self) -> tuple[str, ...]:
-        """Conversion methods applicable to what has been composed."""
-        return METHODS if self.is_gaussian else tuple(m for m in METHODS if m != "exact")
+        """Conversion methods applicable to what has been composed.
+
+        ``"paper"``, ``"cks"`` and, for Gaussian compositions, ``"exact"``; when pure events
+        (:func:`event_pure_epsilon`) were composed, also ``"pure+paper"``, ``"pure+cks"`` and,
+        if every other event is Gaussian, ``"pure+exact"`` (see the module docstring).
+        """
+        base = METHODS if self.is_gaussian else tuple(m for m in METHODS if m != "exact")
+        splits = self._splits()
+        if not splits:
+            return base
+        full_rest = splits[-1][1]  # every pure event in the pure part
+        return base + tuple(m for m in PURE_METHODS if m[5:] in full_rest.methods())
+
+    def _splits(self) -> list[tuple[float, ZCDPAccountant]]:
+        """``(sum of the pure part's epsilons, accountant of the rest)`` for each split tried.
+
+        The pure events are ordered by ``rho`` per unit of ``epsilon_0`` (``epsilon_0 / 2`` for
+        :class:`PureDPEvent`, ``epsilon_0 / 8`` for :class:`ExponentialMechanismEvent`), largest
+        first; split ``k`` pays the first ``k`` of them by basic composition, and the last split
+        pays all of them so.  At most :data:`_MAX_SPLITS` splits (``k`` spaced geometrically from 1
+        to all when there are more pure events).
+        """
+        if self._split_cache is not None and self._split_cache[0] == len(self._events):
+            return self._split_cache[1]  # events are only appended (or all replaced: reset)
+        counts = _pure_counts(self._events)
+        order = sorted(counts, key=lambda ev: event_rho(ev) / event_pure_epsilon(ev),
+                       reverse=True)
+        n = len(order)
+        if n <= _MAX_SPLITS:
+            ks = list(range(1, n + 1))
+        else:
+            # geometrically spaced (1, 2, 3, ... n): one large event alone is always tried
+            last = _MAX_SPLITS - 1
+            ks = sorted({min(n, max(1, round(n ** (i / last)))) for i in range(_MAX_SPLITS)})
+        out = []
+        for k in ks:
+            drop = frozenset(order[:k])
+            pure = _float_up(sum((Fraction(event_pure_epsilon(ev)) * counts[ev] for ev in drop),
+                                 Fraction(0)))
+            rest = ZCDPAccountant()
+            rest._events = [_without(ev, drop) for ev in self._events]
+            out.append((pure, rest))
+        self._split_cache = (len(self._events), out)
+        return out
 
     # -- conversions
     def get_epsilon(self, delta: float, method: str = "best") -> float:
         """Smallest epsilon such that the composition is (epsilon, delta)-DP by ``method``."""
         delta = check_real(delta, "delta", "ZCDPAccountant.get_epsilon", low=0, high=1)
-        method = check_method(method, "ZCDPAccountant.get_epsilon")
+        method = check_method(method, "ZCDPAccountant.get_epsilon", extra=PURE_METHODS)
         if method == "best":
-            return min(self._best_candidates(delta))
+            return min(self._best_candidates(delta).values())
         return self._epsilon(delta, method)
 
-    def _best_candidates(self, delta: float) -> list[float]:
-        out = []
+    def best_method(self, delta: float) -> str:
+        """The method whose epsilon at ``delta`` is ``get_epsilon(delta, "best")``.
+
+        E.g. ``"pure+cks"`` when paying the pure events by basic composition is cheapest. Ties
+        go to the first of ``exact, cks, paper, pure+exact, pure+cks, pure+paper``: a pure
+        method is named only when it is strictly better.
+
+        Examples
+        --------
+        >>> ZCDPAccountant().compose(PureDPEvent(1.0)).best_method(1e-6)
+        'pure+exact'
+        >>> ZCDPAccountant().compose(GaussianEvent(42.25), count=100).best_method(1e-6)
+        'exact'
+        """
+        delta = check_real(delta, "delta", "ZCDPAccountant.best_method", low=0, high=1)
+        candidates = self._best_candidates(delta)
+        preference = METHODS[::-1] + PURE_METHODS[::-1]
+        return min(preference, key=lambda m: (candidates.get(m, math.inf), preference.index(m)))
+
+    def _best_candidates(self, delta: float) -> dict[str, float]:
+        out = {}
         for m in self.methods():
             try:
-                out.append(self._epsilon(delta, m))
+                out[m] = self._epsilon(delta, m)
             except ValueError:  # "exact" beyond its supported range: the others still bound it
-                if m != "exact":
+                if not m.endswith("exact"):
                     raise
         return out
 
@@ -181,7 +344,7 @@ class ZCDPAccountant:
         epsilon = check_real(
             epsilon, "epsilon", "ZCDPAccountant.get_delta", low=0, high=math.inf, closed="both"
         )
-        method = check_method(method, "ZCDPAccountant.get_delta")
+        method = check_method(method, "ZCDPAccountant.get_delta", extra=PURE_METHODS)
         if method == "best":
             return min(self._delta(epsilon, m) for m in self.methods())
         return self._delta(epsilon, method)
@@ -220,7 +383,35 @@ class ZCDPAccountant:
 
         return curve
 
+    def _pure_epsilon(self, delta: float, base: str) -> float:
+        """``min over splits of sum_P + epsilon_R(delta)`` by ``base`` (module docstring)."""
+        values, error = [], None
+        for pure, rest in self._splits():
+            if base == "exact" and not rest.is_gaussian:
+                continue
+            try:
+                values.append(_add_up(pure, rest._epsilon(delta, base)))
+            except ValueError as exc:  # "exact" beyond MAX_EPSILON for this split only
+                error = exc
+        if not values:
+            if error is not None:
+                raise error
+            raise UnsupportedEventError(  # pragma: no cover - check_method and methods() guard
+                f"The 'pure+{base}' method does not apply to {self.ledger!r}."
+            )
+        return min(values)
+
+    def _pure_delta(self, epsilon: float, base: str) -> float:
+        """``min over splits with sum_P <= epsilon of delta_R(epsilon - sum_P)`` by ``base``."""
+        out = 1.0
+        for pure, rest in self._splits():
+            if epsilon >= pure and (base != "exact" or rest.is_gaussian):
+                out = min(out, rest._delta(_sub_down(epsilon, pure), base))
+        return out
+
     def _epsilon(self, delta: float, method: str) -> float:
+        if method in PURE_METHODS:
+            return self._pure_epsilon(delta, method[5:])
         curve = self._rdp_curve() if method != "exact" else None
         if curve is not None:
             return rdp_epsilon(curve, delta, method)
@@ -232,6 +423,8 @@ class ZCDPAccountant:
         return math.inf if rho == math.inf else conversions.zcdp_to_epsilon_paper(rho, delta)
 
     def _delta(self, epsilon: float, method: str) -> float:
+        if method in PURE_METHODS:
+            return self._pure_delta(epsilon, method[5:])
         curve = self._rdp_curve() if method != "exact" else None
         if curve is not None:
             return rdp_delta(curve, epsilon, method)
@@ -250,6 +443,7 @@ class ZCDPAccountant:
         if not isinstance(state, dict) or "events" not in state:
             raise ValueError("The accountant state is missing the key 'events'.")
         self._events = [event_from_dict(d) for d in state["events"]]
+        self._split_cache = None
         return self
 
     def __repr__(self) -> str:
