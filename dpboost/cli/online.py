@@ -205,7 +205,12 @@ def run(args) -> int:
         # nothing this command outputs is private (NOT_PRIVATE), so a loader's warning that
         # something was read from the data without privacy tells the user nothing new
         warnings.simplefilter("ignore", PrivacyLeakWarning)
-        X, y_raw = load_dataset(args.data, label=args.label)
+        try:
+            X, y_raw = load_dataset(args.data, label=args.label)
+        except ValueError as exc:  # online has no --schema: the loader's hint names train's
+            raise UserError(str(exc).replace(
+                ", or declare a schema (--schema).", ": 'dpboost online' reads numbers only "
+                "(text columns are encoded by 'dpboost train --schema').")) from None
     y, classes = binary_labels(np.asarray(y_raw))
     n = len(y)
     n_test = round(test_fraction * n)

@@ -46,3 +46,10 @@ def test_mixed_or_missing_classes_are_named_before_any_data(classes):
     X = np.zeros((10, 2))
     with pytest.raises((ValueError, TypeError), match="(?i)mix|None|NaN|missing"):
         est.fit(X, np.array(classes * 10)[:10])
+
+
+def test_online_does_not_offer_a_schema_flag_it_lacks(tmp_path, capsys):
+    (tmp_path / "t.csv").write_text("a,b,y\n1,2,1\nx,3,-1\n2,2,1\n")
+    assert main(["online", str(tmp_path / "t.csv"), "--label", "y"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "line 3" in err[0] and "(--schema)" not in err[0], err
