@@ -63,7 +63,9 @@ class GaussianEvent(DPEvent):
     """A Gaussian mechanism; ``noise_multiplier`` is sigma divided by the L2 sensitivity.
 
     It is ``1/(2 z^2)``-zCDP (Bun & Steinke 2016, Prop. 1.6) and ``1/z``-GDP (Dong, Roth & Su
-    2019, Thm 2.7). ``noise_multiplier=inf`` is a mechanism that releases nothing (rho = 0).
+    2019, Thm 2.7). ``noise_multiplier=inf`` is a mechanism that releases nothing (rho = 0):
+    meaningful for a step that is skipped, never for a release that happened (the CLI refuses
+    it). NaN is refused with ValueError.
     """
 
     noise_multiplier: float
@@ -94,7 +96,8 @@ class DiscreteGaussianEvent(DPEvent):
     Gaussian.  Its (epsilon, delta) profile is *not* exactly the continuous Gaussian's, so the
     exact GDP conversion does not apply; accountants convert through zCDP (CKS20 Prop. 12 /
     Cor. 13, or Lemma 15).  This is what dpboost's floating-point-safe release spends
-    (:class:`dpboost.mechanisms.LatticeGaussian`).
+    (:class:`dpboost.mechanisms.LatticeGaussian`).  ``noise_multiplier=inf`` is a mechanism that
+    releases nothing (rho = 0), as for :class:`GaussianEvent`; NaN is refused.
     """
 
     noise_multiplier: float
