@@ -162,7 +162,9 @@ def warn_if_clipped(X: np.ndarray, norm_bound: float, owner: str) -> None:
     at prediction.  Clipping a few outliers (the demo's standardised breast-cancer rows: 4%) is
     routine and stays silent.
 
-    A local message to the data owner (the count is not part of any release).
+    A local message to the data owner, which states no count: the count is a noise-free
+    figure of the data (the CLI prints it only with ``--non-private-figures``), and a warning
+    ends up in logs that are shared.
 
     Examples
     --------
@@ -174,7 +176,7 @@ def warn_if_clipped(X: np.ndarray, norm_bound: float, owner: str) -> None:
     >>> len(w)
     1
     >>> print(w[0].message)  # doctest: +ELLIPSIS
-    1 of 2 training rows (50.0%) have norm above norm_bound=1 ...
+    A tenth or more of the training rows have norm above norm_bound=1 ...
     """
     from dpboost.exceptions import ClippedRowsWarning
 
@@ -184,11 +186,12 @@ def warn_if_clipped(X: np.ndarray, norm_bound: float, owner: str) -> None:
     if over and over >= CLIPPED_SHARE_WARNED * X.shape[0]:
         n = X.shape[0]
         warnings.warn(
-            f"{over} of {n} training rows ({100.0 * over / n:.1f}%) have norm above "
-            f"norm_bound={norm_bound:g} and were clipped onto the sphere; {owner} is fitted to "
+            f"A tenth or more of the training rows have norm above norm_bound={norm_bound:g} "
+            f"and were clipped onto the sphere; {owner} is fitted to "
             "the clipped rows, but predictions score rows as given, so a model trained mostly "
             "on clipped rows is miscalibrated. Divide the features by a public bound (or use "
-            "'dpboost schema') so that rows fit in the ball.",
+            "'dpboost schema') so that rows fit in the ball. (The exact count is not shown: "
+            "it is a figure of the data without noise, which a shared log would carry.)",
             ClippedRowsWarning, stacklevel=3)
 
 
