@@ -98,7 +98,7 @@ def _summary(ledger) -> dict:
     for s in history:
         acc.compose(s.event)
     spent = acc.get_epsilon(delta) if history else 0.0
-    method = _conversion(acc)
+    method = acc.best_method(delta) if history else _conversion(acc)
     return {
         "path": str(ledger.path),
         "target_epsilon": ledger.target_epsilon,

@@ -34,9 +34,14 @@ def _one_line_error(capsys, path=None):
 
 def test_privacy_with_a_huge_noise_multiplier_returns(capsys):
     # rho = 5e-311: cks_epsilon looped forever on sqrt(L / rho) = inf
-    with within(5):
+    with within(5):  # the default mechanism is train's discrete Gaussian (no exact route)
         assert main(["privacy", "--n-rounds", "1", "--noise-multiplier", "1e155",
                      "--target-delta", "1e-6", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["epsilon"] == {"paper": pytest.approx(0.0, abs=1e-150), "cks": 0.0}
+    with within(5):
+        assert main(["privacy", "--n-rounds", "1", "--noise-multiplier", "1e155",
+                     "--target-delta", "1e-6", "--json", "--mechanism", "gaussian"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["epsilon"] == {"paper": pytest.approx(0.0, abs=1e-150), "cks": 0.0, "exact": 0.0}
 
@@ -51,9 +56,13 @@ def test_budget_spend_with_a_huge_noise_multiplier_returns_and_releases_the_lock
 
 
 def test_show_after_an_infinite_noise_spend(tmp_path, capsys):
+    """The CLI refuses z = inf (a spend that costs nothing); a ledger that holds one (the
+    Python API's "a step that releases nothing", or an older dpboost) still shows."""
     path = tmp_path / "inf.json"
     _init(path)
-    assert _spend(path, "inf", "free") == 0
+    assert _spend(path, "inf", "free") == 2
+    _one_line_error(capsys)
+    BudgetLedger.open(path).spend(SelfComposedEvent(GaussianEvent(math.inf), 1), label="free")
     capsys.readouterr()
     # stored as the zero-cost GaussianEvent(inf), in standard JSON ("inf" as a string)
     stored = json.loads(path.read_text())["spends"][0]["event"]
