@@ -51,14 +51,18 @@ def test_multiclass_parameter_is_checked_by_a_binary_fit_and_by_the_plan(value, 
 
 
 # -- 2. the classes declaration ----------------------------------------------------------------
-@pytest.mark.parametrize("classes, error", [
-    ([[0, 1], [2, 3]], ValueError), ([None, 1, 2], TypeError), ("abc", TypeError),
-    ({0: 1, 1: 2, 2: 3}, TypeError),
+FLAT = "The 'classes' parameter of PrivateHalfspaceClassifier must be a flat list of labels"
+
+
+@pytest.mark.parametrize("classes, error, match", [
+    ([[0, 1], [2, 3]], ValueError, FLAT), ("abc", TypeError, FLAT),
+    ({0: 1, 1: 2, 2: 3}, TypeError, FLAT),
+    # named since session 19 (it was the generic TypeError)
+    ([None, 1, 2], ValueError, "holds a missing value \\(None or NaN\\) at position 0"),
 ])
-def test_a_malformed_classes_declaration_is_one_clear_error(classes, error):
+def test_a_malformed_classes_declaration_is_one_clear_error(classes, error, match):
     X, y = _data()
     est = PrivateHalfspaceClassifier(1.0, 1e-6, classes=classes, random_state=0)
-    match = "The 'classes' parameter of PrivateHalfspaceClassifier must be a flat list of labels"
     with pytest.raises(error, match=match):
         est.planned_privacy_event()
     with pytest.raises(error, match=match):
