@@ -56,6 +56,7 @@ from accounting import ExponentialMechanismEvent
 from dpboost.private_threshold import (
     BRIER_GRID,
     BRIER_SENSITIVITY,
+    epsilon_up,
     floor_eta,
     sample_exponential,
 )
@@ -108,7 +109,8 @@ def temperature_event(rho: float) -> ExponentialMechanismEvent:
     >>> ZCDPAccountant().compose(temperature_event(0.001)).rho <= 0.001
     True
     """
-    return ExponentialMechanismEvent(epsilon=float(2 * temperature_eta(rho) * BRIER_SENSITIVITY))
+    return ExponentialMechanismEvent(epsilon=epsilon_up(2 * temperature_eta(rho)
+                                                        * BRIER_SENSITIVITY))
 
 
 def _gain_sums(u: np.ndarray, y: np.ndarray, temperatures: np.ndarray) -> np.ndarray:

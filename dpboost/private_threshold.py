@@ -213,8 +213,22 @@ def threshold_event(rho: float) -> ComposedEvent:
     True
     """
     cut, slope = threshold_etas(rho)
-    return ComposedEvent((ExponentialMechanismEvent(epsilon=float(2 * cut)),
-                          ExponentialMechanismEvent(epsilon=float(2 * slope * BRIER_SENSITIVITY))))
+    return ComposedEvent((ExponentialMechanismEvent(epsilon=epsilon_up(2 * cut)),
+                          ExponentialMechanismEvent(epsilon=epsilon_up(2 * slope
+                                                                       * BRIER_SENSITIVITY))))
+
+
+def epsilon_up(exact: Fraction) -> float:
+    """The float nearest ``exact`` from above: an event's epsilon_0 is never below what the
+    mechanism spends (``float()`` rounds to nearest: ``2 eta Delta`` came out 2^-50 short).
+
+    Examples
+    --------
+    >>> epsilon_up(Fraction(1, 3)) >= Fraction(1, 3) > float(Fraction(1, 3))
+    True
+    """
+    value = float(exact)
+    return math.nextafter(value, math.inf) if Fraction(value) < exact else value
 
 
 def cut_utilities(u: np.ndarray, y_pm: np.ndarray, cuts: np.ndarray) -> np.ndarray:

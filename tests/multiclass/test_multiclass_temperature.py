@@ -20,7 +20,12 @@ from dpboost.private_temperature import (
     temperature_eta,
     temperature_event,
 )
-from dpboost.private_threshold import BRIER_SENSITIVITY
+from dpboost.private_threshold import (
+    BRIER_SENSITIVITY,
+    epsilon_up,
+    threshold_etas,
+    threshold_event,
+)
 
 
 def _blobs(n, K=4, seed=0, spread=0.12):
@@ -73,7 +78,14 @@ def test_the_event_costs_at_most_the_share_and_wastes_little():
         eta = temperature_eta(rho)
         assert isinstance(eta, Fraction) and eta.denominator <= 2**52
         assert temperature_event(rho) == ExponentialMechanismEvent(
-            epsilon=float(2 * eta * BRIER_SENSITIVITY))
+            epsilon=epsilon_up(2 * eta * BRIER_SENSITIVITY))
+    for rho in (123.4, 100000.1, 1e-6, 0.5):  # never below the exact 2 eta Delta (123.4 was)
+        exact = 2 * temperature_eta(rho) * BRIER_SENSITIVITY
+        assert Fraction(temperature_event(rho).epsilon) >= exact
+        cut, slope = threshold_etas(rho)
+        cut_event, slope_event = threshold_event(rho).events
+        assert Fraction(cut_event.epsilon) >= 2 * cut
+        assert Fraction(slope_event.epsilon) >= 2 * slope * BRIER_SENSITIVITY
 
 
 @pytest.mark.slow
