@@ -109,7 +109,10 @@ class AuditResult:
     ``epsilon_detectable`` is the largest lower bound these runs could give (a perfect test,
     :func:`~dpboost.audit_statistics.epsilon_detectable`); when the claim is at or above it no
     mechanism could fail, so ``conclusive`` is false and the audit says nothing: more runs
-    (``runs_needed``) are required before a pass means anything.
+    (``runs_needed``) are required before a pass means anything.  ``conclusive`` is necessary,
+    not sufficient: just under the ceiling only a near-perfect test fails, so a mechanism with
+    half its noise (true epsilon 17.7) passed a claim of 8 on ``runs_needed`` = 27,496 runs.
+    The power against a given error is :func:`~dpboost.audit_statistics.expected_power`.
     """
 
     epsilon_lower: float

@@ -132,5 +132,6 @@ def run(args) -> int:
         if result.verdict == "INCONCLUSIVE":
             print(f"  {result.runs} runs can show at most epsilon = "
                   f"{result.epsilon_detectable:.4f}, so no mechanism could fail this claim; "
-                  f"use --runs {result.runs_needed} or more")
+                  f"use --runs {result.runs_needed} or more (the fewest with which a "
+                  "mechanism could fail; catching a small error takes many more)")
     return {"PASSED": 0, "FAILED": 1, "INCONCLUSIVE": 3}[result.verdict]
