@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 import accounting.ledger as ledger_module
+import accounting.ledger_lock as ledger_lock_module
 from accounting import BudgetLedger, GaussianEvent, SelfComposedEvent
 
 EVENT = SelfComposedEvent(GaussianEvent(50.0), 10)
@@ -54,8 +55,8 @@ def _eacces(*args, **kwargs):
 FAULTS = {
     "enospc_fsync": (ledger_module.os, "fsync", _enospc),
     "enospc_replace": (ledger_module.os, "replace", _enospc),
-    "erofs_mkstemp": (ledger_module.tempfile, "mkstemp", _erofs),
-    "eacces_mkstemp": (ledger_module.tempfile, "mkstemp", _eacces),
+    "erofs_mkstemp": (ledger_lock_module.tempfile, "mkstemp", _erofs),
+    "eacces_mkstemp": (ledger_lock_module.tempfile, "mkstemp", _eacces),
 }
 
 
