@@ -26,6 +26,7 @@ import argparse
 import json
 import math
 
+from accounting import DiscreteGaussianEvent, GaussianEvent
 from dpboost.cli._options import UserError, add_json, add_n_rounds, add_target_epsilon_delta
 
 __all__ = ["MAX_ROUNDS", "MECHANISMS", "add_mechanism", "add_parser", "check_rounds",
@@ -35,10 +36,10 @@ __all__ = ["MAX_ROUNDS", "MECHANISMS", "add_mechanism", "add_parser", "check_rou
 #: to 2**53 (~9.0e15) is an exact double; no fit runs 10**15 rounds (``train`` stops at 10**6).
 MAX_ROUNDS = 10**15
 
-#: ``--mechanism`` choices: (event class name, calibrate_noise's mechanism, words for output).
+#: ``--mechanism`` choices: (event class, calibrate_noise's mechanism, words for output).
 MECHANISMS = {
-    "discrete-gaussian": ("DiscreteGaussianEvent", "discrete_gaussian", "discrete Gaussian"),
-    "gaussian": ("GaussianEvent", "gaussian", "continuous Gaussian"),
+    "discrete-gaussian": (DiscreteGaussianEvent, "discrete_gaussian", "discrete Gaussian"),
+    "gaussian": (GaussianEvent, "gaussian", "continuous Gaussian"),
 }
 
 #: What a default fit releases besides its rounds (README, "Defaults that adapt privately").
@@ -124,9 +125,7 @@ def check_noise_multiplier(value: float, owner: str) -> float:
 
 def mechanism_event(mechanism: str, z: float):
     """The event of one round of ``mechanism`` at noise multiplier ``z``."""
-    import accounting
-
-    return getattr(accounting, MECHANISMS[mechanism][0])(z)
+    return MECHANISMS[mechanism][0](z)
 
 
 def _check(args) -> tuple[int, float]:
