@@ -16,7 +16,7 @@ import unicodedata
 import numpy as np
 
 __all__ = ["AMBIGUOUS", "DECIMAL_COMMA", "NA_WORDS", "DeclaredValues", "category_key",
-           "category_text", "is_decimal_number", "is_nan_text"]
+           "category_text", "first_non_number", "is_decimal_number", "is_nan_text"]
 
 #: What the readers do to a cell of a text column under ``"decimal": ","``: ``1,5`` -> ``1.5``.
 DECIMAL_COMMA = re.compile(r"^\s*([+-]?\d*),(\d+)\s*$")
@@ -215,3 +215,28 @@ def is_decimal_number(text: str) -> bool:
     [True, True, True, False, False, False, False]
     """
     return _NUMBER_TEXT.fullmatch(text) is not None
+
+
+def first_non_number(cells) -> tuple[int, str] | None:
+    """The first cell of a pandas column that is no decimal number, as ``(row, what)`` with
+    ``what`` "is empty" or "holds a non-numeric value"; None when every cell is a number.
+
+    For messages that name a line, never the cell (``train`` and ``predict`` share it).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> first_non_number(pd.Series(["1", " 2 ", None])), first_non_number(pd.Series(["1", "x"]))
+    ((2, 'is empty'), (1, 'holds a non-numeric value'))
+    """
+    text = cells.astype(str).tolist()  # pandas 3 keeps a missing cell missing (not "nan")
+    bad = np.flatnonzero(~np.fromiter((isinstance(v, str) and is_decimal_number(v)
+                                       for v in text), dtype=bool, count=len(text))
+                         | cells.isna().to_numpy())
+    if not bad.size:
+        return None
+    row = int(bad[0])
+    cell = cells.iloc[row]
+    empty = cell is None or (isinstance(cell, float) and math.isnan(cell)) or (
+        isinstance(cell, str) and not cell.strip())
+    return row, "is empty" if empty else "holds a non-numeric value"

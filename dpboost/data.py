@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from dpboost._validation import check_choice, check_finite_rows, check_random_state, check_scalar
-from dpboost.cell_text import is_decimal_number
+from dpboost.cell_text import first_non_number, is_decimal_number
 from dpboost.exceptions import PrivacyLeakWarning
 from dpboost.readers import _is_gzip  # the file-reading room holds it
 
@@ -376,18 +376,14 @@ def _load_csv(path, label, *, header, with_label, names_out=None):
             continue
         col = frame[name]
         values = None
+        bad = None
         if col.dtype.kind in "iuf":
             values = col.to_numpy(dtype=np.float64)  # NaN here was written "nan"
-            bad_rows = np.empty(0, dtype=np.int64)
         else:
-            bad_rows = np.flatnonzero(col.isna().to_numpy() | ~col.astype(str).map(
-                is_decimal_number).to_numpy())
-        if len(bad_rows):
-            row = int(bad_rows[0])
-            cell = col.iloc[row]
+            bad = first_non_number(col)
+        if bad is not None:
+            row, kind = bad  # the line, never the cell
             what = f"column {name!r} (index {j})" if has_header else f"column {j}"
-            kind = ("is empty" if cell is None or cell == "" or (  # the line, never the cell
-                isinstance(cell, float) and np.isnan(cell)) else "holds a non-numeric value")
             raise ValueError(f"{path}: {what} {kind} at line "
                              f"{line_of(path, row, header=has_header)}; only the label column "
                              "may hold strings. Encode categories as numbers first, or "

@@ -185,7 +185,7 @@ def _check_truth(truth, path, frame) -> None:
 
 def _by_name(model, args):
     """(X, true labels or None) for a numeric model with feature names (CSV with header)."""
-    from dpboost.cell_text import is_decimal_number
+    from dpboost.cell_text import first_non_number
     from dpboost.data import _check_finite
     from dpboost.readers import header_names, line_of, read_table
 
@@ -206,12 +206,10 @@ def _by_name(model, args):
         try:
             X[:, j] = frame[name].to_numpy(dtype=np.float64)
         except (TypeError, ValueError):
-            cells = frame[name].astype(str).str.strip()
-            bad = np.flatnonzero(~cells.map(is_decimal_number).to_numpy())
-            if not bad.size:  # every cell reads as a number, yet the column did not convert
+            bad = first_non_number(frame[name])
+            if bad is None:  # every cell reads as a number, yet the column did not convert
                 raise UserError(f"{args.data}: column {name!r} is not numeric.") from None
-            row = int(bad[0])
-            kind = "is empty" if cells.iloc[row] == "" else "holds a non-numeric value"
+            row, kind = bad
             raise UserError(f"{args.data}: column {name!r} {kind} at line "
                             f"{line_of(args.data, row, header=header)}; the model's features "
                             "are numbers.") from None
