@@ -321,9 +321,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             check_choice(self.calibration, "calibration", owner, ("auto", "private", "none"))
         for name in ("diagnostics", "verbose"):
             value = getattr(self, name)
-            if not isinstance(value, (bool, np.bool_, int, np.integer)) or (
+            if not isinstance(value, (bool, np.bool_, int, np.integer)) or value < 0 or (
                     name == "diagnostics" and not isinstance(value, (bool, np.bool_))):
-                kind = "a bool" if name == "diagnostics" else "a bool or an int"
+                kind = "a bool" if name == "diagnostics" else "a bool or an int >= 0"
                 raise TypeError(f"The '{name}' parameter of {owner} must be {kind}. "
                                 f"Got {value!r} instead.")
         T = (None if self.n_rounds is None else

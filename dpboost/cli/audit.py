@@ -23,6 +23,9 @@ import json
 
 __all__ = ["add_parser", "run"]
 
+#: Neighbouring pairs tried by ``--sensitivity`` when ``--pairs`` is not given.
+DEFAULT_PAIRS = 2000
+
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     from dpboost.audit import DEFAULT_DELTA, DEFAULT_EPSILON
@@ -70,19 +73,34 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--sensitivity", action="store_true",
                         help="search neighbouring samples for the largest total variation "
                              "and centre distance instead (default: off)")
-    parser.add_argument("--pairs", type=positive_int, default=2000,
-                        help="neighbouring pairs tried by --sensitivity (default: 2000)")
+    parser.add_argument("--pairs", type=positive_int, default=None,
+                        help="neighbouring pairs tried by --sensitivity (default: 2000); "
+                             "only with --sensitivity")
     add_seed(parser, private=False, what="the audit")
     add_json(parser, help="print the result as JSON")
     parser.set_defaults(func=run)
     return parser
 
 
+def _check_flags(args) -> None:
+    """Refuse a flag the chosen audit would ignore: a silently ignored flag misleads."""
+    from dpboost.cli import UsageError
+
+    if args.sensitivity and args.runs is not None:
+        raise UsageError("dpboost audit: error: --runs sets the runs of a mechanism audit, "
+                         "not of --sensitivity: use --pairs")
+    if not args.sensitivity and args.pairs is not None:
+        raise UsageError("dpboost audit: error: --pairs applies only with --sensitivity: "
+                         "a mechanism audit takes --runs")
+
+
 def run(args) -> int:
     from dpboost import audit
 
+    _check_flags(args)
     if args.sensitivity:
-        result = audit.search_sensitivity(pairs=args.pairs, random_state=args.seed)
+        pairs = DEFAULT_PAIRS if args.pairs is None else args.pairs
+        result = audit.search_sensitivity(pairs=pairs, random_state=args.seed)
         if args.json:
             print(json.dumps(result.to_dict(), indent=2))
         else:
