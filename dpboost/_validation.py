@@ -162,9 +162,11 @@ def warn_if_clipped(X: np.ndarray, norm_bound: float, owner: str) -> None:
     at prediction.  Clipping a few outliers (the demo's standardised breast-cancer rows: 4%) is
     routine and stays silent.
 
-    A local message to the data owner, which states no count: the count is a noise-free
-    figure of the data (the CLI prints it only with ``--non-private-figures``), and a warning
-    ends up in logs that are shared.
+    NOT PRIVATE: whether the warning fires is a noise-free bit of the data (a neighbour with
+    one more clipped row flips it with certainty), and warnings end up in logs that are
+    shared.  So private fits call this only with ``diagnostics=True`` (the non-private
+    ``BoostedHalfspaceClassifier`` always); the message states no count.  The data owner's
+    own check before a private fit is :func:`dpboost.clipping.clipped_fraction`.
 
     Examples
     --------

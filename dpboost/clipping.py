@@ -13,7 +13,8 @@ import numpy as np
 
 from dpboost.round_ops import is_dask_array
 
-__all__ = ["FLOAT32_MAX_BOUND", "FLOAT32_MIN_BOUND", "clip_any", "clip_rows", "working_dtype"]
+__all__ = ["FLOAT32_MAX_BOUND", "FLOAT32_MIN_BOUND", "clip_any", "clip_rows", "clipped_fraction",
+           "working_dtype"]
 
 #: The largest norm bound under which a fit keeps float32 rows in float32: float32's largest
 #: value over 2^16.  A fit's intermediates reach about 1,100 R (the centred rows ``x - m_hat``,
@@ -95,3 +96,28 @@ def clip_any(X, norm_bound: float):
 
         return distributed.clip_rows_dask(X, norm_bound)
     return clip_rows(X, norm_bound)
+
+
+def clipped_fraction(X, norm_bound: float = 1.0) -> float:
+    """The fraction of rows of ``X`` longer than ``norm_bound``: the rows a fit clips.
+
+    NOT PRIVATE: a figure of the data without noise, for the data owner to check a public
+    scaling before a private fit (a model trained mostly on clipped rows scores unclipped rows
+    at prediction, so it is miscalibrated); never publish it.  A private fit does not warn
+    about clipped rows unless ``diagnostics=True``: whether it warned would be a noise-free
+    bit of the data.
+
+    Examples
+    --------
+    >>> clipped_fraction(np.array([[3.0, 4.0], [0.3, 0.4]]), 1.0)
+    0.5
+    """
+    rows = np.asarray(X, dtype=np.float64)
+    if rows.ndim != 2 or rows.shape[0] == 0:
+        raise ValueError(f"Expected a non-empty 2-D array of rows. Got shape {rows.shape}.")
+    bound = float(norm_bound)
+    if not (bound > 0 and np.isfinite(bound)):
+        raise ValueError(f"norm_bound must be a positive finite number. Got {norm_bound!r}.")
+    with np.errstate(over="ignore", invalid="ignore"):
+        norms = np.sqrt(np.einsum("ij,ij->i", rows, rows))
+    return float(np.count_nonzero(~(norms <= bound))) / rows.shape[0]

@@ -403,7 +403,8 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             if _is_multiclass(self, y):  # one joint release of all K centres per round
                 return fit_multiclass(self, X, y, s)
             y_pm = self._encode_labels(y, warn=True)
-            warn_if_clipped(X, s["R"], type(self).__name__)
+            if self.diagnostics:  # a noise-free bit of the data: only when asked for
+                warn_if_clipped(X, s["R"], type(self).__name__)
             X = clip_rows(X, s["R"])
         n = X.shape[0]
         if s["kappa"] is not None:

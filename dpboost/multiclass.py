@@ -441,7 +441,8 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     else:
         clip, norm_scale = clip_rows, private_norm_scale
         classes, y_idx = encode_classes(estimator, y, warn=private)
-        warn_if_clipped(X, R, owner)
+        if not private or estimator.diagnostics:  # noise-free: private fits only when asked
+            warn_if_clipped(X, R, owner)
         X = clip_rows(X, R)
     K = classes.size
     n, d = X.shape

@@ -45,10 +45,8 @@ from accounting.selection import rdp_epsilon, selection_rdp
 from dpboost._validation import (
     check_declared_labels,
     check_finite_rows,
-    check_norm_bound,
     check_random_state,
     check_scalar,
-    warn_if_clipped,
     warn_inferred_classes,
 )
 from dpboost.estimator import PrivateHalfspaceClassifier
@@ -202,8 +200,9 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         ``rho_Q``-zCDP base (the best of ``K`` Gaussian scores) is (1, 2.6e-4)-DP, not
         (1, 1e-6), at this class's default plan for ``epsilon = 1``
         (``tests/audit/test_release_attacks.py``).  So no run prints or warns (a candidate
-        cannot set ``verbose`` or ``diagnostics``; each candidate's ``norm_bound`` is checked
-        for clipped rows once, before the runs), and ``best_estimator_.privacy_report_``
+        cannot set ``verbose`` or ``diagnostics``, and no clipped-rows warning is raised:
+        check with :func:`dpboost.clipping.clipped_fraction` before the search), and
+        ``best_estimator_.privacy_report_``
         names the search under ``"selected_by"`` (its epsilon is the model's, not the run's).
 
     Examples
@@ -298,11 +297,6 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         t, m = lattice_variance(math.sqrt(0.5 / rho_score))
         K = _sample_tnb(eta, gamma, k_rng)
         best = (-math.inf, None, None)
-        # the clipped-rows warning of every candidate's bound, here and not from the runs:
-        # which warnings the runs raise would tell which candidates ran, so something of K
-        for bound in dict.fromkeys(c.get("norm_bound", 1.0) for c in cands):
-            warn_if_clipped(X[tr], check_norm_bound(bound, type(self).__name__),
-                            type(self).__name__)
         for _ in range(K):
             r = run_rng.spawn(1)[0]
             params = cands[int(r.integers(len(cands)))]
@@ -310,7 +304,7 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
                                              accounting="cks", random_state=r, **params)
             with warnings.catch_warnings():
                 # none of a run's warnings leaves the search (they are per run, so K):
-                # the clipped rows warned above; the classes are declared to every run
+                # (the classes are declared to every run)
                 warnings.simplefilter("ignore")
                 est.fit(X[tr], y[tr])
             # the run's stream must not stay in a released estimator: its SeedSequence holds
