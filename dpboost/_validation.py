@@ -375,6 +375,12 @@ _SLIPS = (
     ("bytes", _decoded, _text,
      "They are bytes and the declared classes are text: decode the labels (for example "
      "numpy.char.decode(y, 'utf-8'))."),
+    ("codes", None, None,
+     "They are whole numbers below the number of classes and the declared classes are text: "
+     "codes of the classes, as scikit-learn passes y to a clone in cross_val_predict(..., "
+     "method='predict_proba' or 'decision_function') (a LabelEncoder, classes in sorted "
+     "order). For such a run declare classes={codes}: code k stands for the k-th class in "
+     "sorted order."),
 )
 
 
@@ -382,6 +388,11 @@ def _slips_explaining(values, classes) -> tuple[bool, ...]:
     """For each of :data:`_SLIPS`, whether it explains every one of ``values``."""
     out = []
     for _, key, class_key, _ in _SLIPS:
+        if key is None:  # codes 0..K-1 of text classes (scikit-learn's LabelEncoder)
+            out.append(all(isinstance(c, str) for c in classes) and all(
+                isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+                and 0 <= v < len(classes) for v in values))
+            continue
         targets = {class_key(c) for c in classes} - {None}
         out.append(all(key(v) is not None and key(v) in targets for v in values))
     return tuple(out)
@@ -441,7 +452,8 @@ def unknown_labels_message(classes, count: int, first_row: int, slips) -> str:
             numeric = _numeric_classes(classes.tolist())
             fix = (f"declare the classes as numbers (classes={numeric})" if numeric is not None
                    else "convert the labels to the text of the classes")
-            return f"{msg} {hint.format(fix=fix + '.')}"
+            codes = list(range(len(classes)))
+            return f"{msg} {hint.format(fix=fix + '.', codes=codes)}"
     return msg
 
 

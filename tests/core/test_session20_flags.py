@@ -44,3 +44,43 @@ def test_non_negative_verbose_is_taken(verbose, capsys):
     PrivateHalfspaceClassifier(target_epsilon=1, target_delta=1e-6, verbose=verbose,
                                n_rounds=3, random_state=0).fit(X, y)
     assert bool(capsys.readouterr().err) == bool(verbose)
+
+
+def test_cross_val_predict_proba_with_text_classes_names_the_codes():
+    """scikit-learn encodes y to 0..K-1 before fitting a clone for predict_proba: the refusal
+    says so and what to declare, and the declaration it names works."""
+    import warnings
+
+    from sklearn.model_selection import cross_val_predict
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 3)) / 3
+    y = np.where(X[:, 0] > 0, "yes", "no")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match=r"codes of the classes.*declare classes=\[0, 1\]"):
+            cross_val_predict(PrivateHalfspaceClassifier(1, 1e-6, classes=["no", "yes"],
+                                                         random_state=0),
+                              X, y, method="predict_proba", cv=3)
+        p = cross_val_predict(PrivateHalfspaceClassifier(1, 1e-6, classes=[0, 1],
+                                                         random_state=0),
+                              X, y, method="predict_proba", cv=3)
+    assert p.shape == (300, 2) and np.allclose(p.sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize("labels, classes, fires", [
+    ([0, 2], ["a", "b", "c"], True), ([3], ["a", "b", "c"], False), ([-1], ["a", "b"], False),
+    ([0, 1], [5, 6], False), ([True], ["a", "b"], False)])
+def test_the_codes_hint_fires_only_for_codes_of_text_classes(labels, classes, fires):
+    from dpboost._validation import _SLIPS, _slips_explaining
+
+    slips = _slips_explaining(labels, classes)
+    assert slips[[name for name, *_ in _SLIPS].index("codes")] is fires
+
+
+def test_numbers_whose_text_is_a_class_get_the_earlier_hint():
+    from dpboost._validation import check_declared_labels
+
+    with pytest.raises(ValueError, match="declare the classes as numbers") as err:
+        check_declared_labels(np.array([1, 2, 1]), ["1", "2"])
+    assert "codes" not in str(err.value)
