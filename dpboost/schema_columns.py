@@ -35,6 +35,39 @@ def _err(what: str, expected: str, got: object) -> str:
     return f"The {what} in the schema must be {expected}. Got {got!r} instead."
 
 
+def _edges(edges, lower: float, upper: float, where: str) -> tuple:
+    """A numeric column's ``"edges"``: increasing, from ``lower`` to ``upper`` exactly.
+
+    Values are clipped to ``[lower, upper]`` before binning, so the first and last edges are
+    the bounds: edges that stop short (``[20, 50, 70]`` on ``[0, 100]``) used to put 5 in the
+    bin ``[20, 50)`` and 95 in ``[50, 70)``.  The message writes the list to use.
+    """
+    what = f"'edges' of {where}"
+    if not isinstance(edges, (list, tuple)):
+        raise ValueError(_err(what, f"a list of numbers from lower = {lower:g} to upper = "
+                              f"{upper:g}", edges))
+    edges = tuple(_number(e, what) for e in edges)
+    if any(b <= a for a, b in itertools.pairwise(edges)):
+        raise ValueError(_err(what, "strictly increasing", list(edges)))
+    if edges and not (lower <= edges[0] and edges[-1] <= upper):
+        raise ValueError(_err(what, f"within [lower, upper] = [{lower:g}, {upper:g}]",
+                              list(edges)) + " Values are clipped to that range before binning.")
+    spanned = [*([lower] if not edges or edges[0] > lower else []), *edges,
+               *([upper] if not edges or edges[-1] < upper else [])]
+    if len(spanned) < 3:
+        raise ValueError(_err(what, f"a list of at least 3 numbers from lower = {lower:g} to "
+                              f"upper = {upper:g} (one bin is a constant: add a cut point, "
+                              f"e.g. [{lower:g}, {(lower + upper) / 2:g}, {upper:g}])",
+                              list(edges)))
+    if len(spanned) != len(edges):
+        shown = ", ".join(f"{e:g}" for e in spanned)
+        raise ValueError(f"The {what} in the schema must start at lower = {lower:g} and end "
+                         f"at upper = {upper:g} (values are clipped to that range, then "
+                         f"binned): write [{shown}]. Got [{', '.join(f'{e:g}' for e in edges)}] "
+                         "instead.")
+    return edges
+
+
 def list_hint(value) -> str:
     """`` Write it as a JSON list: ["a", "b"].`` for a list typed as one text, else ``""``.
 
@@ -207,17 +240,7 @@ class NumericColumn:
                                   bins if not isinstance(bins, int) or bins < 10**12
                                   else f"an int of {len(str(bins))} digits"))
         if edges is not None:
-            if not isinstance(edges, (list, tuple)) or len(edges) < 3:
-                raise ValueError(_err(f"'edges' of {where}", "a list of at least 3 numbers",
-                                      edges))
-            edges = tuple(_number(e, f"'edges' of {where}") for e in edges)
-            if any(b <= a for a, b in itertools.pairwise(edges)):
-                raise ValueError(_err(f"'edges' of {where}", "strictly increasing", edges))
-            if not (lower <= edges[0] and edges[-1] <= upper):
-                raise ValueError(_err(f"'edges' of {where}",
-                                      f"within [lower, upper] = [{lower:g}, {upper:g}]",
-                                      list(edges))
-                                 + " Values are clipped to that range before binning.")
+            edges = _edges(edges, lower, upper, where)
         column = cls(lower, upper, transform, bins, edges, _missing(spec, where),
                      _from_data(spec, where), _na_tokens(spec, where))
         column._check_scale(where)

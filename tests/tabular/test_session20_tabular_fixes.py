@@ -1,0 +1,52 @@
+"""Defects of the raw-CSV-with-public-schema path found by a read-only trial (session 20).
+
+Each test failed on the code before its fix.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpboost.cli import main
+from dpboost.schema import Schema
+from dpboost.tabular import TabularEncoder
+
+
+def _age_schema(edges):
+    return {"columns": {"age": {"type": "numeric", "lower": 0, "upper": 100, "edges": edges}},
+            "label": {"column": "y", "classes": ["no", "yes"]}}
+
+
+# -- 1. edges must span [lower, upper] -----------------------------------------------------
+@pytest.mark.parametrize("edges, fixed", [
+    ([20, 50, 70], "[0, 20, 50, 70, 100]"),   # before: 5 went to bin [20,50), 95 to [50,70)
+    ([18, 65], "[0, 18, 65, 100]"),           # before: "a list of at least 3 numbers"
+    ([0, 30], "[0, 30, 100]"),
+    ([40, 100], "[0, 40, 100]"),
+])
+def test_edges_that_stop_short_of_the_bounds_are_refused_with_the_list_to_write(edges, fixed):
+    with pytest.raises(ValueError, match="must start at lower = 0 and end at upper = 100") as e:
+        Schema.from_dict(_age_schema(edges))
+    assert f"write {fixed}" in str(e.value)
+
+
+def test_edges_from_lower_to_upper_put_every_value_in_its_labelled_bin():
+    enc = TabularEncoder(_age_schema([0, 20, 50, 70, 100])).fit()
+    names = enc.get_feature_names_out().tolist()
+    assert names == ["age[0,20)", "age[20,50)", "age[50,70)", "age[70,100)", "intercept"]
+    ages = [5, 30, 60, 95, 10, 0, 100, 20, -3, 250]
+    Z = enc.transform(pd.DataFrame({"age": ages}))
+    for age, row in zip(ages, Z):
+        lo, hi = names[int(np.argmax(row[:4]))][4:-1].split(",")
+        clipped = min(max(age, 0), 100)
+        assert float(lo) <= clipped and (clipped < float(hi) or clipped == 100 == float(hi))
+
+
+def test_a_single_bin_is_refused_with_an_example():
+    with pytest.raises(ValueError, match=r"at least 3 numbers from lower = 0 to upper = 100"):
+        Schema.from_dict(_age_schema([0, 100]))
