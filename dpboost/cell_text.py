@@ -125,22 +125,28 @@ class DeclaredValues:
     """How cells match a declared list of categories, ordinal levels or label classes.
 
     A cell that is **text** matches the declared value with the same :func:`category_text`
-    (stripped, NFC: ``"02134"`` is not ``"2134"``, ``"250.1"`` is not ``"250.10"``); failing
-    that, the one declared value with its :func:`category_key` (``" 7.00 "`` and ``"7"``
-    match a declared ``7``; ``"true"`` a declared ``"TRUE"``), if exactly one has it.  A
-    cell that is **not text** (a number of a Parquet or DataFrame column, a bool, a date) has
-    only its key, so it matches the declared value with that key, and is :data:`AMBIGUOUS`
-    when several share it (``7`` against ``"007"`` and ``"7"``).  Declared values must
-    differ as text (:func:`category_text`); they may share a key.
+    (stripped, NFC: ``"02134"`` is not ``"2134"``, ``"250.1"`` is neither ``"250.10"`` nor
+    ``"250.100"``, ``"428.0"`` is not ``"428"``); failing that, it matches by its
+    :func:`category_key` only a declared value that is *not* text (a JSON number such as
+    ``7``, or a bool) or a ``true``/``false`` in another case (``"true"`` is a declared
+    ``"TRUE"``), if exactly one has that key.  Codes are text: an undeclared code that
+    reads as the number of a declared one is "other", never that code.  A cell that is
+    **not text** (a number of a Parquet or DataFrame column, a bool, a date) has only its
+    key, so it matches the declared value with that key (``428`` and ``428.0`` match
+    ``"428"``), and is :data:`AMBIGUOUS` when several share it (``7`` against ``"007"`` and
+    ``"7"``).  Declared values must differ as text (:func:`category_text`); they may share
+    a key.
 
     Examples
     --------
     >>> zips = DeclaredValues(["02134", "2134", "007"])
     >>> [zips.index(v) for v in ("02134", "2134", "007", "7", " 7.0 ", 7, 2134)]
-    [0, 1, 2, 2, 2, 2, -2]
+    [0, 1, 2, -1, -1, 2, -2]
     >>> zips.sharing(2134)
     ['02134', '2134']
     >>> DeclaredValues(["2", "TRUE"]).index(2.0), DeclaredValues(["2", "TRUE"]).index(True)
+    (0, 1)
+    >>> DeclaredValues([7, "TRUE"]).index(" 7.0 "), DeclaredValues(["7", "TRUE"]).index("true")
     (0, 1)
     """
 
@@ -155,11 +161,14 @@ class DeclaredValues:
     def index(self, value) -> int:
         """The position of the declared value ``value`` matches, -1 for none, or
         :data:`AMBIGUOUS` (a cell that is not text, whose key several declared values share)."""
+        key = category_key(value, self.decimal)
         if isinstance(value, str):
             j = self.by_text.get(category_text(value, self.decimal))
             if j is not None:
                 return j
-        key = category_key(value, self.decimal)
+            j = self.by_key.get(key, -1)  # a text matches a declared text by its text only
+            return j if j >= 0 and (key in ("true", "false")
+                                    or not isinstance(self.values[j], str)) else -1
         j = self.by_key.get(key, -1)
         if j < 0 and not isinstance(value, str) and key in self.keys:
             return AMBIGUOUS

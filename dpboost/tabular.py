@@ -7,9 +7,10 @@ Euclidean norm is at most 1 whatever the value:
   (``log`` / ``signed-log``), and mapped linearly onto ``[-1, 1]``; with ``bins``/``edges`` it
   is one-hot encoded instead (norm 1);
 * categorical: one-hot over the declared categories; any other value (unseen in the
-  declaration) is all zeros, never a new column; a text cell matches by its exact text first
-  (``"02134"`` is not ``"2134"``), then by number when one category alone has it
-  (:class:`~dpboost.cell_text.DeclaredValues`); feature names carry the declared text;
+  declaration) is all zeros, never a new column; a text cell matches a declared text by its
+  exact text (``"02134"`` is not ``"2134"``, ``"428.0"`` not ``"428"``), a number cell by
+  its number (:class:`~dpboost.cell_text.DeclaredValues`); feature names carry the declared
+  text;
 * ordinal: one feature, the k-th of K ordered levels mapped to ``-1 + 2k/(K-1)``; any other
   value is 0;
 * missing: ``"zero"`` encodes the block as zeros; ``"indicator"`` adds a feature that is 1

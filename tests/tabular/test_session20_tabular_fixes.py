@@ -50,3 +50,40 @@ def test_edges_from_lower_to_upper_put_every_value_in_its_labelled_bin():
 def test_a_single_bin_is_refused_with_an_example():
     with pytest.raises(ValueError, match=r"at least 3 numbers from lower = 0 to upper = 100"):
         Schema.from_dict(_age_schema([0, 100]))
+
+
+# -- 2. an undeclared code is "other", never the declared code with its number ---------------
+def _diag(cells):
+    enc = TabularEncoder({"columns": {"diag": {"type": "categorical",
+                                               "categories": ["250.1", "428", "2134"]}}}).fit()
+    Z = enc.transform(pd.DataFrame({"diag": cells}))[:, :3]
+    return [int(np.argmax(r)) if r.any() else -1 for r in Z]
+
+
+def test_an_undeclared_code_is_other_not_the_declared_code_with_its_number():
+    cells = ["250.1", " 428 ", "2134", "250.10", "428.0", "02134", "+428", "4.28e2", "250.100"]
+    assert _diag(cells) == [0, 1, 2, -1, -1, -1, -1, -1, -1]  # before: [0,1,2,0,1,2,1,1,0]
+
+
+def test_a_column_of_numbers_still_matches_the_declared_codes():
+    assert _diag([428, 428.0, np.int64(2134), 250.1, np.float32(428.0)]) == [1, 1, 2, 0, 1]
+    assert _diag(pd.Series([428.0, np.nan, 250.1])) == [1, -1, 0]  # pandas' float column
+
+
+def test_the_cli_warns_of_undeclared_codes_read_as_text(tmp_path, capsys):
+    data = tmp_path / "icd.csv"
+    rows = ["250.1", "428", "250.10", "428.0", "02134"] * 4
+    data.write_text("diag,y\n" + "".join(f"{c},{'yes' if i % 2 else 'no'}\n"
+                                         for i, c in enumerate(rows)))
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps({"columns": {"diag": {"type": "categorical",
+                                                       "categories": ["250.1", "428"]}},
+                                  "label": {"column": "y", "classes": ["no", "yes"]}}))
+    model = tmp_path / "m.json"
+    assert main(["train", str(data), "--schema", str(schema), "--target-epsilon", "1",
+                 "--target-delta", "1e-6", "--out", str(model)]) == 0
+    capsys.readouterr()
+    assert main(["predict", "--model", str(model), str(data), "--out",
+                 str(tmp_path / "p.csv")]) == 0
+    assert "60.0% of the values of column 'diag' are none of its declared" in (
+        capsys.readouterr().err)
