@@ -74,7 +74,7 @@ def _encoded(model, args):
 
     schema = model.schema_
     label = args.label or (schema.label.column if schema.label else None)
-    frame_columns = list(schema.columns)
+    frame_columns = list(schema.used_columns)  # a "drop" column may be absent from the file
     from dpboost.readers import field_count, header_names, table_format
 
     has_label = False

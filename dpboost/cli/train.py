@@ -287,7 +287,7 @@ def _read_encoded(args, schema):
                         "keep the schema's.")
     encoder = TabularEncoder(schema)
     encoder.fit()  # reads no data; warns if the schema is still a draft
-    columns = list(dict.fromkeys([*schema.columns, label]))
+    columns = list(dict.fromkeys([*schema.used_columns, label]))  # "drop" may be absent
     frame = read_table(args.data, names=schema.names, columns=columns,
                        na_values=schema.na_values, decimal=schema.decimal,
                        column_na_values=schema.column_na_values,

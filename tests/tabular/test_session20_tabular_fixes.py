@@ -87,3 +87,44 @@ def test_the_cli_warns_of_undeclared_codes_read_as_text(tmp_path, capsys):
                  str(tmp_path / "p.csv")]) == 0
     assert "60.0% of the values of column 'diag' are none of its declared" in (
         capsys.readouterr().err)
+
+
+# -- 3. a "drop" column need not be in the file -------------------------------------------
+def _drop_files(tmp_path, header=True):
+    rng = np.random.default_rng(3)
+    ages = rng.integers(18, 90, 60)
+    ys = np.where(ages > 50, "yes", "no")
+    schema = {"columns": {"id": {"type": "drop"},
+                          "age": {"type": "numeric", "lower": 0, "upper": 100}},
+              "label": {"column": "y", "classes": ["no", "yes"]}}
+    with_id = "".join(f"{i},{a},{y}\n" for i, (a, y) in enumerate(zip(ages, ys)))
+    if not header:
+        schema["names"] = ["id", "age", "y"]
+    (tmp_path / "s.json").write_text(json.dumps(schema))
+    (tmp_path / "with_id.csv").write_text(("id,age,y\n" if header else "") + with_id)
+    (tmp_path / "no_id.csv").write_text("age,y\n" + "".join(
+        f"{a},{y}\n" for a, y in zip(ages, ys)))
+    return tmp_path
+
+
+def _train(tmp_path, data):
+    return main(["train", str(data), "--schema", str(tmp_path / "s.json"), "--target-epsilon",
+                 "1", "--target-delta", "1e-6", "--seed", "0", "--out", str(tmp_path / "m.json")])
+
+
+def test_train_and_predict_without_the_drop_column(tmp_path, capsys):
+    _drop_files(tmp_path)
+    assert _train(tmp_path, tmp_path / "no_id.csv") == 0  # before: "has no column 'id'"
+    for name in ("with_id", "no_id"):
+        assert main(["predict", "--model", str(tmp_path / "m.json"), str(tmp_path / f"{name}.csv"),
+                     "--out", str(tmp_path / f"p_{name}.csv")]) == 0
+    assert (tmp_path / "p_with_id.csv").read_text() == (tmp_path / "p_no_id.csv").read_text()
+
+
+def test_a_headerless_file_still_holds_the_drop_column_as_a_position(tmp_path, one_line_error):
+    _drop_files(tmp_path, header=False)
+    assert _train(tmp_path, tmp_path / "with_id.csv") == 0
+    two_fields = tmp_path / "two.csv"
+    two_fields.write_text("30,no\n60,yes\n")
+    one_line_error(main(["predict", "--model", str(tmp_path / "m.json"), str(two_fields),
+                         "--out", str(tmp_path / "p.csv")]))
