@@ -130,6 +130,43 @@ def arrow_error(path: Path, exc: Exception, delimiter: str, skip: int) -> ValueE
     return ValueError(f"{path} could not be read as CSV ({first}).")
 
 
+def blank_lines_between(path: Path) -> tuple[int, int | None]:
+    r"""``(count, first)``: the blank lines between a CSV file's first and last records, which
+    every reader skips, and the 1-based number of the first (None when there is none).
+
+    ``predict`` says so, since its output rows then follow the non-blank records, not the
+    file's lines.  A blank line inside a quoted value is part of that value, not counted;
+    blank lines above the first record or below the last shift no row.  One pass over the
+    lines; the CSV reader's pass only when a blank line was found.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d, "f.csv")
+    ...     _ = p.write_text('a,b\n1,2\n\n  \n3,"x\n\ny"\n\n')
+    ...     blank_lines_between(p)
+    (2, 3)
+    """
+    with open_text(path) as handle:
+        blank = [n for n, text in enumerate(handle, start=1) if not text.strip()]
+    if not blank:
+        return 0, None
+    records, pending = [], []
+    with open_text(path) as handle:
+        reader, start = csv.reader(handle), 1
+        for record in reader:  # the delimiter does not matter: a blank record has no text
+            if len(record) > 1 or (record and record[0].strip()):
+                records.extend(pending if records else [])
+                records.append(0)
+                pending = []
+            else:
+                pending.append(start)
+            start = reader.line_num + 1
+    lines = [n for n in records if n]
+    return len(lines), (lines[0] if lines else None)
+
+
 def _last_text_line(path: Path) -> int | None:
     """The 1-based number of the last line that is not blank (None for an empty file)."""
     last = None

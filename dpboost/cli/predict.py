@@ -341,9 +341,28 @@ def run(args) -> int:
     else:
         atomic_write_text(args.out, text)
         print(f"wrote {X.shape[0]} predictions to {args.out}", file=sys.stderr)
+    _say_blank_lines(args.data)
     if summary is not None:
         print(f"test: {summary}", file=sys.stderr if args.out is None else sys.stdout)
     return 0
+
+
+def _say_blank_lines(data) -> None:
+    """One stderr line when blank lines between a CSV file's records were skipped: the
+    predictions follow the non-blank records, so they no longer line up with the file's lines
+    (a figure of the user's own test file, which predict reads; no training data)."""
+    from dpboost.csv_errors import blank_lines_between
+    from dpboost.readers import table_format
+
+    path = Path(str(data))
+    if not path.is_file() or table_format(path) != "csv":
+        return
+    count, first = blank_lines_between(path)
+    if count:
+        print(f"dpboost predict: note: {path} has {count} blank line"
+              f"{'s' if count > 1 else ''} between its rows (the first at line {first}), "
+              "skipped: prediction k is the k-th non-blank row, not the k-th line.",
+              file=sys.stderr)
 
 
 def _run_dask(model, args) -> int:
@@ -442,6 +461,7 @@ def _predict_dask(model, args) -> None:
     frame = dd.concat([dd.from_dask_array(v, columns=k) for k, v in columns.items()], axis=1)
     _to_csv_atomic(frame, str(args.out))
     print(f"wrote {X.shape[0]} predictions to {args.out}", file=sys.stderr)
+    _say_blank_lines(args.data)
     if truth is not None:  # truth: class index; the scores are gathered once
         import dask
 

@@ -128,3 +128,20 @@ def test_a_headerless_file_still_holds_the_drop_column_as_a_position(tmp_path, o
     two_fields.write_text("30,no\n60,yes\n")
     one_line_error(main(["predict", "--model", str(tmp_path / "m.json"), str(two_fields),
                          "--out", str(tmp_path / "p.csv")]))
+
+
+# -- 4. blank lines between rows are said, since predictions follow the non-blank rows ------
+def test_predict_says_how_many_blank_lines_it_skipped(tmp_path, capsys):
+    _drop_files(tmp_path)
+    assert _train(tmp_path, tmp_path / "with_id.csv") == 0
+    blank = tmp_path / "blank.csv"
+    blank.write_text("id,age,y\n1,30,no\n\n2,40,yes\n   \n3,50,no\n4,60,yes\n\n")
+    capsys.readouterr()
+    assert main(["predict", "--model", str(tmp_path / "m.json"), str(blank), "--out",
+                 str(tmp_path / "p.csv")]) == 0
+    err = capsys.readouterr().err
+    assert "wrote 4 predictions" in err
+    assert "has 2 blank lines between its rows (the first at line 3), skipped" in err
+    assert main(["predict", "--model", str(tmp_path / "m.json"), str(tmp_path / "with_id.csv"),
+                 "--out", str(tmp_path / "p.csv")]) == 0
+    assert "blank" not in capsys.readouterr().err
