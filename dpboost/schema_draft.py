@@ -53,9 +53,10 @@ def _looks_numeric(values) -> bool:
     return bool(len(present)) and bool(pd.to_numeric(present, errors="coerce").notna().all())
 
 
-def _na_markers(values) -> list[str]:
+def _na_markers(values, decimal: str = ".") -> list[str]:
     """The words of :data:`~dpboost.cell_text.NA_WORDS` (``?``, ``NA``, ``null``...) in a
-    column whose other cells are all numbers: there they mean "missing" (UCI's ``?``)."""
+    column whose other cells are all numbers (``12,5`` too under ``decimal=","``): there they
+    mean "missing" (UCI's ``?``)."""
     import pandas as pd
 
     if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
@@ -64,6 +65,8 @@ def _na_markers(values) -> list[str]:
     text = text[(text != "") & ~text.map(is_nan_text).astype(bool)]
     marked = text.str.lower().isin(NA_WORDS)
     rest = text[~marked]
+    if decimal == ",":
+        rest = rest.str.replace(DECIMAL_COMMA, r"\1.\2", regex=True)
     if not marked.any() or not len(rest) or pd.to_numeric(rest, errors="coerce").isna().any():
         return []
     return sorted(set(text[marked]))
@@ -106,7 +109,7 @@ def _draft_column(values, max_categories: int, name: str = "", decimal: str = ".
     if looks_like_identifier(name) and values.is_unique:
         return {"type": "drop"}  # an identifier: never a feature
 
-    markers = _na_markers(values)
+    markers = _na_markers(values, decimal)
     if markers:  # read as missing, as the encoder will once they are in 'na_values'
         values = values.where(~values.astype(str).str.strip().isin(markers), None)
     nan_text = values.map(is_nan_text).astype(bool)

@@ -40,14 +40,45 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--decimal", choices=(".", ","), default=".",
                         help="the decimal mark of the file's numbers: ',' reads 12,5 as 12.5 "
                              "and writes \"decimal\": \",\" in the draft (default: '.')")
+    parser.add_argument("--thousands", choices=(",", ".", "'", " "), default=None,
+                        help="the file's thousands separator: ',' reads 12,345 as 12345 where "
+                             "every cell of a column is grouped so, and writes \"thousands\" "
+                             "in the draft (default: none)")
     parser.set_defaults(func=run)
     return parser
+
+
+def _without_thousands(frame, thousands: str, decimal: str):
+    """``frame`` with the separators dropped from each text column whose cells are all
+    numbers grouped by ``thousands`` (words meaning missing aside), as the encoder reads them
+    under the schema's ``"thousands"``; other columns as they are."""
+    import pandas as pd
+
+    from dpboost.cell_text import NA_WORDS, is_decimal_number, is_nan_text
+    from dpboost.thousands import drop_thousands
+
+    def number(v) -> bool:
+        return (isinstance(v, str) and is_decimal_number(
+            v if decimal == "." else v.replace(decimal, ".")))
+
+    for name in frame.columns:
+        column = frame[name]
+        if pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column):
+            continue
+        text = column.map(lambda v: v.strip() if isinstance(v, str) else v)
+        present = text[text.map(lambda v: isinstance(v, str) and v != "" and not is_nan_text(v)
+                                and v.lower() not in NA_WORDS)]
+        dropped = present.map(lambda v: drop_thousands(v, thousands, decimal))
+        if len(present) and (dropped != present).any() and dropped.map(number).all():
+            frame[name] = text.where(~text.index.isin(present.index), dropped)
+    return frame
 
 
 def _unread_numbers(frame, draft, decimal: str = ".") -> dict[str, str]:
     """Columns drafted as 'drop' or 'categorical' whose cells are numbers written for people
     ('1,234', '12,5', '40%', '72 kg'), with the hint saying what to change; the draft would
     lose them, or list them as categories, unsaid."""
+    from dpboost.cell_text import NA_WORDS, is_nan_text
     from dpboost.schema import NumericColumn
     from dpboost.schema_draft import looks_like_identifier
     from dpboost.tabular_cells import _number_hint
@@ -58,10 +89,15 @@ def _unread_numbers(frame, draft, decimal: str = ".") -> dict[str, str]:
                 or looks_like_identifier(name)):  # an identifier is dropped by design
             continue
         text = frame[name].dropna().astype(str).str.strip()
-        text = text[text != ""]
+        text = text[(text != "") & ~text.map(is_nan_text).astype(bool)]
+        marked = text.str.lower().isin(NA_WORDS)  # 'NA', '?' among them mean missing
+        markers, text = sorted(set(text[marked])), text[~marked]
         digits = text[text.str.contains(r"\d", regex=True)]
         if len(text) and len(digits) >= 0.9 * len(text):
             hint = next(filter(None, (_number_hint(v, decimal) for v in digits.head(50))), "")
+            if hint and markers:
+                hint += (f"; and list {markers[:5]} (its cells among the numbers) in the "
+                         "column's 'na_values'")
             if hint:
                 found[name] = hint.lstrip("; ")
     return found
@@ -69,6 +105,15 @@ def _unread_numbers(frame, draft, decimal: str = ".") -> dict[str, str]:
 
 #: The decimal-comma hint of a cell, as the draft gives it: the flag first.
 _DECLARE, _PASS_OR_DECLARE = 'declare "decimal"', 'pass --decimal , or declare "decimal"'
+
+
+def _with_flags(hint: str) -> str:
+    """The hint with this command's flags first: --decimal, --thousands."""
+    import re
+
+    flag = r"pass --thousands '\1' or " + r'add "thousands": "\1"'
+    return re.sub(r'add "thousands": "(.)"', flag, hint.replace(_DECLARE, _PASS_OR_DECLARE),
+                  count=1)
 
 
 def _say_case_variants(draft) -> None:
@@ -177,6 +222,11 @@ def run(args) -> int:
     check_writable(args.out, what="--out", inputs=[("data", args.data)])  # before reading
     frame = read_table(args.data, header=not args.no_header, decimal=args.decimal,
                        columns=_named_columns(args.data, args.no_header))
+    if args.thousands is not None:
+        if args.thousands == args.decimal:
+            raise ValueError(f"--thousands {args.thousands!r} is the decimal mark; give "
+                             "another separator, or --decimal.")
+        frame = _without_thousands(frame, args.thousands, args.decimal)
     integers = [c for c in frame.columns if _integral(frame[c])]
     if integers and args.decimal == "." and table_format(args.data) == "csv":
         # their text, for codes such as 02134 (a number drops the zero)
@@ -201,12 +251,14 @@ def run(args) -> int:
                          f"are {[str(c) for c in frame.columns][:30]}.")
     draft = draft_schema(frame, args.label, max_categories=args.max_categories,
                          decimal=args.decimal)
-    if args.no_header or args.decimal != ".":
+    if args.no_header or args.decimal != "." or args.thousands is not None:
         content = draft.to_dict()
         if args.no_header:
             content["names"] = [str(c) for c in frame.columns]
         if args.decimal != ".":
             content["decimal"] = args.decimal
+        if args.thousands is not None:
+            content["thousands"] = args.thousands
         draft = Schema.from_dict(content)
     draft.save(args.out)
     marked = draft.draft_marks()
@@ -232,7 +284,7 @@ def run(args) -> int:
     for name, hint in list(unread.items())[:3]:
         kind = draft.columns[name].to_dict()["type"]
         print(f"column {name!r} was drafted as {kind!r}: its cells look like numbers but are not "
-              f"read as numbers; {hint.replace(_DECLARE, _PASS_OR_DECLARE)}.",
+              f"read as numbers; {_with_flags(hint)}.",
               file=sys.stderr)
     if len(unread) > 3:
         print(f"and {len(unread) - 3} more columns alike: "

@@ -145,3 +145,42 @@ def test_predict_says_how_many_blank_lines_it_skipped(tmp_path, capsys):
     assert main(["predict", "--model", str(tmp_path / "m.json"), str(tmp_path / "with_id.csv"),
                  "--out", str(tmp_path / "p.csv")]) == 0
     assert "blank" not in capsys.readouterr().err
+
+
+# -- 5. numbers with thousands separators among NA cells: the hint, and --thousands ---------
+_GROUPED = 'inc,y\n"12,345",no\nNA,yes\n"1,234,567",no\n"9,999",yes\n"3,100",no\n?,no\n'
+
+
+def test_schema_hints_at_thousands_separators_among_na_cells(tmp_path, capsys):
+    data = tmp_path / "th.csv"
+    data.write_text(_GROUPED)
+    assert main(["schema", str(data), "--label", "y", "--out", str(tmp_path / "d.json")]) == 0
+    err = capsys.readouterr().err  # before: drafted categorical, nothing said
+    assert "column 'inc' was drafted as 'categorical'" in err
+    assert "pass --thousands ','" in err and "list ['?', 'NA']" in err
+
+
+@pytest.mark.parametrize("text, flags, upper", [
+    (_GROUPED, ["--thousands", ","], 1234567.0),
+    ('inc;y\n1.234,5;no\nNA;yes\n12.345;no\n9.999,25;yes\n300;no\n',
+     ["--thousands", ".", "--decimal", ","], 12345.0),
+])
+def test_schema_thousands_drafts_numbers_that_train_reads(tmp_path, capsys, text, flags, upper):
+    data, draft = tmp_path / "th.csv", tmp_path / "d.json"
+    data.write_text(text)
+    assert main(["schema", str(data), "--label", "y", "--out", str(draft), *flags]) == 0
+    content = json.loads(draft.read_text())
+    assert content["thousands"] == flags[1]
+    inc = content["columns"]["inc"]
+    assert inc["type"] == "numeric" and inc["upper"] == upper and "NA" in inc["na_values"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the draft's PrivacyLeakWarning
+        assert main(["train", str(data), "--schema", str(draft), "--target-epsilon", "1",
+                     "--target-delta", "1e-6", "--out", str(tmp_path / "m.json")]) == 0
+
+
+def test_schema_thousands_equal_to_the_decimal_mark_is_refused(tmp_path, one_line_error):
+    data = tmp_path / "th.csv"
+    data.write_text(_GROUPED)
+    one_line_error(main(["schema", str(data), "--out", str(tmp_path / "d.json"),
+                         "--thousands", ",", "--decimal", ","]), "--thousands ','")
