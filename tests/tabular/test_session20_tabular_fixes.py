@@ -184,3 +184,37 @@ def test_schema_thousands_equal_to_the_decimal_mark_is_refused(tmp_path, one_lin
     data.write_text(_GROUPED)
     one_line_error(main(["schema", str(data), "--out", str(tmp_path / "d.json"),
                          "--thousands", ",", "--decimal", ","]), "--thousands ','")
+
+
+# -- 6. a declared category pandas reads as missing ('NA': Namibia) --------------------------
+_CTRY = {"columns": {"country": {"type": "categorical", "categories": ["NA", "ZA", "BW"]},
+                     "age": {"type": "numeric", "lower": 0, "upper": 120}},
+         "label": {"column": "y", "classes": ["no", "yes"]}}
+
+
+def test_a_frame_read_by_pandas_defaults_is_warned_of_a_declared_na_category(tmp_path):
+    from dpboost.readers import read_table
+
+    data = tmp_path / "c.csv"
+    data.write_text("country,age,y\nNA,39,yes\nZA,50,no\nBW,20,no\n")
+    enc = TabularEncoder(_CTRY).fit()
+    with pytest.warns(UserWarning, match=r"Column 'country' declares \['NA'\].*keep_default_na"):
+        Z = enc.transform(pd.read_csv(data))  # before: encoded as missing, silently
+    assert not Z[0, :3].any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # read by dpboost: 'NA' stays text, nothing to say
+        Z = enc.transform(read_table(data, text_columns=["country", "y"]))
+    assert Z[0, 0] > 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no declared category pandas would drop
+        TabularEncoder({"columns": {"c": {"type": "categorical", "categories": ["ZA"]}}}).fit(
+        ).transform(pd.DataFrame({"c": ["ZA", None]}))
+
+
+def test_the_na_warning_reads_no_row():
+    enc = TabularEncoder(_CTRY).fit()
+    for frame in (pd.DataFrame({"country": ["ZA"], "age": [3]}),
+                  pd.DataFrame({"country": [np.nan], "age": [3]})):
+        with pytest.warns(UserWarning, match="declares") as caught:
+            enc.transform(frame)
+        assert len([w for w in caught if "declares" in str(w.message)]) == 1
