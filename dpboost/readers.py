@@ -426,7 +426,12 @@ def _check_width(path: Path, first: list[str], names: list[str], line: int) -> N
         lambda cell: not cell.strip(), reversed(first))))  # empty fields at the end
     hint = (f" Its last {f'{extra} fields are' if extra > 1 else 'field is'} empty (a "
             "separator at the end of each row?): add a name for each to 'names'; columns "
-            "the schema does not declare are not used." if 0 < extra <= trailing else "")
+            "the schema does not declare are not used." if 0 < extra <= trailing else
+            " Give every field a name in 'names', in the file's order (a name the schema's "
+            "'columns' do not declare is not used): 'names' are positions, so a field left "
+            "unnamed would shift the names after it." if extra > 0 else
+            " Delete from 'names' the columns the file does not hold (a headerless test "
+            "file for predict may leave out only the label).")
     raise ValueError(f"{path} has {len(first)} fields per row (line {line}) but the schema's "
                      f"'names' lists {len(names)}.{hint}")
 

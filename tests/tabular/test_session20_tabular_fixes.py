@@ -218,3 +218,14 @@ def test_the_na_warning_reads_no_row():
         with pytest.warns(UserWarning, match="declares") as caught:
             enc.transform(frame)
         assert len([w for w in caught if "declares" in str(w.message)]) == 1
+
+
+# -- 7. a headerless file with more fields than 'names': the message says to name them -------
+def test_more_fields_than_names_asks_to_name_every_field(tmp_path, one_line_error):
+    (tmp_path / "s.json").write_text(json.dumps({
+        "names": ["age", "y"], "columns": {"age": {"type": "numeric", "lower": 0, "upper": 99}},
+        "label": {"column": "y", "classes": ["no", "yes"]}}))
+    data = tmp_path / "d.csv"
+    data.write_text("".join(f"{20 + i},{i % 7},{'yes' if i % 2 else 'no'}\n" for i in range(20)))
+    one_line_error(_train(tmp_path, data), "has 3 fields per row (line 1)",
+                   "Give every field a name in 'names', in the file's order")
