@@ -56,7 +56,8 @@ from dataclasses import dataclass
 from accounting._validation import check_real
 from accounting.events import DPEvent
 
-__all__ = ["TNBSelectionEvent", "rdp_delta", "rdp_epsilon", "selection_rdp", "tnb_pmf"]
+__all__ = ["TNBSelectionEvent", "padding_runs", "rdp_delta", "rdp_epsilon", "selection_rdp",
+           "tnb_pmf", "tnb_tails"]
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,62 @@ def tnb_pmf(k: int, eta: float, gamma: float) -> float:
     for ell in range(k):
         log_p += math.log(abs(ell + eta) / (ell + 1))
     return math.exp(log_p)
+
+
+def tnb_tails(eta: float, gamma: float, bound: float, *, limit: int = 10**6) -> list[float]:
+    """Upper bounds on ``P[K > k]`` for ``K ~ D_{eta, gamma}``, ``k = 0, 1, ...``, until one is
+    at most ``bound``.
+
+    The pmf is walked by its recurrence ``p_{k+1} = p_k r_k`` with
+    ``r_k = (1 - gamma)(k + eta)/(k + 1)`` up to an index ``m`` where the remainder
+    ``sum_{j > m} p_j <= p_m r / (1 - r)``, ``r = max(r_m, 1 - gamma) < 1``, is below
+    ``1e-6 bound`` (``r_j <= 1 - gamma`` for ``eta <= 1``; ``r_j`` decreases in ``j`` for
+    ``eta > 1``, so ``r_j <= r_m`` for ``j >= m``).  Each tail is then a suffix sum plus that
+    remainder bound: summed from the small end, with no ``1 - CDF`` cancellation, and never
+    below the exact tail (times ``1 + 1e-9`` for the rounding of the sums).  Raises
+    ``ValueError`` if the walk passes ``limit``.
+    """
+    p, k, pmf = tnb_pmf(1, eta, gamma), 1, [0.0]
+    while True:
+        if k > limit:
+            raise ValueError(f"P[K > k] for K ~ D(eta={eta!r}, gamma={gamma!r}) needs a walk "
+                             f"past k = {limit:,} to fall below {bound:.3g}.")
+        pmf.append(p)
+        r_k = (1.0 - gamma) * (k + eta) / (k + 1)
+        r = max(r_k, 1.0 - gamma)
+        if r < 1.0 and p * r / (1.0 - r) <= 1e-6 * bound:
+            break
+        p *= r_k
+        k += 1
+    tails = [0.0] * len(pmf)
+    acc = p * r / (1.0 - r)  # the remainder beyond the last index walked
+    for j in range(len(pmf) - 1, -1, -1):
+        tails[j] = acc * (1.0 + 1e-9)
+        acc += pmf[j]
+    # tails[j] = P[K > j] for j = 0 .. m (tails[0] = 1 up to rounding)
+    cut = next(j for j, t in enumerate(tails) if t <= bound)
+    return tails[:cut + 1]
+
+
+def padding_runs(eta: float, gamma: float, tail: float, *,
+                 limit: int = 10**6) -> tuple[int, float]:
+    """``(k_pad, P[K > k_pad])``: the smallest ``k_pad >= 1`` with ``P[K > k_pad] <= tail``.
+
+    ``tail`` in ``(0, 1)``; the probability returned is an upper bound
+    (:func:`tnb_tails`, which raises past ``limit``).  Used to pad a private selection to
+    ``max(K, k_pad)`` runs, so that its wall time is a public constant except with
+    probability ``P[K > k_pad]``.
+
+    Examples
+    --------
+    >>> k, p = padding_runs(1.0, 0.5, 1e-3)  # geometric: P[K > k] = 0.5**k
+    >>> k, round(p / 0.5**k, 6)
+    (10, 1.0)
+    """
+    tail = check_real(tail, "tail", "padding_runs", low=0, high=1)
+    tails = tnb_tails(eta, gamma, tail, limit=limit)
+    k = max(1, len(tails) - 1)
+    return k, tails[k]
 
 
 def selection_rdp(event: TNBSelectionEvent, alpha: float) -> float:
