@@ -164,6 +164,19 @@ class HalfspaceModel:
                 f"classes={self.classes_.tolist()}, {private})")
 
 
+def _released_model(estimator):
+    """The model a search releases, or ``estimator`` itself when it is not a search."""
+    if getattr(estimator, "coef_", None) is not None:
+        return estimator
+    best = getattr(estimator, "best_estimator_", None)
+    if best is None:
+        return estimator  # not fitted, or not a search: model_to_dict says which
+    if "selected_by" in (getattr(best, "privacy_report_", None) or {}):
+        return best  # a PrivateSelection: its best run's report is the search's
+    raise ValueError(f"{type(estimator).__name__} is a search, not a model: save its "
+                     "best_estimator_, whose privacy report prices one fit, not the search.")
+
+
 def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -> dict:
     """The JSON-ready content of a fitted halfspace estimator (w, classes, privacy report).
 
@@ -179,8 +192,14 @@ def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -
         The two public labels to write instead of ``estimator.classes_`` (used when the
         estimator was trained on label positions 0/1, e.g. from a schema), negative first.
 
+    A fitted :class:`~dpboost.selection.PrivateSelection` is saved as its ``best_estimator_``,
+    whose report states the search's cost (the release's); any other search (an object with a
+    ``best_estimator_`` but no ``coef_``, e.g. ``GridSearchCV``) is refused, since its best
+    model's report prices one fit, not the search.
+
     Raises ``ValueError`` if the estimator is not fitted or its weights are not finite.
     """
+    estimator = _released_model(estimator)
     declared = classes
     coef = getattr(estimator, "coef_", None)
     classes = getattr(estimator, "classes_", None)
@@ -359,7 +378,8 @@ def save_model(estimator, path: str | os.PathLike, *, schema=None, feature_names
     Parameters
     ----------
     estimator : fitted PrivateHalfspaceClassifier (or any estimator with ``coef_`` and
-        ``classes_``; a non-private one is saved with ``privacy_report: null``)
+        ``classes_``; a non-private one is saved with ``privacy_report: null``), or a fitted
+        PrivateSelection (saved as its ``best_estimator_``, with the search's report)
     path : str or path-like
     schema, feature_names, classes
         See :func:`model_to_dict`.

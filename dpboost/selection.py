@@ -16,8 +16,11 @@ best run's model and configuration are released.  By Papernot & Steinke (2022, T
 is :class:`accounting.TNBSelectionEvent` ``(rho_Q, eta, gamma)``; ``rho_Q`` is the largest
 value whose RDP curve converts (CKS20 Prop. 12) to at most ``target_epsilon`` at
 ``target_delta``, fixed before any data is read, so :meth:`planned_privacy_event` can be
-checked against a ledger.  The price of tuning is real: at ``epsilon = 1``, ``delta = 1e-6``
-with 5 candidates each run gets about a quarter of the ``rho`` a single default fit gets.
+checked against a ledger.  The fit's wall time reveals ``K`` (about a second per run) unless
+``time_padding_share`` pads every fit to ``max(K, K_pad)`` runs (a ``delta`` share, and about
+45 times ``E[K]`` runs at the defaults).  The price of tuning is real: at ``epsilon = 1``,
+``delta = 1e-6`` with 5 candidates each run gets about a quarter of the ``rho`` a single
+default fit gets.
 
 Plain ``GridSearchCV`` over ``PrivateHalfspaceClassifier`` spends the whole budget on *every*
 fit (and its selection is not private); the estimator warns once per process when it is fitted
@@ -41,7 +44,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_X_y
 
 from accounting import TNBSelectionEvent, ZCDPAccountant, cks_epsilon
-from accounting.selection import rdp_epsilon, selection_rdp
+from accounting.selection import padding_runs, rdp_epsilon, selection_rdp
 from dpboost._validation import (
     check_declared_labels,
     check_finite_rows,
@@ -165,6 +168,38 @@ def _sample_tnb(eta: float, gamma: float, rng: np.random.Generator) -> int:
     return k
 
 
+class _Run:
+    """One run of the base algorithm ``Q``: a random candidate, trained, privately scored.
+
+    ``__call__(r)`` uses only the Generator ``r`` (one per run); the padding runs call it
+    exactly as the real ones do.
+    """
+
+    def __init__(self, X_tr, y_tr, X_val, y_val, cands, classes, eps_train, delta, lattice,
+                 rho_train):
+        self.X_tr, self.y_tr, self.X_val, self.y_val = X_tr, y_tr, X_val, y_val
+        self.cands, self.classes, self.eps_train, self.delta = cands, classes, eps_train, delta
+        self.t, self.m = lattice
+        self.rho_train = rho_train
+
+    def __call__(self, r: np.random.Generator):
+        params = self.cands[int(r.integers(len(self.cands)))]
+        est = PrivateHalfspaceClassifier(self.eps_train, self.delta, classes=self.classes,
+                                         accounting="cks", random_state=r, **params)
+        with warnings.catch_warnings():
+            # none of a run's warnings leaves the search (they are per run, so K):
+            # (the classes are declared to every run)
+            warnings.simplefilter("ignore")
+            est.fit(self.X_tr, self.y_tr)
+        # the run's stream must not stay in a released estimator: its SeedSequence holds
+        # the search's entropy, from which the split, every run's noise and K follow
+        est.set_params(random_state=None)
+        correct = int(np.count_nonzero(est.predict(self.X_val) == self.y_val))
+        score = correct + int(sample_discrete_gaussian(self.t * self.m, 1, rng=r)[0])
+        assert ZCDPAccountant().compose(est.privacy_event_).rho <= self.rho_train * (1 + 1e-9)
+        return score, params, est
+
+
 class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimator):
     """Tune PrivateHalfspaceClassifier privately: best of ``K`` random private runs (PS22).
 
@@ -185,6 +220,35 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         The public labels.  If omitted they are inferred from the whole ``y`` once, with a
         :class:`~dpboost.exceptions.PrivacyLeakWarning` (the label set leaks), and every run
         is given that same list.
+    time_padding_share : float in (0, 1) or None, default None
+        Hide ``K`` from the fit's wall time (opt-in).  Without it the time reveals ``K``: a run
+        takes about 0.5-1.6 s at 20,000 rows, and over 12 seeds the fit time and ``K`` had
+        correlation 0.99, while Theorem 2 needs ``K`` hidden (with ``K`` known the default
+        plan's best run is (1, 2.6e-4)-DP, not (1, 1e-6)).  With a share ``s``,
+        ``delta_t = s * target_delta`` is set aside before the search is calibrated (it gets
+        ``delta_s = target_delta - delta_t``), ``K_pad`` is the smallest ``k`` with
+        ``(1 + e^epsilon) P[K > k] <= delta_t`` (:func:`accounting.selection.padding_runs`,
+        from the public ``eta``, ``gamma``), and ``fit`` executes ``max(K, K_pad)`` runs of
+        the same kind on the same data (the extra ones discarded).  The cost is time: at the
+        default plan (``epsilon = 1``, ``delta = 1e-6``, 5 candidates, ``eta = 0``,
+        ``E[K] = 7.5``) and ``s = 0.1``, ``K_pad = 336``, so ``E[max(K, K_pad)] = 336.0`` runs
+        against ``E[K] = 7.5`` (45 times the time); ``rho_Q`` falls by 0.6%.  ``eta = 1``:
+        ``K_pad = 122`` (16 times; ``rho_Q`` 30% below ``eta = 0``'s); ``eta = 3``: 66 (8.8
+        times, ``rho_Q`` 55% below).  A larger ``s`` barely helps (``s = 0.5``: 298 runs).
+
+        *Claim* (an observer who sees the release ``R`` and the number of runs executed
+        ``N = max(K, K_pad)``, e.g. through the wall time): ``(R, N)`` is
+        ``(epsilon, delta_s + (1 + e^epsilon) p)``-DP with ``p = P[K > K_pad]``, within
+        ``(target_epsilon, target_delta)``.  *Proof.*  Let ``M' = (R, K_pad)``: ``K_pad``
+        is a public constant, so ``M'`` is ``(epsilon, delta_s)``-DP by Theorem 2 (the extra
+        runs come after the ``K`` real ones, from their own streams, and are discarded, so
+        ``R`` is the unpadded search's output).  ``(R, N)`` and ``M'`` coincide on the event
+        ``E = {K <= K_pad}``, whose probability ``1 - p`` does not depend on the data (``K`` is
+        drawn from its own stream).  So for any set ``S`` of outputs and neighbours ``D, D'``:
+        ``P[(R, N)(D) in S] <= P[M'(D) in S] + p <= e^eps P[M'(D') in S] + delta_s + p
+        <= e^eps (P[(R, N)(D') in S] + p) + delta_s + p``.  QED.  The claim covers the count
+        of runs (the time at the resolution of a run), not the time each run takes, which
+        depends on its candidate and on the T it learns from its noisy count.
     random_state : None, int or Generator
         ``None`` draws fresh OS entropy at every fit; an int is for reproducibility only.
         ``sklearn.clone`` gives a clone of an estimator holding a Generator an independent
@@ -202,8 +266,16 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         (``tests/audit/test_release_attacks.py``).  So no run prints or warns (a candidate
         cannot set ``verbose`` or ``diagnostics``, and no clipped-rows warning is raised:
         check with :func:`dpboost.clipping.clipped_fraction` before the search), and
-        ``best_estimator_.privacy_report_``
-        names the search under ``"selected_by"`` (its epsilon is the model's, not the run's).
+        ``best_estimator_.privacy_report_`` states the search, whose cost is the release's:
+        its ``epsilon``, ``delta`` and ``mechanism`` are the search's, ``rho`` is None (the
+        selection is an RDP statement, not zCDP), the run's own figures are under
+        ``"single_run"`` and the search under ``"selected_by"``; ``best_estimator_``'s
+        ``privacy_event_`` is the search's :class:`~accounting.TNBSelectionEvent` too.
+        :func:`dpboost.model_io.save_model` saves a fitted search as its best estimator.
+        The wall time of ``fit`` is not hidden unless ``time_padding_share`` is set: it
+        reveals ``K`` at about one second per run (see that parameter).
+        ``privacy_report_["time_padding"]`` states ``K_pad`` and the padding's delta (None
+        when off).
 
     Examples
     --------
@@ -217,7 +289,8 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
     """
 
     def __init__(self, target_epsilon, target_delta, *, candidates=None, expected_runs=None,
-                 eta=0.0, validation_fraction=0.25, classes=None, random_state=None):
+                 eta=0.0, validation_fraction=0.25, classes=None, time_padding_share=None,
+                 random_state=None):
         self.target_epsilon = target_epsilon
         self.target_delta = target_delta
         self.candidates = candidates
@@ -225,6 +298,7 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         self.eta = eta
         self.validation_fraction = validation_fraction
         self.classes = classes
+        self.time_padding_share = time_padding_share
         self.random_state = random_state
 
     def _plan(self):
@@ -240,9 +314,35 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         runs = (1.5 * len(cands) if self.expected_runs is None else
                 check_scalar(self.expected_runs, "expected_runs", owner, low=1, high=math.inf))
         gamma = _gamma_for(runs, eta)
+        # the padding's share of delta is set aside before the search is calibrated
+        delta -= self._time_padding(eps, delta, eta, gamma)["delta_reserved"]
         rho = _base_rho(eps, delta, eta, gamma)
         self._check_candidates(cands, (1 - SCORE_SHARE) * rho, delta)
         return eps, delta, eta, gamma, rho, cands
+
+    def _time_padding(self, eps: float, delta: float, eta: float, gamma: float) -> dict:
+        """``K_pad`` and the padding's share of ``delta`` (all zero when not asked for).
+
+        ``K_pad`` is the smallest ``k`` with ``(1 + e^eps) P[K > k] <= delta_t``,
+        ``delta_t = time_padding_share * delta`` (:func:`accounting.selection.padding_runs`,
+        public parameters only).
+        """
+        share = self.time_padding_share
+        if share is None:
+            return {"runs": 0, "tail_probability": 0.0, "delta": 0.0, "delta_reserved": 0.0}
+        share = check_scalar(share, "time_padding_share", type(self).__name__, low=0, high=1)
+        reserved = share * delta
+        try:
+            k_pad, tail = padding_runs(eta, gamma, reserved / (1.0 + math.exp(eps)),
+                                       limit=MAX_RUNS)
+        except ValueError:
+            raise ValueError(
+                f"{type(self).__name__}: padding to hide the fit time would take more than "
+                f"{MAX_RUNS:,} runs (E[K] = {TNBSelectionEvent(1.0, eta, gamma).expected_runs:.3g}"
+                f", delta_t = {reserved:.3g}); raise time_padding_share or eta, or lower "
+                "expected_runs.") from None
+        return {"runs": k_pad, "tail_probability": tail,
+                "delta": (1.0 + math.exp(eps)) * tail, "delta_reserved": reserved}
 
     def _check_candidates(self, cands, rho_train, delta) -> None:
         """Every candidate builds a valid run within ``rho_train``, checked before any data.
@@ -279,8 +379,14 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         return TNBSelectionEvent(rho, eta, gamma)
 
     def fit(self, X, y):
-        """Run ``K`` random private trainings and keep the one with the best noisy score."""
-        _, delta, eta, gamma, rho, cands = self._plan()
+        """Run ``K`` random private trainings and keep the one with the best noisy score.
+
+        With ``time_padding_share`` set, ``max(K, K_pad)`` runs are executed: the
+        ``K_pad - K`` extra ones (when ``K < K_pad``) come after the ``K`` real ones, train and
+        score exactly as they do, and are discarded.
+        """
+        eps, delta, eta, gamma, rho, cands = self._plan()
+        padding = self._time_padding(eps, self.target_delta, eta, gamma)
         # here, not only in the runs: theirs is filtered below, and would use up the warning
         warn_if_in_search(type(self).__name__)
         vf = check_scalar(self.validation_fraction, "validation_fraction",
@@ -293,28 +399,16 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         val, tr = idx[:n_val], idx[n_val:]
         self._check_density(cands, classes, len(tr))
         rho_train, rho_score = (1 - SCORE_SHARE) * rho, SCORE_SHARE * rho
-        eps_train = cks_epsilon(rho_train, delta)
-        t, m = lattice_variance(math.sqrt(0.5 / rho_score))
+        run = _Run(X[tr], y[tr], X[val], y[val], cands, classes, cks_epsilon(rho_train, delta),
+                   delta, lattice_variance(math.sqrt(0.5 / rho_score)), rho_train)
         K = _sample_tnb(eta, gamma, k_rng)
         best = (-math.inf, None, None)
         for _ in range(K):
-            r = run_rng.spawn(1)[0]
-            params = cands[int(r.integers(len(cands)))]
-            est = PrivateHalfspaceClassifier(eps_train, delta, classes=classes,
-                                             accounting="cks", random_state=r, **params)
-            with warnings.catch_warnings():
-                # none of a run's warnings leaves the search (they are per run, so K):
-                # (the classes are declared to every run)
-                warnings.simplefilter("ignore")
-                est.fit(X[tr], y[tr])
-            # the run's stream must not stay in a released estimator: its SeedSequence holds
-            # the search's entropy, from which the split, every run's noise and K follow
-            est.set_params(random_state=None)
-            correct = int(np.count_nonzero(est.predict(X[val]) == y[val]))
-            score = correct + int(sample_discrete_gaussian(t * m, 1, rng=r)[0])
+            score, params, est = run(run_rng.spawn(1)[0])
             if score > best[0]:
                 best = (score, params, est)
-            assert ZCDPAccountant().compose(est.privacy_event_).rho <= rho_train * (1 + 1e-9)
+        for _ in range(padding["runs"] - K):  # the same work, discarded: the time hides K
+            run(run_rng.spawn(1)[0])
         # K itself stays here: PS22's Theorem 2 covers the best run only, not (K, best run)
         self.best_estimator_, self.best_params_ = best[2], best[1]
         self.classes_ = best[2].classes_
@@ -322,7 +416,7 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         self.privacy_event_ = TNBSelectionEvent(rho, eta, gamma)
         acc = ZCDPAccountant().compose(self.privacy_event_)
         self.privacy_report_ = {
-            "epsilon": acc.get_epsilon(delta, "best"), "delta": delta,
+            "epsilon": acc.get_epsilon(delta, "best"), "delta": float(self.target_delta),
             "mechanism": "best of K ~ TNB(eta, gamma) private runs (Papernot & Steinke 2022, "
                          "Theorem 2)",
             "rho_per_run": rho, "rho_train": rho_train, "rho_score": rho_score,
@@ -330,18 +424,58 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
             "candidates": cands, "validation_fraction": vf,
             "best_params": best[1],
             "labels_inferred_from_data": self.classes is None,
+            "time_padding": self._padding_report(padding, delta),
         }
-        # the best run's own report (what save_model writes) prices one run and says its
-        # classes were declared: it states the search that chose it, whose cost is the release's
-        self.best_estimator_.privacy_report_ = {
-            **best[2].privacy_report_, "labels_inferred_from_data": self.classes is None,
-            "selected_by": {
-                "epsilon": self.privacy_report_["epsilon"], "delta": delta,
-                "mechanism": self.privacy_report_["mechanism"],
-                "rule": "this run was chosen by PrivateSelection: the model is (epsilon, "
-                        "delta)-DP for the search's epsilon and delta here, not the run's own "
-                        "epsilon above (which prices one run, not the choice among K)"}}
+        self._state_the_search(best[2], acc, delta)
         return self
+
+    def _padding_report(self, padding: dict, delta_search: float) -> dict | None:
+        """The report's ``time_padding`` entry (None without padding)."""
+        if self.time_padding_share is None:
+            return None
+        return {
+            "runs": padding["runs"], "tail_probability": padding["tail_probability"],
+            "delta": padding["delta"], "delta_reserved": padding["delta_reserved"],
+            "delta_search": delta_search,
+            "rule": "max(K, runs) runs execute, so the wall time is a public constant unless "
+                    "K > runs (probability tail_probability); with the time observable the "
+                    "release is (epsilon, delta_search + (1 + e^epsilon) tail_probability)-DP "
+                    "(PrivateSelection docstring), within (epsilon, delta)"}
+
+    def _state_the_search(self, best, acc, delta_search: float) -> None:
+        """Make the released run's ``privacy_report_`` and ``privacy_event_`` the search's.
+
+        The best of ``K`` runs is ``(epsilon, delta)``-DP for the search's epsilon (PS22,
+        Theorem 2), not for the run's own, which prices one run of the ``K``: the standard
+        keys (``epsilon``, ``delta``, ``rho``, ``mechanism``) state the search, so a reader of
+        them (``dpboost`` or another tool) never under-reports, and the run's own figures stay
+        under ``"single_run"``.  ``rho`` is None: the selection is an RDP statement with a
+        ``log E[K] / (alpha - 1)`` term, not zCDP at any rho.
+        """
+        own = best.privacy_report_
+        search = self.privacy_report_
+        epsilon = {m: acc.get_epsilon(delta_search, m) for m in ("paper", "cks")}
+        epsilon["best"] = search["epsilon"]
+        best.privacy_report_ = {
+            **own, "rho": None, "epsilon": epsilon, "delta": search["delta"],
+            "mechanism": search["mechanism"],
+            "labels_inferred_from_data": self.classes is None,
+            "single_run": {
+                "rho": own["rho"], "epsilon": own["epsilon"], "delta": own["delta"],
+                "mechanism": own["mechanism"],
+                "rule": "this run alone, one of the K the search drew; its sigma, budget "
+                        "shares and mechanisms are the run's; the model's guarantee is the "
+                        "search's epsilon and delta at the top level, not these"},
+            "selected_by": {
+                "epsilon": search["epsilon"], "delta": search["delta"],
+                "mechanism": search["mechanism"],
+                "time_padding": search["time_padding"],
+                "rule": "this run was chosen by PrivateSelection: the model is (epsilon, "
+                        "delta)-DP for the search's epsilon and delta (the top-level ones), not "
+                        "the run's own under single_run (which prices one run, not the choice "
+                        "among K)"}}
+        # the event a ledger composes: the search's, not the run's (which is one of K)
+        best.privacy_event_ = self.privacy_event_
 
     def _check_density(self, cands, classes, n_train: int) -> None:
         """``kappa * n_train >= 1`` for every candidate, before the first run trains."""

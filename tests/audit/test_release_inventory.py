@@ -88,7 +88,14 @@ REPORT = {
     "labels_inferred_from_data": PUBLIC,
     # a PrivateSelection's best run: the search that chose it (public parameters)
     "selected_by.epsilon": PUBLIC, "selected_by.delta": PUBLIC, "selected_by.mechanism": PUBLIC,
-    "selected_by.rule": PUBLIC,
+    "selected_by.rule": PUBLIC, "selected_by.time_padding": PUBLIC,
+    **{f"selected_by.time_padding.{k}": PUBLIC for k in (
+        "runs", "tail_probability", "delta", "delta_reserved", "delta_search", "rule")},
+    # ... whose standard keys state the search: the run's own figures under single_run
+    "single_run.rho": BY_COUNT, "single_run.delta": PUBLIC, "single_run.mechanism": PUBLIC,
+    "single_run.rule": PUBLIC,
+    **{f"single_run.epsilon.{m}": BY_COUNT for m in ("paper", "cks", "best", "pure+paper",
+                                                     "pure+cks")},
     "schema_from_data": PUBLIC,  # model file only: the columns a draft schema read from data
     # multiclass (dpboost.multiclass): kappa and T are public there
     "multiclass": PUBLIC, "n_classes": PUBLIC, "noise_multiplier_rule": PUBLIC,
