@@ -232,22 +232,27 @@ def test_a_crossing_inside_the_top_group_moves_to_its_edge():
     # log-odds -inf; Platt's slope then runs off and its P = 1/2 lands inside the top group's
     # bin.  Measured over these 30 seeds: the crossing moved in 10; Platt's own crossing
     # (platt_offset) predicts 0.84% of the rows positive on average, all of them at random
-    # (the majority rate is 99%), the moved one 0.11%.
-    old, new, moved = [], [], 0
+    # (the majority rate is 99%), the moved one 0.11%.  Since session 20 a fit where no group
+    # is positive first tries the two-Gaussian crossing of the cells (gaussian_cut): it takes
+    # 17 of these seeds (6 of the 10 group-edge ones), always above every score (no row
+    # predicted positive), and group-edge the remaining 4; mean positive rate 0.03%.
+    old, new, moved, edges = [], [], 0, 0
     for seed in range(30):
         rng = np.random.default_rng(seed)
         u, y = _uninformative(rng, 3000, -0.47, 0.035)
         fit = pp.private_platt(u, y, 0.00119, rng=rng)
         new.append(_positive_rate(fit.slope, fit.offset, u))
-        if fit.threshold == "group-edge":
+        if fit.moved_threshold:
             moved += 1
             old.append(_positive_rate(fit.slope, fit.platt_offset, u))
+        else:
+            old.append(new[-1])
+        if fit.threshold == "group-edge":
+            edges += 1
             edge = -fit.offset / fit.slope  # a bin edge of the public grid: -1 + 2k/B
             k = (edge + 1.0) * fit.n_bins / 2.0
             assert abs(k - round(k)) < 1e-9
-        else:
-            old.append(new[-1])
-    assert moved >= 5
+    assert moved >= 10 and edges >= 2
     assert np.mean(old) > 0.006 and np.mean(new) < 0.002
 
 
