@@ -361,17 +361,16 @@ def encode_classes(estimator, y, *, warn: bool) -> tuple[np.ndarray, np.ndarray]
 def multiclass_plan(estimator, settings: dict, n_classes: int):
     """The budget of a multiclass fit, from the parameters and ``K`` alone.
 
-    The kappa is not learned (no class count).  When the estimator calibrates (its
-    ``calibration`` parameter, as in the binary fit), the calibration's 5% share buys the
-    softmax temperature of ``predict_proba`` (:mod:`dpboost.private_temperature`).  In practical
+    The kappa is not learned.  When the estimator calibrates, the calibration's 5% share buys
+    the softmax temperature (:mod:`dpboost.private_temperature`), and a joint practical fit's
+    count share a class histogram (:mod:`dpboost.multiclass_prior`).  In practical
     mode the private input centre, whitening (released only when ``n`` is large enough:
     :func:`dpboost.whitening.worthwhile`, else its share goes to the rounds) and input scale of
     the binary fit take their declared shares.  One-vs-rest is not whitened: its K binary
     scores have no calibration of their own, and on whitened rows their argmax lost
     (benchmarks/bench_multiclass.py, 3 seeds: letter 0.239 -> 0.217 and 0.227 -> 0.115 at
     epsilon = 1 and 5, margin-10 0.693 -> 0.550 at epsilon = 5), where the joint booster gained
-    (letter 0.520 -> 0.577 and 0.596 -> 0.658).  One-vs-rest makes
-    ``K T`` releases, all calibrated together.
+    (letter 0.520 -> 0.577 and 0.596 -> 0.658).  One-vs-rest makes ``K T`` releases.
     """
     from dpboost.budget_plan import plan_run
 
@@ -381,13 +380,14 @@ def multiclass_plan(estimator, settings: dict, n_classes: int):
     releases = None if s["T"] is None else s["T"] * (n_classes if ovr else 1)
     learn = s["mode"] == "practical" and s["T"] is None
     calibrate = estimator._calibrates()  # a softmax temperature (dpboost.private_temperature)
-    plan = plan_run(s["epsilon"], s["delta"], n_rounds=releases, learn_kappa=False,
+    prior = learn and calibrate and not ovr  # a private class histogram (multiclass_prior)
+    plan = plan_run(s["epsilon"], s["delta"], n_rounds=releases, learn_kappa=prior,
                     calibration=calibrate, method=s["accounting"], learn_scale=learn,
                     centre=learn, whiten=learn and not ovr)
     return plan.with_temperature() if calibrate else plan
 
 
-def _draw_temperature(X, y_idx, W: np.ndarray, R: float, rho: float, rng):
+def _draw_temperature(X, y_idx, W: np.ndarray, R: float, rho: float, rng, offsets=None):
     """The private softmax temperature of the training scores ``X W^T`` (``X`` the rows as
     boosted, norm <= R), or None when every centre is zero (the budget is spent all the same)."""
     from dpboost.private_temperature import private_temperature
@@ -400,7 +400,7 @@ def _draw_temperature(X, y_idx, W: np.ndarray, R: float, rho: float, rng):
     scores = X @ W.T
     if is_dask_array(scores):
         scores = scores.rechunk({1: -1})
-    return private_temperature(scores, y_idx, rho, bound, rng=rng)
+    return private_temperature(scores, y_idx, rho, bound, rng=rng, offsets=offsets)
 
 
 def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | None):
@@ -417,6 +417,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     from dpboost.halfspace_base import one_blas_thread
     from dpboost.input_map import private_input_map
     from dpboost.multiclass_diagnostics import MeasureWatch, multiclass_diagnostics
+    from dpboost.multiclass_prior import fit_prior
     from dpboost.progress import round_callback
     from dpboost.weak_learners import CenteringHalfspace
 
@@ -447,7 +448,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     K = classes.size
     n, d = X.shape
     estimator._check_density(kappa, n)
-    scale, imap, temperature = 1.0, None, None
+    scale, imap, temperature, prior, counts = 1.0, None, None, None, None
     with one_blas_thread():
         if not private:
             T = int(estimator.n_rounds)
@@ -461,9 +462,8 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
             plan = multiclass_plan(estimator, s, K)
             rng = check_random_state(estimator.random_state, owner=owner)
             estimator._start_releases()
-            # (the whitening's and the temperature's streams come after the first three, so a
-            # fit without them draws as before)
-            rng_norms, rng_boost, rng_mean, rng_white, rng_temp = rng.spawn(5)
+            # (streams 4-6 come after the first three: a fit without them draws as before)
+            rng_norms, rng_boost, rng_mean, rng_white, rng_temp, rng_prior = rng.spawn(6)
             estimator.input_whitening_ = None
             if plan.rho_mean:  # the private centre (and whitening) of dpboost.input_map
                 imap, plan, estimator.input_whitening_ = private_input_map(
@@ -502,9 +502,13 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
             finally:
                 close()
             event = plan.event(releases)
+            if plan.rho_count:  # class prior (dpboost.multiclass_prior): balanced centres
+                coefs, prior, counts = fit_prior(coefs, y_idx, K, plan.rho_count,
+                                                 mech.sigma / (R * R * math.sqrt(T)),
+                                                 rng=rng_prior)
             if plan.temperature:  # the softmax temperature (dpboost.private_temperature)
                 temperature = _draw_temperature(X, y_idx, coefs.mean(axis=0), R,
-                                                plan.threshold_rho(), rng_temp)
+                                                plan.threshold_rho(), rng_temp, prior)
             if diagnose:  # NON-private (dpboost.multiclass_diagnostics); the model is as without
                 estimator.diagnostics_ = multiclass_diagnostics(
                     X, y_idx, coefs, watch, mode=mode, kappa=kappa, gamma=s["gamma"])
@@ -525,6 +529,8 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         estimator.score_scale_ = scale * temperature.factor
         estimator.coef_ = estimator.coef_ * temperature.factor
         estimator.intercept_ = estimator.intercept_ * temperature.factor
+        if prior is not None:  # + log pi_k: the temperature was drawn for these logits
+            estimator.intercept_ = estimator.intercept_ + prior
     estimator.calibration_ = temperature
     if not private:
         from accounting import NonPrivateEvent
@@ -532,6 +538,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         estimator.privacy_event_ = NonPrivateEvent()
         return estimator
     from accounting import ZCDPAccountant
+    from dpboost.multiclass_prior import class_prior_entry, rename_count
     from dpboost.privacy_report import whitening_entry
 
     acc = ZCDPAccountant().compose(event)
@@ -550,12 +557,13 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         "sensitivity_exact_arithmetic": mech.sensitivity,
         "float_error_bound": mech.error_bound, "grid_granularity": mech.granularity,
         "mechanism": "discrete Gaussian on a public grid (Canonne, Kamath & Steinke 2020)",
-        "mechanisms": plan.mechanisms(releases),
+        "mechanisms": rename_count(plan.mechanisms(releases)),
         "sensitivity_rule": s["sensitivity"], "n_rounds": T,
         "n_rounds_rule": ("given" if s["T"] is not None else
                           "clip(round(2 kappa n sqrt(2 rho_rounds) / sqrt(width)), 10, T_max)"),
         "kappa": kappa,
         "kappa_rule": "given" if s["kappa"] is not None else f"{MULTICLASS_KAPPA} (multiclass)",
+        "class_prior": class_prior_entry(counts, prior, temperature),
         "input_centre": None if imap is None else imap.mean.tolist(),
         "input_whitening": None if mode == "ovr" else whitening_entry(estimator, plan),
         "calibration": None if temperature is None else {

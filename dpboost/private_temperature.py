@@ -113,19 +113,22 @@ def temperature_event(rho: float) -> ExponentialMechanismEvent:
                                                         * BRIER_SENSITIVITY))
 
 
-def _gain_sums(u: np.ndarray, y: np.ndarray, temperatures: np.ndarray) -> np.ndarray:
-    """``[fsum_i 1 - |softmax(tau u_i) - e_(y_i)|^2 / 2 for tau in temperatures]`` (floats)."""
+def _gain_sums(u: np.ndarray, y: np.ndarray, temperatures: np.ndarray,
+               offsets=None) -> np.ndarray:
+    """``[fsum_i 1 - |softmax(tau u_i + b) - e_(y_i)|^2 / 2 for tau in temperatures]`` (floats;
+    ``b`` the public logit offsets, 0 when None)."""
     u = np.asarray(u, dtype=np.float64)
+    b = 0.0 if offsets is None else np.asarray(offsets, dtype=np.float64)
     rows = np.arange(u.shape[0])
     out = np.empty(len(temperatures))
     for j, tau in enumerate(temperatures):
-        p = softmax(tau * u, axis=1)
+        p = softmax(tau * u + b, axis=1)
         p[rows, np.asarray(y)] -= 1.0
         out[j] = math.fsum(1.0 - 0.5 * np.einsum("ik,ik->i", p, p))
     return out
 
 
-def brier_gains(u, y, temperatures: np.ndarray) -> np.ndarray:
+def brier_gains(u, y, temperatures: np.ndarray, offsets=None) -> np.ndarray:
     """``floor(2^10 sum_i (1 - |softmax(tau u_i) - e_(y_i)|^2 / 2))`` per temperature (int64).
 
     ``u`` (n, K) and ``y`` (class indices) may be numpy or row-chunked dask arrays; on dask each
@@ -140,18 +143,21 @@ def brier_gains(u, y, temperatures: np.ndarray) -> np.ndarray:
     """
     temperatures = np.asarray(temperatures, dtype=np.float64)
     if is_dask_array(u):
-        parts = u.map_blocks(lambda b, yb: _gain_sums(b, yb.ravel(), temperatures)[None, :],
+        def chunk(block, yb):
+            return _gain_sums(block, yb.ravel(), temperatures, offsets)[None, :]
+
+        parts = u.map_blocks(chunk,
                              y[:, None], dtype=np.float64,
                              chunks=((1,) * u.numblocks[0], (temperatures.size,)))
         sums = np.asarray(parts.compute())
         totals = [math.fsum(sums[:, j]) for j in range(temperatures.size)]
     else:
-        totals = _gain_sums(u, y, temperatures).tolist()
+        totals = _gain_sums(u, y, temperatures, offsets).tolist()
     return np.array([math.floor(BRIER_GRID * t) for t in totals], dtype=np.int64)
 
 
-def private_temperature(scores, y, rho: float, bound: float, *,
-                        rng: np.random.Generator) -> TemperatureFit:
+def private_temperature(scores, y, rho: float, bound: float, *, rng: np.random.Generator,
+                        offsets=None) -> TemperatureFit:
     """Draw the softmax temperature of a multiclass fit by the exponential mechanism.
 
     Parameters
@@ -165,6 +171,10 @@ def private_temperature(scores, y, rho: float, bound: float, *,
     bound : float > 0
         The public ``B = R max_k ||w_k||`` with ``|scores| <= B``; the scores are divided by it.
     rng : numpy.random.Generator
+    offsets : array of shape (K,) or None
+        Public logit offsets ``b`` (a class prior from released counts,
+        :mod:`dpboost.multiclass_prior`): the utility is that of ``softmax(tau u + b)``.  Each
+        row's term still depends on that row and on public values only (sensitivity unchanged).
 
     Examples
     --------
@@ -177,7 +187,7 @@ def private_temperature(scores, y, rho: float, bound: float, *,
     """
     temperatures = candidate_temperatures()
     eta = temperature_eta(rho)
-    gains = brier_gains(scores / bound, y, temperatures)
+    gains = brier_gains(scores / bound, y, temperatures, offsets)
     k = sample_exponential(gains, eta, rng=rng)
     return TemperatureFit(float(temperatures[k]), float(bound), temperatures.size,
                           float(2 * eta * BRIER_SENSITIVITY))
