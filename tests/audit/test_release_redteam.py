@@ -63,17 +63,17 @@ def test_selection_warnings_do_not_tell_which_candidates_ran():
     different norm bounds, the clipped-rows warning of a bound appeared only when a run drew
     that candidate, so the set of warnings told which candidates ran (seed 1: only the first,
     seed 3: only the second), information about K that PS22's Theorem 2 must keep hidden.
-    Now each candidate's bound is checked once, before the runs, whatever K is."""
+    Session 19 checked each candidate's bound once, before the runs, whatever K was; since
+    session 20 no clipped-rows warning leaves a private fit at all (whether it fired was a
+    noise-free bit of the data), so the warnings are the same for every seed and none
+    names a bound."""
     X, y = _data()
     X[:60] *= 10.0
     cands = [FAST[0], {**FAST[0], "norm_bound": 0.2}]
-    seen = {tuple(sorted(re.search(r"norm_bound=\S+", t).group() for t in
-                         _selection_outputs(X, y, cands, seed)[0]))
-            for seed in range(4)}
+    seen = {tuple(sorted(_selection_outputs(X, y, cands, seed)[0])) for seed in range(4)}
     assert len(seen) == 1, seen
     texts = _selection_outputs(X, y, cands, 0)[0]
-    assert sum("norm_bound=1 " in t for t in texts) == 1
-    assert sum("norm_bound=0.2 " in t for t in texts) == 1
+    assert not any("norm_bound=" in t for t in texts)
 
 
 # -- verbose output: the progress bar reads no clock --------------------------------------------
