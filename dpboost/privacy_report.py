@@ -78,6 +78,9 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
             "threshold": {"platt": "Platt's P = 1/2",
                           "quadratic": "the crossing of a quadratic log-odds fitted to the "
                                        "histogram (slope refitted through it)",
+                          "gaussian": "no pooled group was positive: the upper crossing of "
+                                      "two Gaussian score densities fitted to all the noisy "
+                                      "cells (slope refitted through it)",
                           "accuracy-cut": "moved to the histogram's accuracy-maximising cut",
                           "group-edge": "a runaway Platt fit (a clamped count) put P = 1/2 "
                                         "inside the outermost group of the histogram, on the "

@@ -68,9 +68,8 @@ This module learns the threshold, and calibrated probabilities, privately:
    score.  So when no group is positive and the accuracy cut did not move, two Gaussian score
    densities are fitted to all ``2B`` noisy cells (:func:`gaussian_cut`: weighted least
    squares, no clamping, so the zero-mean noise adds variance but no bias) and ``P = 1/2``
-   moves to their upper crossing when it lies above the negatives' centre; the log-odds of two
-   Gaussians is quadratic, so the report calls it the quadratic crossing, and Platt's slope is
-   refitted through it.  Measured by replaying the same fits (4 seeds, held-out accuracy /
+   moves to their upper crossing when it lies above the negatives' centre (the report's
+   threshold ``"gaussian"``), and Platt's slope is refitted through it.  Measured by replaying the same fits (4 seeds, held-out accuracy /
    balanced accuracy / Brier, before -> after): make_classification with 20 features and 1%
    positives, 50,000 rows, epsilon = 1: 0.9921 / 0.593 / 0.0072 -> 0.9945 / 0.738 / 0.0053,
    seeds predicting a single class 2 -> 1; 2% at epsilon = 0.5: 0.9836 / 0.569 -> 0.9887 /
@@ -124,7 +123,9 @@ class PlattFit:
     ``n_bins`` bins on ``[-1, 1]`` were released, pooled into ``n_groups`` groups.
     ``threshold`` says where ``P = 1/2`` comes from: ``"platt"`` (Platt's own fit),
     ``"quadratic"`` (the crossing of the quadratic log-odds, :func:`quadratic_cut`, with the
-    slope refitted), ``"accuracy-cut"`` (:func:`accuracy_cut`) or ``"group-edge"`` (Platt's
+    slope refitted), ``"gaussian"`` (the crossing of two Gaussian score densities fitted to the
+    cells when no pooled group is positive, :func:`gaussian_cut`, slope refitted),
+    ``"accuracy-cut"`` (:func:`accuracy_cut`) or ``"group-edge"`` (Platt's
     crossing moved to the edge of an outermost group, :func:`group_edge`); when it moved,
     ``platt_offset`` is Platt's own offset.
     """
@@ -522,7 +523,7 @@ def private_platt(u: np.ndarray, y_pm: np.ndarray, rho: float, *,
         crossing = gaussian_cut(pos, neg, edges, s2)
         if crossing is not None:
             a2 = _slope_through(gp, gn, gc, crossing[0])
-            return PlattFit(a2, -a2 * crossing[0], B, int(gp.size), s2, threshold="quadratic",
+            return PlattFit(a2, -a2 * crossing[0], B, int(gp.size), s2, threshold="gaussian",
                             platt_offset=b)
     if cut == start:
         edge = group_edge(-b / a, start, gp.size, float(edges[int(gk.sum())]),

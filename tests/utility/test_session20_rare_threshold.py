@@ -95,7 +95,7 @@ def test_a_rare_well_ranked_class_is_predicted_in_every_seed():
         assert np.mean(pred > 0) > 0.002
         accs.append(float(np.mean(pred == yt)))
         if seed == 0:  # the formerly single-class seed: no group positive, the cells' crossing
-            assert fit.moved_threshold and fit.threshold == "quadratic"
+            assert fit.moved_threshold and fit.threshold == "gaussian"
     assert min(accs) > 0.9930 and np.mean(accs) > 0.9935
 
 
