@@ -173,7 +173,7 @@ def class_prior_entry(counts, log_prior, temperature) -> dict | None:
     are the same whatever the data (``log_prior`` is given even where it is not applied)."""
     if counts is None:
         return None
-    return {"noisy_class_counts": [int(c) for c in counts],
+    return {"noisy_label_histogram": [int(c) for c in counts],
             "log_prior": [float(v) for v in (log_prior if log_prior is not None else
                                              class_log_prior(counts, max(int(sum(counts)), 1)))],
             "applied": log_prior is not None and temperature is not None,

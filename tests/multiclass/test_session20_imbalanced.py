@@ -38,7 +38,7 @@ def test_the_imbalanced_task_predicts_every_class_and_beats_the_majority():
     assert set(np.unique(pred)) == {0, 1, 2}
     assert np.mean(pred == yte) >= majority + 0.015
     prior = clf.privacy_report_["class_prior"]
-    assert prior["applied"] and len(prior["noisy_class_counts"]) == 3
+    assert prior["applied"] and len(prior["noisy_label_histogram"]) == 3
 
 
 def test_the_histogram_is_priced_in_the_event_the_report_and_the_plan():
