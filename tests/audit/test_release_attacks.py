@@ -201,7 +201,7 @@ class _Recorder:
                 # is drawn as two calls (positives, negatives) over one joint vector of
                 # squared sensitivity 2, so each call carries half of it
                 sens2 = {"private_count": 1.0, "private_norm_scale": 2.0,
-                         "private_platt": 1.0}[name]
+                         "private_platt": 1.0, "private_class_counts": 2.0}[name]
                 self.calls.append((name, sens2 / (2 * float(s2))))
                 return sample(s2, size, rng=rng)
             return wrapped
@@ -223,6 +223,10 @@ class _Recorder:
         monkeypatch.setattr(private_temperature, "sample_exponential", priced_temperature)
         monkeypatch.setattr(mechanisms.LatticeGaussian, "release", priced_release)
         monkeypatch.setattr(defaults, "sample_discrete_gaussian", priced_gaussian(defaults))
+        from dpboost import multiclass_prior
+
+        monkeypatch.setattr(multiclass_prior, "sample_discrete_gaussian",
+                            priced_gaussian(multiclass_prior))
         monkeypatch.setattr(private_platt, "sample_discrete_gaussian",
                             priced_gaussian(private_platt))
         monkeypatch.setattr(private_threshold, "sample_exponential", priced_exponential)

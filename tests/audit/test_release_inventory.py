@@ -34,6 +34,7 @@ EPSILON, DELTA, SEED = 1.0, 1e-6, 0
 
 # -- the private releases (names as in privacy_report_["mechanisms"], before " (") ------------
 COUNT = "count of positive labels"
+CLASSES = "histogram of class counts for the class prior"
 MEAN = "mean of the rows for the input centre"
 WHITEN = "second-moment matrix for the input whitening"
 NORMS = "row-norm histogram for the input scale"
@@ -41,7 +42,7 @@ ROUNDS = "boosting rounds"
 PLATT = "score histogram for Platt calibration"
 CUT = "threshold: exponential mechanisms over public score cuts and slopes"
 TEMP = "softmax temperature: exponential mechanism over public temperatures"
-ALL = frozenset({COUNT, MEAN, WHITEN, NORMS, ROUNDS, PLATT, CUT, TEMP})
+ALL = frozenset({COUNT, CLASSES, MEAN, WHITEN, NORMS, ROUNDS, PLATT, CUT, TEMP})
 PUBLIC = frozenset()
 #: kappa and T learned from the noisy count (dpboost.defaults): what is computed from them.
 BY_COUNT = frozenset({COUNT})
@@ -99,6 +100,10 @@ REPORT = {
     "schema_from_data": PUBLIC,  # model file only: the columns a draft schema read from data
     # multiclass (dpboost.multiclass): kappa and T are public there
     "multiclass": PUBLIC, "n_classes": PUBLIC, "noise_multiplier_rule": PUBLIC,
+    # the class prior (dpboost.multiclass_prior): the noisy class histogram (the count share)
+    "class_prior": PUBLIC, "class_prior.noisy_label_histogram": frozenset({CLASSES}),
+    "class_prior.log_prior": frozenset({CLASSES}), "class_prior.applied": frozenset({CLASSES}),
+    "class_prior.imbalance_ratio": PUBLIC, "class_prior.rule": PUBLIC,
 }
 
 #: Fitted attributes (``vars(est)``, ending in ``_``), path -> releases.
@@ -195,7 +200,10 @@ def _releases(est) -> dict:
 
     report = est.privacy_report_
     tempered = isinstance(est.calibration_, TemperatureFit)  # multiclass
-    return {COUNT: report.get("noisy_positive_count"), MEAN: est.input_centre_,
+    prior = report.get("class_prior")  # multiclass: the noisy class histogram
+    return {COUNT: report.get("noisy_positive_count"),
+            CLASSES: None if prior is None else prior["noisy_label_histogram"],
+            MEAN: est.input_centre_,
             WHITEN: getattr(est, "input_whitening_", None), NORMS: est.input_scale_,
             ROUNDS: est.released_centres_, PLATT: None if tempered else est.calibration_,
             CUT: getattr(est, "threshold_", None),
