@@ -319,13 +319,12 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         }
         if self.calibration is not None:
             check_choice(self.calibration, "calibration", owner, ("auto", "private", "none"))
-        for name in ("diagnostics", "verbose"):
-            value = getattr(self, name)
-            if not isinstance(value, (bool, np.bool_, int, np.integer)) or value < 0 or (
-                    name == "diagnostics" and not isinstance(value, (bool, np.bool_))):
-                kind = "a bool" if name == "diagnostics" else "a bool or an int >= 0"
-                raise TypeError(f"The '{name}' parameter of {owner} must be {kind}. "
-                                f"Got {value!r} instead.")
+        if not isinstance(self.diagnostics, (bool, np.bool_)):
+            raise TypeError(f"The 'diagnostics' parameter of {owner} must be a bool. "
+                            f"Got {self.diagnostics!r} instead.")
+        if not isinstance(self.verbose, (bool, np.bool_, int, np.integer)) or self.verbose < 0:
+            raise TypeError(f"The 'verbose' parameter of {owner} must be a bool or an int >= 0. "
+                            f"Got {self.verbose!r} instead.")
         T = (None if self.n_rounds is None else
              check_scalar(self.n_rounds, "n_rounds", owner, kind="int", low=1,
                           high=MAX_ROUNDS, closed="both"))
