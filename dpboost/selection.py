@@ -317,10 +317,11 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
                 check_scalar(self.expected_runs, "expected_runs", owner, low=1, high=math.inf))
         gamma = _gamma_for(runs, eta)
         # the padding's share of delta is set aside before the search is calibrated
-        delta -= self._time_padding(eps, delta, eta, gamma)["delta_reserved"]
+        padding = self._time_padding(eps, delta, eta, gamma)
+        delta -= padding["delta_reserved"]
         rho = _base_rho(eps, delta, eta, gamma)
         self._check_candidates(cands, (1 - SCORE_SHARE) * rho, delta)
-        return eps, delta, eta, gamma, rho, cands
+        return eps, delta, eta, gamma, rho, cands, padding
 
     def _time_padding(self, eps: float, delta: float, eta: float, gamma: float) -> dict:
         """``K_pad`` and the padding's share of ``delta`` (all zero when not asked for).
@@ -377,7 +378,7 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
 
     def planned_privacy_event(self) -> TNBSelectionEvent:
         """The whole selection's event, from the parameters alone (no data)."""
-        _, _, eta, gamma, rho, _ = self._plan()
+        _, _, eta, gamma, rho, _, _ = self._plan()
         return TNBSelectionEvent(rho, eta, gamma)
 
     def fit(self, X, y):
@@ -387,8 +388,7 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         ``K_pad - K`` extra ones (when ``K < K_pad``) come after the ``K`` real ones, train and
         score exactly as they do, and are discarded.
         """
-        eps, delta, eta, gamma, rho, cands = self._plan()
-        padding = self._time_padding(eps, self.target_delta, eta, gamma)
+        _, delta, eta, gamma, rho, cands, padding = self._plan()
         # here, not only in the runs: theirs is filtered below, and would use up the warning
         warn_if_in_search(type(self).__name__)
         vf = check_scalar(self.validation_fraction, "validation_fraction",

@@ -87,7 +87,7 @@ def test_the_padded_search_meets_the_whole_budget(eps, delta, share, eta):
     """``delta_s + (1 + e^eps) P[K > K_pad] <= delta`` and the search is calibrated at
     ``delta_s`` (its RDP curve converts to at most ``eps`` there, independently recomputed)."""
     sel = PrivateSelection(eps, delta, eta=eta, time_padding_share=share)
-    _, delta_s, eta_, gamma, rho, _ = sel._plan()
+    _, delta_s, eta_, gamma, rho, _, _ = sel._plan()
     pad = sel._time_padding(eps, delta, eta_, gamma)
     k, tail = padding_runs(eta_, gamma, share * delta / (1 + math.exp(eps)))
     assert (pad["runs"], pad["tail_probability"]) == (k, tail)
@@ -103,7 +103,7 @@ def test_padding_cost_at_the_default_plan():
     ``eta = 0``, ``E[K] = 7.5``) with a tenth of delta: ``K_pad = 336``, and
     ``E[max(K, K_pad)] = 336 + E[(K - K_pad)+]``, under 336.001 (45 times ``E[K]``)."""
     sel = PrivateSelection(1.0, 1e-6, time_padding_share=0.1)
-    _, _, eta, gamma, _, _ = sel._plan()
+    _, _, eta, gamma, _, _, _ = sel._plan()
     k = sel._time_padding(1.0, 1e-6, eta, gamma)["runs"]
     assert k == 336
     # E[(K - k)+] = sum_{j >= k} P[K > j], summed with scipy

@@ -129,7 +129,7 @@ def test_padded_fits_execute_max_k_k_pad_runs(monkeypatch):
                                     expected_runs=3, time_padding_share=share,
                                     random_state=seed))
         pad = sel.privacy_report_["time_padding"]
-        _, _, eta, gamma, _, _ = sel._plan()
+        _, _, eta, gamma, _, _, _ = sel._plan()
         k_pad, tail = padding_runs(eta, gamma, share * delta / (1 + math.exp(eps)))
         assert (pad["runs"], pad["tail_probability"]) == (k_pad, tail)
         assert pad["delta_search"] + pad["delta"] <= delta
