@@ -41,7 +41,8 @@ from dpboost.mechanisms import lattice_variance, sample_discrete_gaussian
 from dpboost.round_ops import is_dask_array
 
 __all__ = ["COUNT_MECHANISM_NAME", "IMBALANCE_RATIO", "balance_centres", "class_log_prior",
-           "fit_prior", "histogram_variance", "imbalanced", "private_class_counts"]
+           "fit_prior", "histogram_variance", "imbalanced", "mass_factors",
+           "private_class_counts"]
 
 #: How the report names the class histogram (it takes the plan's count share and event).
 COUNT_MECHANISM_NAME = "histogram of class counts for the class prior (sensitivity sqrt 2)"
@@ -110,11 +111,22 @@ def balance_centres(W: np.ndarray, noise_sd: float) -> np.ndarray:
     [[0.36, 0.24], [0.24, 0.24], [-0.24, 0.24]]
     """
     W = np.asarray(W, dtype=np.float64)
-    mass = W[:, -1]
+    return W * mass_factors(W, noise_sd)[:, None]
+
+
+def mass_factors(W: np.ndarray, noise_sd: float) -> np.ndarray:
+    """``mbar / m_k`` per class, the factors :func:`balance_centres` applies to the centres.
+
+    Examples
+    --------
+    >>> mass_factors(np.array([[0.9, 0.6], [0.1, 0.1], [-0.02, 0.02]]), 0.0).tolist()
+    [0.4, 2.4, 12.0]
+    """
+    mass = np.asarray(W, dtype=np.float64)[:, -1]
     top = float(mass.max()) if mass.size else 0.0
     floor = max(3.0 * float(noise_sd), 1e-3 * top, 1e-300)
     m = np.maximum(mass, floor)
-    return W * (float(m.mean()) / m)[:, None]
+    return float(m.mean()) / m
 
 
 #: The prior is applied when the noisy class counts (clipped to [1, n]) differ by this factor.
@@ -155,10 +167,7 @@ def fit_prior(coefs: np.ndarray, y_idx, n_classes: int, rho: float, noise_sd: fl
     # balanced within the noise: the fit as without a prior (the share is spent all the same)
     if not imbalanced(counts, len(y_idx), math.sqrt(histogram_variance(rho))):
         return coefs, None, counts
-    W = coefs.mean(axis=0)
-    balanced = balance_centres(W, noise_sd)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        factor = np.where(W[:, -1] != 0.0, balanced[:, -1] / W[:, -1], 1.0)
+    factor = mass_factors(coefs.mean(axis=0), noise_sd)
     return coefs * factor[None, :, None], class_log_prior(counts, len(y_idx)), counts
 
 
