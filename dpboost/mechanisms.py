@@ -58,6 +58,7 @@ from dpboost._validation import check_scalar
 __all__ = [
     "CENTRE_BLOCK_ROWS",
     "LatticeGaussian",
+    "LatticeNoise",
     "bernoulli_exp_neg",
     "block_partials",
     "blocked_centre",
@@ -478,10 +479,13 @@ class LatticeGaussian:
         t, m = self.grid_variance
         return self.granularity * math.sqrt(t * m)
 
-    def release(self, value: np.ndarray, *, rng: np.random.Generator) -> np.ndarray:
+    def release(self, value: np.ndarray, *,
+                rng: np.random.Generator | LatticeNoise) -> np.ndarray:
         """Return ``g (round(value / g) + Y)``, ``Y ~ N_Z(0, t m)^d``.
 
-        Exact doubles on ``g Z^d``."""
+        Exact doubles on ``g Z^d``.  ``rng`` is a Generator, or a :class:`LatticeNoise` over
+        one, which hands out draws taken ahead in blocks (the same distribution, fewer sampler
+        calls over a run of releases)."""
         value = np.asarray(value, dtype=np.float64)
         if value.shape != (self.dimension,):
             raise ValueError(f"LatticeGaussian.release expects a vector of length "
@@ -493,5 +497,51 @@ class LatticeGaussian:
                                "(an internal error: the statistic of clipped rows is bounded)")
         k = steps.astype(np.int64)
         t, m = self.grid_variance
-        noisy = k + _sample_lattice(t, m, self.dimension, rng)  # N_Z(0, t m), Laplace scale t
+        if isinstance(rng, LatticeNoise):
+            noise = rng.draw(t, m, self.dimension)
+        else:
+            noise = _sample_lattice(t, m, self.dimension, rng)  # N_Z(0, t m), Laplace scale t
+        noisy = k + noise
         return noisy.astype(np.float64) * g
+
+
+class LatticeNoise:
+    r"""Draws of ``N_Z(0, t m)^d`` for a run of releases, taken from ``rng`` ahead in blocks.
+
+    A boosting run makes ``T`` releases of the same mechanism; drawing each ``d``-vector alone
+    costs one call of the vectorised sampler per round (about 2 ms at ``d = 101``, a tenth of a
+    default fit at ``n = 50,000``), while a block of ``block`` rounds costs about as much as
+    two.  The noise is independent of the data, so drawing it earlier changes nothing in the
+    joint distribution of the releases: every vector handed out is a fresh
+    ``N_Z(0, t m)^d`` draw, independent of all others and used once (CKS20 Theorem 14 applies
+    to each release unchanged).  Draws left over when a run ends are discarded, never reused;
+    a change of ``(t, m, d)`` starts a new block.
+
+    Only the order in which ``rng``'s stream is consumed differs from one sampler call per
+    release, so a fixed seed gives other (equally distributed) releases than without it.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> pool = LatticeNoise(rng, block=4)
+    >>> [pool.draw(4, 3, 2).shape for _ in range(5)]
+    [(2,), (2,), (2,), (2,), (2,)]
+    """
+
+    def __init__(self, rng: np.random.Generator, block: int = 16) -> None:
+        self.rng = rng
+        self.block = check_scalar(block, "block", "LatticeNoise", kind="int", low=1,
+                                  closed="left")
+        self._key: tuple[int, int, int] | None = None
+        self._rows = np.empty((0, 0), dtype=np.int64)
+        self._next = 0
+
+    def draw(self, t: int, m: int, size: int) -> np.ndarray:
+        """``size`` fresh draws from ``N_Z(0, t m)`` (grid variance as in ``lattice_variance``)."""
+        key = (int(t), int(m), int(size))
+        if key != self._key or self._next == self._rows.shape[0]:
+            flat = _sample_lattice(key[0], key[1], key[2] * self.block, self.rng)
+            self._key, self._rows, self._next = key, flat.reshape(self.block, key[2]), 0
+        row = self._rows[self._next]
+        self._next += 1
+        return row

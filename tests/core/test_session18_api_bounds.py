@@ -6,7 +6,8 @@ release refused a non-finite value) on one dataset and succeeded on its neighbou
 row rescaled: a failure that depends on a row, after the ledger had reserved the cost (user
 trial, session 18).  From about 1e3 the model barely moves (coefficients within 0.0013 of
 each other between 1e3 and 1e6 on this test's data, 0.0016 from 1e2), so the bound costs
-nothing.
+nothing.  The difference scales with the coefficients: relative to the largest, 2.5e-4 to
+3.6e-4 over seeds 0-7 (session 21), so the test allows 1e-3 of it.
 """
 
 import json
@@ -39,7 +40,7 @@ def test_the_bound_loses_nothing():
     coefs = [PrivateHalfspaceClassifier(1.0, 1e-6, classes=[-1, 1], n_rounds=50,
                                         learning_rate=lr, random_state=3).fit(X, y).coef_
              for lr in (1e3, 1e6)]
-    np.testing.assert_allclose(coefs[0], coefs[1], atol=0.005)
+    np.testing.assert_allclose(coefs[0], coefs[1], atol=1e-3 * np.abs(coefs[0]).max())
 
 
 def test_cli_refuses_it_before_the_ledger(tmp_path, capsys):
