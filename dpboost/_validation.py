@@ -158,9 +158,9 @@ CLIPPED_SHARE_WARNED = 0.1  # clipping a few outliers is routine and safe; a ten
 
 def warn_if_clipped(X: np.ndarray, norm_bound: float, owner: str) -> None:
     """Warn (:class:`~dpboost.exceptions.ClippedRowsWarning`) when at least a tenth of the rows
-    of ``X`` have norm above ``norm_bound``: they are clipped for training but scored unclipped
-    at prediction.  Clipping a few outliers (the demo's standardised breast-cancer rows: 4%) is
-    routine and stays silent.
+    of ``X`` have norm above ``norm_bound``: they are clipped onto the sphere, for training and
+    again at prediction, so the model sees only their direction, not their length.  Clipping a
+    few outliers (the demo's standardised breast-cancer rows: 4%) is routine and stays silent.
 
     NOT PRIVATE: whether the warning fires is a noise-free bit of the data (a neighbour with
     one more clipped row flips it with certainty), and warnings end up in logs that are
@@ -189,11 +189,11 @@ def warn_if_clipped(X: np.ndarray, norm_bound: float, owner: str) -> None:
         n = X.shape[0]
         warnings.warn(
             f"A tenth or more of the training rows have norm above norm_bound={norm_bound:g} "
-            f"and were clipped onto the sphere; {owner} is fitted to "
-            "the clipped rows, but predictions score rows as given, so a model trained mostly "
-            "on clipped rows is miscalibrated. Divide the features by a public bound (or use "
-            "'dpboost schema') so that rows fit in the ball. (The exact count is not shown: "
-            "it is a figure of the data without noise, which a shared log would carry.)",
+            f"and were clipped onto the sphere; {owner} is fitted to, and predicts on, the "
+            "clipped rows, so it cannot tell apart rows that differ only in length beyond the "
+            "bound. Divide the features by a public bound (or use 'dpboost schema') so that "
+            "rows fit in the ball. (The exact count is not shown: it is a figure of the data "
+            "without noise, which a shared log would carry.)",
             ClippedRowsWarning, stacklevel=3)
 
 

@@ -292,6 +292,10 @@ def clip_rows_dask(X, norm_bound: float):
 def decision_scores(X, coef: np.ndarray, intercept=0.0):
     """``X @ coef + intercept`` in X's precision, lazily (a dask array of shape (n,)).
 
+    The rows are scored as given: a fitted model's rows are clipped to its norm bound first
+    (:func:`dpboost.clipping.clip_for_scoring`, as :func:`decision_function` and
+    ``dpboost predict`` do).
+
     A multiclass ``coef`` of shape (K, d) (``intercept`` of shape (K,)) gives the (n, K)
     scores ``X @ coef.T + intercept``, one column per class.  Each row block is scored whole
     by :func:`dpboost.scores.linear_scores`, as in memory: a finite row near the float limit
@@ -450,25 +454,41 @@ def scores_for_calibration(X, unit: np.ndarray, y_pm) -> tuple[np.ndarray, np.nd
     return np.asarray(u, dtype=np.float64), np.asarray(yy)
 
 
-def decision_function(estimator, X):
-    """The estimator's ``decision_function`` on a dask ``X``: lazy ``X @ coef_ + intercept_``."""
+def _scored_rows(estimator, X):
+    """The checked dask rows of a fitted estimator, clipped chunk by chunk to its
+    ``norm_bound_`` as its training rows were (:func:`dpboost.clipping.clip_for_scoring`:
+    post-processing, no privacy cost); lazy."""
     from sklearn.utils.validation import check_is_fitted
+
+    from dpboost.clipping import clip_for_scoring
 
     check_is_fitted(estimator)
     X = check_dask_X(X, type(estimator).__name__, n_features=estimator.n_features_in_)
-    return decision_scores(X, estimator.coef_, estimator.intercept_)
+    return clip_for_scoring(X, estimator.norm_bound_)
+
+
+def decision_function(estimator, X):
+    """The estimator's ``decision_function`` on a dask ``X``: lazy
+    ``clip(X) @ coef_ + intercept_``, each row clipped to ``norm_bound_`` as in memory."""
+    return decision_scores(_scored_rows(estimator, X), estimator.coef_, estimator.intercept_)
+
+
+def predict(estimator, X):
+    """The estimator's ``predict`` on a dask ``X``, lazily: labels of the clipped rows' scores
+    (multiclass ties between overflowed scores broken on the same clipped rows)."""
+    X = _scored_rows(estimator, X)
+    scores = decision_scores(X, estimator.coef_, estimator.intercept_)
+    return predict_labels(scores, estimator.classes_, X, estimator.coef_, estimator.intercept_)
 
 
 def staged_decision_function(estimator, X):
-    """Lazy running-mean scores after each round (as the in-memory staged method)."""
-    from sklearn.utils.validation import check_is_fitted
-
-    check_is_fitted(estimator)
-    X = check_dask_X(X, type(estimator).__name__, n_features=estimator.n_features_in_)
+    """Lazy running-mean scores of the clipped rows after each round (as in memory)."""
+    X = _scored_rows(estimator, X)
     offsets, base = estimator._stage_offsets()  # per-round offsets of a centred fit
     running = None
     for t, w in enumerate(estimator.hypothesis_coefs_, start=1):
-        step = (X @ w.astype(X.dtype)).astype(np.float64)
+        w = w.astype(X.dtype)
+        step = (X @ (w.T if w.ndim == 2 else w)).astype(np.float64)  # multiclass: (n, K)
         if offsets is not None:
             step = step + offsets[t - 1]
         running = (step if running is None else running + step).persist()
@@ -481,7 +501,8 @@ def predict_proba(estimator, X):
     import dask.array as da
     from scipy.special import expit
 
-    scores = decision_function(estimator, X)
+    X = _scored_rows(estimator, X)
+    scores = decision_scores(X, estimator.coef_, estimator.intercept_)
     if scores.ndim == 2:
         return class_probabilities(X, scores.astype(np.float64), estimator.coef_,
                                    estimator.intercept_)

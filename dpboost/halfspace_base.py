@@ -27,9 +27,10 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import ThreadpoolController
 
 from dpboost._validation import (check_declared_labels, check_finite_rows,
-                                 check_label_cells, warn_inferred_classes,
+                                 check_label_cells, check_norm_bound, warn_inferred_classes,
                                  warn_unsorted_classes)
 from dpboost.boost import boost
+from dpboost.clipping import clip_for_scoring
 from dpboost.exceptions import SeededCloneWarning
 from dpboost.lazy_breg import LazyBregBoost
 from dpboost.round_ops import is_dask_array, zero_gain
@@ -130,7 +131,8 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
 
     # -- fitting helpers ------------------------------------------------------------------
     def _forget_fit(self) -> None:
-        """Drop every fitted attribute of an earlier fit (public names ending in ``_``).
+        """Drop every fitted attribute of an earlier fit (public names ending in ``_``), and
+        record the norm bound the new fit clips its rows to (:attr:`norm_bound_`).
 
         A refit must not keep what the earlier one released: a binary fit's ``threshold_`` or
         ``input_whitening_`` beside a multiclass model, or ``diagnostics_`` (non-private)
@@ -139,6 +141,9 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
         for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
             delattr(self, name)
         self._release_started = False
+        # the bound this fit clips its rows to (both fits call this after checking it):
+        # prediction clips to it, even if set_params changes norm_bound afterwards
+        self._fit_norm_bound = check_norm_bound(self.norm_bound, type(self).__name__)
 
     def _start_releases(self) -> None:
         """Mark the point of ``fit`` after which private output may be released: the input
@@ -256,26 +261,53 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
         check_finite_rows(X, when="predicting")
         return X
 
-    def decision_function(self, X) -> np.ndarray:
-        """``X @ coef_ + intercept_``: positive means ``classes_[1]`` (log-odds when calibrated)."""
-        if is_dask_array(X):  # lazy dask array of scores ((n,) or (n, K))
-            from dpboost import distributed
+    @property
+    def norm_bound_(self) -> float:
+        """The norm bound the fit clipped its training rows to: prediction clips rows to it.
 
-            return distributed.decision_function(self, X)
-        X = self._validate_X_predict(X)
+        ``norm_bound`` as it was at ``fit`` (a later ``set_params`` does not change the fitted
+        model).  A public parameter, so recording it (and saving it with the model,
+        :mod:`dpboost.model_io`) releases nothing about the data.
+        """
+        check_is_fitted(self)
+        bound = getattr(self, "_fit_norm_bound", None)  # (None: pickled before session 21)
+        return check_norm_bound(self.norm_bound, type(self).__name__) if bound is None else bound
+
+    def _scored_rows(self, X):
+        """Checked rows, clipped to :attr:`norm_bound_` as the training rows were
+        (:func:`dpboost.clipping.clip_for_scoring`: post-processing, no privacy cost)."""
+        return clip_for_scoring(self._validate_X_predict(X), self.norm_bound_)
+
+    def _scores(self, X) -> np.ndarray:
         w = self.coef_.astype(X.dtype)
         w = w.T if w.ndim == 2 else w  # multiclass: (d, K), scores (n, K)
         return linear_scores(X, w) + self.intercept_
 
-    def predict(self, X) -> np.ndarray:
-        """Predicted labels: ``classes_[1]`` where the decision function is positive
-        (multiclass: the class of the largest score)."""
-        scores = self.decision_function(X)
-        if is_dask_array(scores):
+    def decision_function(self, X) -> np.ndarray:
+        """``clip(X) @ coef_ + intercept_``: positive means ``classes_[1]`` (log-odds when
+        calibrated).
+
+        Each row is clipped to :attr:`norm_bound_` first, as the fit clipped its training rows
+        (:func:`dpboost.clipping.clip_for_scoring`); rows inside the ball are scored as given.
+        Clipping is a fixed public per-row map applied to released weights: post-processing,
+        no privacy cost.
+        """
+        if is_dask_array(X):  # lazy dask array of scores ((n,) or (n, K))
             from dpboost import distributed
 
-            return distributed.predict_labels(scores, self.classes_, X, self.coef_,
-                                              self.intercept_)
+            return distributed.decision_function(self, X)
+        return self._scores(self._scored_rows(X))
+
+    def predict(self, X) -> np.ndarray:
+        """Predicted labels: ``classes_[1]`` where the decision function is positive
+        (multiclass: the class of the largest score); rows clipped as in
+        :meth:`decision_function`."""
+        if is_dask_array(X):
+            from dpboost import distributed
+
+            return distributed.predict(self, X)
+        X = self._scored_rows(X)
+        scores = self._scores(X)
         if scores.ndim == 2:  # (ties between overflowed scores: dpboost.scores)
             return self.classes_[largest_class(X, scores, self.coef_.T, self.intercept_)]
         return self.classes_[(scores > 0).astype(int)]
@@ -284,16 +316,17 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
         """Yield, after each round ``t``, the decision function of the running-mean halfspace.
 
         ``w_t = (1/t) sum_{s <= t} z_hat_s``, scored as ``score_scale_ (X @ w_t) + intercept_``
-        (the final calibration applied to every stage); the last stage equals
-        :meth:`decision_function`.  The per-round ``z_hat`` and the calibration are released
-        private output, so this costs no extra privacy.
+        (the final calibration applied to every stage) on the rows clipped to
+        :attr:`norm_bound_`; the last stage equals :meth:`decision_function`.  The per-round
+        ``z_hat`` and the calibration are released private output, so this costs no extra
+        privacy.
         """
         if is_dask_array(X):
             from dpboost import distributed
 
             yield from distributed.staged_decision_function(self, X)
             return
-        X = self._validate_X_predict(X)
+        X = self._scored_rows(X)
         coefs = self.hypothesis_coefs_
         offsets, base = self._stage_offsets()
         running = np.zeros((X.shape[0],) + coefs.shape[1:-1], dtype=np.float64)

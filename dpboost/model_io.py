@@ -6,13 +6,13 @@ as ``classes=`` or named on the command line), and the privacy report (a functio
 parameters and the sample size).  Never diagnostics or training accuracy, which are
 computed from the data without privacy.
 
-Layout (format version 2)::
+Layout (format version 3)::
 
-    {"format": "dpboost-halfspace", "format_version": 2, "dpboost_version": "0.1.0",
+    {"format": "dpboost-halfspace", "format_version": 3, "dpboost_version": "0.1.0",
      "n_features": d, "coef": [...], "intercept": 0.0, "classes": [neg, pos],
      "privacy_report": {...} | null,
      "schema": {...} | null, "feature_names": [...] | null,
-     "probability": "sigmoid" | null}
+     "probability": "sigmoid" | null, "norm_bound": R | null}
 
 Version 2 adds the schema of public facts the model was trained through
 (:class:`dpboost.schema.Schema`: it says how to encode a raw table, so ``dpboost predict``
@@ -20,6 +20,14 @@ matches columns by name) and the names of the d features.  Both are public decla
 read from the data.  ``"probability": "sigmoid"`` records that the estimator's
 ``predict_proba`` is ``sigmoid(decision_function)`` (its privately calibrated Platt scaling is
 already folded into ``coef`` and ``intercept``).  Version-1 files (without these) still load.
+
+Version 3 adds ``norm_bound``, the public bound ``R`` the fit clipped its training rows to:
+the loaded model clips each row to it before scoring, as the estimator does
+(:func:`dpboost.clipping.clip_for_scoring`; post-processing of the released weights by a
+fixed public per-row map, so no privacy cost).  It is null for a model without one (e.g.
+re-saved from a version-2 file).  Files of versions 1 and 2 do not record the bound: they
+load and score rows as given, as they did when written (re-train, or re-save from the fitted
+estimator, to clip).
 
 References
 ----------
@@ -39,6 +47,7 @@ from sklearn.utils.metaestimators import available_if
 
 from dpboost import __version__
 from dpboost._io import atomic_write_text
+from dpboost.clipping import clip_for_scoring, scoring_norm_bound
 from dpboost.exceptions import ModelFileError
 from dpboost.scores import class_probabilities, largest_class, linear_scores, probabilities
 
@@ -53,12 +62,13 @@ __all__ = [
 ]
 
 FORMAT = "dpboost-halfspace"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 #: Versions this dpboost reads.
-READABLE_VERSIONS = (1, 2)
+READABLE_VERSIONS = (1, 2, 3)
 _KEYS = ("format", "format_version", "dpboost_version", "n_features", "coef", "intercept",
          "classes", "privacy_report")
 _KEYS_V2 = ("schema", "feature_names")
+_KEYS_V3 = ("norm_bound",)
 
 
 def _jsonable(value):
@@ -88,18 +98,20 @@ def _unjson(value):
 
 
 class HalfspaceModel:
-    """A loaded halfspace predictor: ``predict(X) = classes_[1] if X @ coef_ + intercept_ > 0
-    else classes_[0]``.
+    """A loaded halfspace predictor: ``predict(X) = classes_[1] if clip(X) @ coef_ + intercept_
+    > 0 else classes_[0]``, each row clipped to ``norm_bound_`` as the training rows were.
 
     Holds only ``coef_``, ``intercept_``, ``classes_``, ``n_features_in_``,
     ``privacy_report_`` (None for a non-private model), ``schema_`` (a
-    :class:`~dpboost.schema.Schema` or None) and ``feature_names_`` (a list or None).
+    :class:`~dpboost.schema.Schema` or None), ``feature_names_`` (a list or None) and
+    ``norm_bound_`` (None for a file of format version 1 or 2: rows are then scored as given).
     Made by :func:`load_model`.
     """
 
     def __init__(self, coef, intercept: float, classes, privacy_report: dict | None,
                  *, dpboost_version: str = __version__, schema=None,
-                 feature_names=None, probability: str | None = None) -> None:
+                 feature_names=None, probability: str | None = None,
+                 norm_bound: float | None = None) -> None:
         self.coef_ = np.asarray(coef, dtype=np.float64)
         # multiclass (K >= 3): coef_ (K, d) and intercept_ (K,); binary: (d,) and a float
         self.intercept_ = (np.asarray(intercept, dtype=np.float64) if self.coef_.ndim == 2
@@ -111,6 +123,7 @@ class HalfspaceModel:
         self.schema_ = schema
         self.feature_names_ = None if feature_names is None else list(feature_names)
         self.probability_ = probability
+        self.norm_bound_ = None if norm_bound is None else float(norm_bound)
 
     def _check_X(self, X) -> np.ndarray:
         X = np.asarray(X, dtype=np.float64)
@@ -122,11 +135,12 @@ class HalfspaceModel:
         if not np.all(np.isfinite(X)):
             bad = int(np.flatnonzero(~np.isfinite(X).all(axis=1))[0])
             raise ValueError(f"Input X contains NaN or infinity (first bad row: {bad}).")
-        return X
+        return clip_for_scoring(X, self.norm_bound_)  # as the training rows (post-processing)
 
     def decision_function(self, X) -> np.ndarray:
-        """Signed score ``X @ coef_ + intercept_``; positive means ``classes_[1]``
-        (multiclass: one score per class, shape (n, K))."""
+        """Signed score ``clip(X) @ coef_ + intercept_`` (rows clipped to ``norm_bound_``;
+        as given when it is None); positive means ``classes_[1]`` (multiclass: one score per
+        class, shape (n, K))."""
         return self._scores(self._check_X(X))
 
     def _scores(self, X: np.ndarray) -> np.ndarray:
@@ -248,12 +262,24 @@ def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -
         "feature_names": feature_names,
         "probability": (None if not hasattr(estimator, "predict_proba") else
                         "softmax" if multiclass else "sigmoid"),
+        "norm_bound": scoring_norm_bound(estimator),  # public: the fit's declared bound
     }
 
 
 def _is_number(value) -> bool:
     """A JSON number (``bool`` excluded; strings such as ``"1e5"`` are not numbers)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_positive_finite(value) -> bool:
+    """A JSON number that is finite and > 0 as a float (an integer beyond float64 is not)."""
+    if not _is_number(value):
+        return False
+    try:
+        number = float(value)
+    except OverflowError:
+        return False
+    return math.isfinite(number) and number > 0
 
 
 def _numbers(value, ndim: int) -> np.ndarray | None:
@@ -287,8 +313,9 @@ def model_from_dict(content: object, source: str = "model") -> HalfspaceModel:
     Every field is checked, so a tampered or hand-edited file fails here with one line rather
     than predicting silently: ``coef`` and ``intercept`` must be finite JSON numbers (not
     strings such as ``"nan"`` or ``"1e5"``), ``classes`` distinct labels, ``feature_names``
-    distinct strings, and ``probability`` match the kind of model (``"sigmoid"`` for a binary
-    model, ``"softmax"`` for a multiclass one, or null).
+    distinct strings, ``probability`` match the kind of model (``"sigmoid"`` for a binary
+    model, ``"softmax"`` for a multiclass one, or null), and ``norm_bound`` (version 3) be a
+    finite number > 0 or null.
     """
     if not isinstance(content, dict):
         raise ModelFileError(f"{source} is not a dpboost model file (top level is not an "
@@ -302,7 +329,8 @@ def model_from_dict(content: object, source: str = "model") -> HalfspaceModel:
                              f"{content.get('format_version')!r} (written by dpboost "
                              f"{content.get('dpboost_version')!r}); this dpboost {__version__} "
                              f"reads versions {', '.join(map(str, READABLE_VERSIONS))}.")
-    missing = [k for k in _KEYS + (_KEYS_V2 if version >= 2 else ()) if k not in content]
+    missing = [k for k in _KEYS + (_KEYS_V2 if version >= 2 else ())
+               + (_KEYS_V3 if version >= 3 else ()) if k not in content]
     if missing:
         raise ModelFileError(f"{source} is missing the key(s) {', '.join(missing)}.")
     if not isinstance(content["dpboost_version"], str):
@@ -363,9 +391,14 @@ def model_from_dict(content: object, source: str = "model") -> HalfspaceModel:
         raise ModelFileError(f"{source}: 'probability' must be \"{allowed}\" or null for a "
                              f"{'multiclass' if multiclass else 'binary'} model. Got "
                              f"{probability!r} instead.")
+    bound = content.get("norm_bound") if version >= 3 else None
+    if bound is not None and not _is_positive_finite(bound):
+        raise ModelFileError(f"{source}: 'norm_bound' must be a finite number > 0 (the bound "
+                             "rows are clipped to before scoring) or null. Got "
+                             f"{bound!r} instead.")
     return HalfspaceModel(coef, intercept, classes, None if report is None else _unjson(report),
                           dpboost_version=content["dpboost_version"], schema=schema,
-                          feature_names=names, probability=probability)
+                          feature_names=names, probability=probability, norm_bound=bound)
 
 
 def save_model(estimator, path: str | os.PathLike, *, schema=None, feature_names=None,

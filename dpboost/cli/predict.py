@@ -4,7 +4,8 @@ Prediction is post-processing of the released weights, so it costs no privacy.  
 matched **by name**: a model trained through a schema encodes the file with that schema (any
 column order, extra columns ignored, a missing column is a one-line error); a model trained
 on a numeric CSV with a header picks the same header names.  The output has the columns
-``prediction``, ``score`` (the decision function, positive means the second class) and
+``prediction``, ``score`` (the decision function, positive means the second class; each row
+is clipped to the model's norm bound first, as the training rows were) and
 ``probability`` when the model offers ``predict_proba``; a multiclass model writes
 ``score_<class>`` and ``probability_<class>`` for every class.  With ``--label COL`` the command
 also prints the accuracy and ROC AUC on the file (on test data: they say nothing private
@@ -432,6 +433,7 @@ def _predict_dask(model, args) -> None:
     from scipy.special import expit
 
     from dpboost.cli._distributed import read_encoded
+    from dpboost.clipping import clip_for_scoring, scoring_norm_bound
     from dpboost.distributed import class_probabilities, decision_scores, predict_labels
 
     # a spool pays only when X is read again (the accuracy pass after the predictions)
@@ -443,6 +445,8 @@ def _predict_dask(model, args) -> None:
         from dpboost.cli._owner_checks import warn_data_checks
 
         warn_data_checks(None, model.schema_, "predict", found=found, n_rows=X.shape[0])
+    # rows clipped to the model's norm bound, as in memory (dpboost.clipping.clip_for_scoring)
+    X = clip_for_scoring(X, scoring_norm_bound(model))
     score = decision_scores(X, model.coef_, model.intercept_).astype(np.float64)
     classes = np.asarray(model.classes_)
     has_proba = getattr(model, "predict_proba", None) is not None

@@ -137,7 +137,7 @@ ATTRIBUTES = {
 MODEL = {
     "format": PUBLIC, "format_version": PUBLIC, "dpboost_version": PUBLIC,
     "n_features": PUBLIC, "classes": PUBLIC, "schema": PUBLIC, "feature_names": PUBLIC,
-    "probability": PUBLIC, "coef": ALL, "intercept": ALL,
+    "probability": PUBLIC, "norm_bound": PUBLIC, "coef": ALL, "intercept": ALL,
     **{f"privacy_report.{k}": v for k, v in REPORT.items()},
 }
 

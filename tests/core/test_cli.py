@@ -70,7 +70,7 @@ def test_train_json_report_and_model_file(data, capsys, tmp_path):
     assert out["non_private"]["training_accuracy"] == pytest.approx(clf.score(X, y))
     text = model.read_text()
     assert "accuracy" not in text and "diagnostics" not in text
-    assert content["classes"] == [-1, 1] and content["format_version"] == 2
+    assert content["classes"] == [-1, 1] and content["format_version"] == 3
     assert content["feature_names"] == [f"x{j}" for j in range(5)]  # the header's names
 
 

@@ -67,7 +67,7 @@ def test_file_holds_only_weights_classes_report(tmp_path):
     content = json.loads(path.read_text())
     assert set(content) == {"format", "format_version", "dpboost_version", "n_features",
                             "coef", "intercept", "classes", "privacy_report", "schema",
-                            "feature_names", "probability"}
+                            "feature_names", "probability", "norm_bound"}
     assert content["schema"] is None and content["feature_names"] is None
     assert content["format"] == FORMAT and content["format_version"] == FORMAT_VERSION
     assert content["dpboost_version"] == __version__
@@ -106,7 +106,7 @@ def test_truncated_file(tmp_path):
 @pytest.mark.parametrize(
     "edit, match",
     [
-        (lambda c: c.update(format_version=3), "format version 3"),
+        (lambda c: c.update(format_version=4), "format version 4"),
         (lambda c: c.update(format_version=True), "format version True"),
         (lambda c: c.pop("schema"), "missing the key"),
         (lambda c: c.update(schema={"columns": {"a": {"type": "nope"}}}), "schema is invalid"),

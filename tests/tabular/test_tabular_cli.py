@@ -94,7 +94,7 @@ def test_raw_csv_end_to_end_shuffled_columns_give_identical_predictions(files, c
     assert out["non_private"]["clipped_fraction"] == 0.0
     assert out["classes"] == ["no", "yes"] and out["n_features"] == 10
     content = json.loads(model.read_text())
-    assert content["format_version"] == 2 and content["classes"] == ["no", "yes"]
+    assert content["format_version"] == 3 and content["classes"] == ["no", "yes"]
     assert content["schema"]["columns"] == SCHEMA["columns"]
     assert content["feature_names"][-1] == "intercept" and len(content["feature_names"]) == 10
     first, second = folder / "p1.csv", folder / "p2.csv"
