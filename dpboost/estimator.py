@@ -518,14 +518,14 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         (:func:`dpboost.private_platt.worthwhile`), ``p = sigmoid(a (u - t))`` with a cut ``t``
         and a slope ``a`` drawn privately (:mod:`dpboost.private_threshold`: the slope by its
         Brier score) and ``privacy_report_["predict_proba"]`` says so.  Multiclass: the softmax
-        of the scores, whose temperature was drawn privately by its Brier score
-        (:mod:`dpboost.private_temperature`, folded into ``coef_`` and ``intercept_``).
+        of the scores, tempered privately by the Brier score (:mod:`dpboost.private_temperature`).
         """
         if is_dask_array(X):
             from dpboost import distributed
 
             return distributed.predict_proba(self, X)
-        scores = self.decision_function(X)
+        X = self._scored_rows(X)  # clipped as in training (post-processing)
+        scores = self._scores(X)
         if scores.ndim == 2:  # multiclass: the softmax of the tempered scores
             return class_probabilities(X, scores, self.coef_.T, self.intercept_)
         return probabilities(scores)
