@@ -178,6 +178,51 @@ class HalfspaceModel:
                 f"classes={self.classes_.tolist()}, {private})")
 
 
+def _pipeline_parts(pipeline) -> tuple:
+    """``(model, schema, feature names)`` of a fitted ``Pipeline(TabularEncoder, model)``.
+
+    ``dpboost predict`` can repeat a :class:`~dpboost.tabular.TabularEncoder` from the schema
+    alone (public), so that pipeline is saved as its model with the encoder's schema and
+    feature names; any other step in front of the model could not be repeated, and is refused.
+    """
+    from dpboost.tabular import TabularEncoder
+
+    steps = [step for _, step in pipeline.steps if step not in (None, "passthrough")]
+    if (len(steps) != 2 or not isinstance(steps[0], TabularEncoder)
+            or getattr(steps[0], "schema_", None) is None):
+        names = [type(step).__name__ for step in steps]
+        raise ValueError(f"save_model saves a Pipeline only as (TabularEncoder, model), fitted: "
+                         f"predict can repeat nothing else in front of the model. Got the steps "
+                         f"{names}; save the model itself with save_model(model, path, schema=, "
+                         "feature_names=) and repeat the other steps yourself.")
+    encoder = steps[0]
+    return steps[1], encoder.schema_, encoder.get_feature_names_out().tolist()
+
+
+def _in_label_order(content: dict) -> dict:
+    """The model with its classes in the schema's declared label order, when that differs.
+
+    A scikit-learn estimator sorts ``classes_`` (``"Malignant" < "benign"``), while ``dpboost
+    predict`` reads a labelled file's classes in the schema's order.  Reversing the classes of
+    a binary model negates ``coef`` and ``intercept`` (``sigmoid(-s) = 1 - sigmoid(s)``, so the
+    probabilities follow); a multiclass model permutes its rows.  Post-processing of the
+    released weights; the same predictions.
+    """
+    label = (content.get("schema") or {}).get("label")
+    declared = [str(c) for c in (label or {}).get("classes") or []]
+    classes = [str(c) for c in content["classes"]]
+    if not declared or declared == classes or sorted(declared) != sorted(classes):
+        return content
+    order = [classes.index(c) for c in declared]
+    coef, intercept = np.asarray(content["coef"]), np.asarray(content["intercept"])
+    if coef.ndim == 1:  # binary: the two classes swap
+        coef, intercept = -coef, -intercept
+    else:
+        coef, intercept = coef[order], intercept[order]
+    return {**content, "coef": coef.tolist(), "intercept": intercept.tolist(),
+            "classes": [content["classes"][j] for j in order]}
+
+
 def _released_model(estimator):
     """The model a search releases, or ``estimator`` itself when it is not a search."""
     if getattr(estimator, "coef_", None) is not None:
@@ -206,6 +251,10 @@ def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -
         The two public labels to write instead of ``estimator.classes_`` (used when the
         estimator was trained on label positions 0/1, e.g. from a schema), negative first.
 
+    A fitted ``Pipeline(TabularEncoder, model)`` is saved as its model with the encoder's
+    schema and feature names (any other pipeline is refused: predict could not repeat its
+    steps).  When the schema declares the label's classes in another order than the model's
+    ``classes_`` (scikit-learn sorts them), the model is written in the schema's order.
     A fitted :class:`~dpboost.selection.PrivateSelection` is saved as its ``best_estimator_``,
     whose report states the search's cost (the release's); any other search (an object with a
     ``best_estimator_`` but no ``coef_``, e.g. ``GridSearchCV``) is refused, since its best
@@ -213,6 +262,10 @@ def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -
 
     Raises ``ValueError`` if the estimator is not fitted or its weights are not finite.
     """
+    if hasattr(estimator, "steps") and hasattr(estimator, "named_steps"):  # a Pipeline
+        estimator, piped_schema, piped_names = _pipeline_parts(estimator)
+        schema = piped_schema if schema is None else schema
+        feature_names = piped_names if feature_names is None else feature_names
     estimator = _released_model(estimator)
     declared = classes
     coef = getattr(estimator, "coef_", None)
@@ -248,7 +301,7 @@ def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -
     report = getattr(estimator, "privacy_report_", None)
     if report is not None and draft:
         report = {**report, "schema_from_data": list(draft)}
-    return {
+    return _in_label_order({
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "dpboost_version": __version__,
@@ -263,7 +316,7 @@ def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -
         "probability": (None if not hasattr(estimator, "predict_proba") else
                         "softmax" if multiclass else "sigmoid"),
         "norm_bound": scoring_norm_bound(estimator),  # public: the fit's declared bound
-    }
+    })
 
 
 def _is_number(value) -> bool:

@@ -245,7 +245,13 @@ def _positional(model, args):
     if X.shape[1] != d:
         raise ModelFileError(f"{args.model} expects {d} features but {args.data} has "
                              f"{X.shape[1]}" + ("" if args.label is not None else
-                                                 " (pass --label to drop a label column)"))
+                                                 " (pass --label to drop a label column)")
+                             + ("" if model.schema_ is not None else
+                                "; the model file carries no schema, so every column is read "
+                                "as a number, in order: to predict a raw table, save the "
+                                "model with save_model(..., schema=, feature_names=) or a "
+                                "fitted Pipeline(TabularEncoder, model), or train it with "
+                                "'dpboost train --schema'"))
     return X, truth, None  # a header row is inferred, as the reader did
 
 
