@@ -62,6 +62,8 @@ __all__ = [
     "deprecated_alias",
     "is_user_error",
     "positive_int",
+    "target_delta_value",
+    "target_epsilon_value",
 ]
 
 #: Said in the help of every ``--seed``; ``tests/core/test_cli_vocabulary.py`` checks it.
@@ -246,6 +248,65 @@ def allow_negative_values(parser: argparse.ArgumentParser) -> None:
         parser._negative_number_matcher = _NEGATIVE_START
 
 
+def target_epsilon_value(text: str) -> float:
+    """An argparse ``type``: a target epsilon the noise calibration supports.
+
+    That is a number in [:data:`~accounting.calibration.MIN_TARGET_EPSILON`,
+    :data:`~accounting.calibration.MAX_TARGET_EPSILON`] (outside it the noise over- or
+    underflows doubles), checked while the flags are parsed: before a file is read or a
+    ledger opened, in the flag's own name.  (Until session 21 ``train --target-epsilon 0``
+    said the range was (0, inf) in the estimator's name and ``1e9`` then met
+    ``calibrate_noise``'s [1e-09, 1e+06].)
+
+    Examples
+    --------
+    >>> target_epsilon_value("0.5")
+    0.5
+    >>> target_epsilon_value("1e9")  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a number from 1e-09 to 1e+06 (the range of
+    'target_epsilon' dpboost supports). Got '1e9' instead.
+    """
+    from accounting.calibration import MAX_TARGET_EPSILON, MIN_TARGET_EPSILON
+
+    value = _float_or_none(text)
+    if value is None or not MIN_TARGET_EPSILON <= value <= MAX_TARGET_EPSILON:
+        raise argparse.ArgumentTypeError(f"must be a number from {MIN_TARGET_EPSILON:g} to "
+                                         f"{MAX_TARGET_EPSILON:g} (the range of "
+                                         f"'target_epsilon' dpboost supports). Got {text!r} "
+                                         "instead.")
+    return value
+
+
+def target_delta_value(text: str) -> float:
+    """An argparse ``type``: a delta strictly between 0 and 1 (as every accountant takes it).
+
+    Examples
+    --------
+    >>> target_delta_value("1e-6")
+    1e-06
+    >>> target_delta_value("0")  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a number strictly between 0 and 1 (the range of
+    'target_delta' dpboost supports). Got '0' instead.
+    """
+    value = _float_or_none(text)
+    if value is None or not 0 < value < 1:
+        raise argparse.ArgumentTypeError("must be a number strictly between 0 and 1 (the "
+                                         "range of 'target_delta' dpboost supports). Got "
+                                         f"{text!r} instead.")
+    return value
+
+
+def _float_or_none(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def _fmt(value) -> str:
     return "none" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
 
@@ -260,16 +321,26 @@ def add_target_epsilon_delta(parser: argparse.ArgumentParser, *, required: bool 
                              epsilon: bool = True, delta: bool = True,
                              aliases: bool = False) -> None:
     """``--target-epsilon E`` and ``--target-delta D`` (``aliases``: hidden ``--epsilon``,
-    ``--delta``).  With ``required=False`` the defaults are stated in the help."""
-    for enabled, name, old, default, text in (
-            (epsilon, "--target-epsilon", "--epsilon", epsilon_default, epsilon_help),
-            (delta, "--target-delta", "--delta", delta_default, delta_help)):
+    ``--delta``).  With ``required=False`` the defaults are stated in the help.
+
+    Both are checked as they are parsed (:func:`target_epsilon_value`,
+    :func:`target_delta_value`: one type for every subcommand) and their help states the range,
+    so a value out of range is one line in the flag's name before a file is read or a ledger
+    opened.
+    """
+    from accounting.calibration import MAX_TARGET_EPSILON, MIN_TARGET_EPSILON
+
+    for enabled, name, old, default, text, check, span in (
+            (epsilon, "--target-epsilon", "--epsilon", epsilon_default, epsilon_help,
+             target_epsilon_value, f"from {MIN_TARGET_EPSILON:g} to {MAX_TARGET_EPSILON:g}"),
+            (delta, "--target-delta", "--delta", delta_default, delta_help,
+             target_delta_value, "strictly between 0 and 1")):
         if not enabled:
             continue
-        tail = "required" if required else f"default: {_fmt(default)}"
+        tail = f"a number {span}; " + ("required" if required else f"default: {_fmt(default)}")
         kwargs = {} if required else {"default": default}
         _add_with_alias(parser, name, old if aliases else None, dest=name[2:].replace("-", "_"),
-                        required=required, type=float, metavar=name[9].upper(),
+                        required=required, type=check, metavar=name[9].upper(),
                         help=f"{text} ({tail})", **kwargs)
 
 
