@@ -313,8 +313,8 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     Returns
     -------
     pandas.DataFrame
-        ``attrs["dpboost_header"]`` records whether a header row was read (for
-        :func:`line_of`).
+        ``attrs["dpboost_header"]``: whether a header row was read (:func:`line_of`);
+        ``attrs["dpboost_typed"]``: the columns whose type no cell chose (text, Parquet's).
 
     Raises
     ------
@@ -349,7 +349,7 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
             if na and (frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name])):
                 frame[name] = frame[name].mask(frame[name].isin(na))
         _mask_column_na(frame, column_na_values, decimal)
-        frame.attrs["dpboost_header"] = True
+        frame.attrs.update(dpboost_header=True, dpboost_typed=tuple(frame.columns))
         return frame
     lines = _first_lines(path)
     if not lines:
@@ -385,7 +385,7 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
             if frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name]):
                 frame[name] = frame[name].str.replace(DECIMAL_COMMA, r"\1.\2", regex=True)
     _mask_column_na(frame, column_na_values, decimal)
-    frame.attrs["dpboost_header"] = has_header
+    frame.attrs.update(dpboost_header=has_header, dpboost_typed=tuple(text_columns))
     return frame
 
 

@@ -59,37 +59,18 @@ from dpboost.tabular_cells import (
     na_keys,
 )
 from dpboost.tabular_checks import case_only_mismatches, outside_declarations
+from dpboost.tabular_warnings import (
+    PANDAS_NA_TEXTS,
+    warn_guessed_label,
+    warn_guessed_types,
+    warn_pandas_na,
+)
 
-__all__ = ["BadValueError", "TabularEncoder", "case_only_mismatches", "outside_declarations"]
+__all__ = ["PANDAS_NA_TEXTS", "BadValueError", "TabularEncoder", "case_only_mismatches",
+           "outside_declarations"]
 
 #: Relative shrink of the 1/sqrt(B) factor, so rounding never lifts a norm above 1.
 _SHRINK = 1.0 - 1e-12
-
-#: The texts ``pandas.read_csv`` reads as missing by default (its ``keep_default_na``).
-PANDAS_NA_TEXTS = frozenset({
-    "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
-    "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"})
-
-
-def _warn_pandas_na(table, schema: Schema) -> None:
-    """Warn, once per column, of declared categories or levels that ``pandas.read_csv`` reads
-    as missing by default (``"NA"``: Namibia), when the frame was not read by
-    :func:`dpboost.readers.read_table` (which keeps them): such a cell would silently encode
-    as missing.  The warning depends on the schema and on how the frame was read, never on
-    its rows (whether a NaN arrived would be a noise-free bit of the training data)."""
-    if "dpboost_header" in getattr(table, "attrs", {}):  # read by dpboost: kept as text
-        return
-    for name, spec in schema.columns.items():
-        if isinstance(spec, (CategoricalColumn, OrdinalColumn)):
-            found = [c for c in spec.categories if category_text(c) in PANDAS_NA_TEXTS]
-            if found:
-                warnings.warn(
-                    f"Column {name!r} declares {found}, which pandas.read_csv reads as "
-                    "missing by default: read so, such cells are encoded as missing, not as "
-                    "that category. Read the file with pandas.read_csv(..., "
-                    "keep_default_na=False, na_values=['']) or dpboost.readers.read_table.",
-                    UserWarning, stacklevel=4)  # past sklearn's set_output wrapper
-
 
 def _as_table(X, schema: Schema):
     """A DataFrame from a DataFrame, a dict of columns, records or a 2-d array."""
@@ -296,8 +277,9 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         """
         schema = getattr(self, "schema_", None) or self._schema()
         table = _as_table(X, schema)
-        if table is X:  # a frame the caller read: its reader may have dropped "NA"
-            _warn_pandas_na(table, schema)
+        if table is X:  # a frame the caller read: its reader may have dropped "NA", or
+            warn_pandas_na(table, schema)  # guessed a column's type from every cell
+            warn_guessed_types(table, schema)
         # names are matched without spaces around them, as the file readers strip a header
         # (pandas keeps the spaces of "age, job": the schema's 'job' missed ' job')
         columns = {str(c).strip(): c for c in table.columns}
@@ -331,6 +313,7 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         if schema.label is None:
             raise ValueError("The schema declares no label: add "
                              '{"label": {"column": ..., "classes": [...]}}.')
+        warn_guessed_label(y, schema)
         declared = DeclaredValues(schema.label.classes, schema.decimal)
         index = declared.keys
         column = schema.label.column or "label"
