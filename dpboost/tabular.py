@@ -37,7 +37,7 @@ import warnings
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from dpboost.cell_text import DeclaredValues, category_text
+from dpboost.cell_text import NA_WORDS, DeclaredValues, category_text
 from dpboost.exceptions import PrivacyLeakWarning
 from dpboost.schema import (
     CategoricalColumn,
@@ -315,7 +315,6 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
                              '{"label": {"column": ..., "classes": [...]}}.')
         warn_guessed_label(y, schema)
         declared = DeclaredValues(schema.label.classes, schema.decimal)
-        index = declared.keys
         column = schema.label.column or "label"
         what = f"The label column {column!r}"
         codes, uniques = _factorize(y, what)
@@ -325,29 +324,49 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
                 for u in uniques]  # a class written exactly so is that class
         out = _declared_positions(codes, uniques, gone, declared, what, column, "classes")
         if (out < 0).any():
-            row = int(np.flatnonzero(out < 0)[0])
-            value = np.asarray(y, dtype=object)[row]
-            missing = is_nan_text(value) or category_key(value, schema.decimal) in na
-            key = None if missing else category_key(value, schema.decimal)  # missing
-            folded = [c for c in schema.label.classes if key is not None
-                      and category_key(c, schema.decimal).casefold() == key.casefold()]
-            dotted = [c for c in schema.label.classes if key is not None and key.endswith(".")
-                      and category_key(c, schema.decimal) == key[:-1]]
-            hint = (f" (labels are case-sensitive: the schema declares {folded[0]!r})"
-                    if folded else
-                    f" (it ends in '.', as UCI adult.test's labels do: remove the dots; the "
-                    f"schema declares {dotted[0]!r})" if dotted else
-                    f"; none of the {len(out)} labels read is one of them: write the classes "
-                    "as the label column writes them" if len(out) > 1 and (out < 0).all()
-                    else "")
-            both = [v for v in schema.na_values if category_key(v, schema.decimal) in index]
-            why = (f" (its cell is empty or one of the schema's 'na_values' {both}, which "
-                   "apply to every column: the label's class "
-                   f"{both[0]!r} always reads as missing; remove it from 'na_values')"
-                   if both else ": remove the rows without one (to only predict them, "
-                   "run predict without --label)")
-            raise BadValueError(
-                f"The label at row {row} is not one of the schema's classes "
-                f"{list(schema.label.classes)}{hint}." if key is not None else
-                f"The label is missing at row {row}{why}.", column=column, row=row)
+            lost = np.array([g or is_nan_text(u) or category_key(u, schema.decimal) is None
+                             for u, g in zip(uniques, gone)] + [True])[codes] & (out < 0)
+            raise _label_error(out, lost, np.asarray(y, dtype=object), schema, column)
         return out
+
+
+def _label_error(out, lost, y, schema: Schema, column: str) -> BadValueError:
+    """The error for the first row of ``y`` without a declared class (``out`` < 0), missing
+    (``lost``) or outside the classes, with the number of such rows among those read.
+
+    The message names the row, the count and the declared classes, never the label: a hint
+    says what kind of text it is (a case variant of *some* class, a trailing dot, a
+    missing-value marker) without naming the class it resembles, which would give the
+    label away (README, "Reading files").
+    """
+    row = int(np.flatnonzero(out < 0)[0])
+    n, dec, classes = len(out), schema.decimal, schema.label.classes
+    kind = lost if lost[row] else (out < 0) & ~lost
+    k = int(kind.sum())
+    count = f"; {k} {'row' if k == 1 else 'rows'} in all (of {n} read)."
+    if lost[row]:
+        both = [v for v in schema.na_values if category_key(v, dec) in
+                {category_key(c, dec) for c in classes}]
+        why = (f" (its cell is empty or one of the schema's 'na_values' {both}, which "
+               "apply to every column: the label's class "
+               f"{both[0]!r} always reads as missing; remove it from 'na_values')"
+               if both else ": remove the rows without one (to only predict them, "
+               "run predict without --label)")
+        return BadValueError(f"The label is missing at row {row}{why}{count}", column=column,
+                             row=row)
+    key = category_key(y[row], dec)
+    keys = [category_key(c, dec) for c in classes]
+    if any(c.casefold() == key.casefold() for c in keys):
+        hint = " (labels are case-sensitive and must be written as the schema declares them)"
+    elif key.endswith(".") and key[:-1] in keys:
+        hint = " (it ends in '.', as UCI adult.test's labels do: remove the dots)"
+    elif key.lower() in NA_WORDS:
+        hint = (" (it reads as a missing-value marker: remove the rows without a label; to "
+                "only predict them, run predict without --label)")
+    elif n > 1 and k == n:
+        hint, count = (f"; none of the {n} labels read is one of them: write the classes as "
+                       "the label column writes them"), ""
+    else:
+        hint = ""
+    return BadValueError(f"The label at row {row} is not one of the schema's classes "
+                         f"{list(classes)}{hint}{count or '.'}", column=column, row=row)
