@@ -12,7 +12,9 @@ direction part ``z_k`` is scaled by ``m_k`` too.
 **The rule (post-processing of released values).**  Each class's released mean centre is divided
 by its own released measure mass, ``w_k <- w_k mbar / m_k`` with ``m_k`` the released constant
 coordinate of ``w_k`` (clamped below by a public floor, a few noise standard deviations of it),
-which removes the mass from the ranking; the class prior then enters as a logit offset
+which removes the mass from the ranking (a rare class's direction that the noise dominates is
+first shrunk by its James-Stein factor, :func:`direction_reliability`, so the division does not
+amplify noise); the class prior then enters as a logit offset
 ``log pi_k`` added after the private softmax temperature (:mod:`dpboost.private_temperature`,
 which draws ``tau`` for ``softmax(tau s / B + log pi)``: the utility of a row still depends on
 that row and on public values only, so its sensitivity is unchanged).  ``pi`` comes from a
