@@ -358,9 +358,9 @@ def _numeric_classes(classes) -> list | None:
 #: change and never a label of the data.
 _SLIPS = (
     ("spaces", _strip, _text,
-     "They match a declared class once the spaces around them are removed (often a space "
-     "after the separator of a CSV file): strip the labels (pandas.read_csv(..., "
-     "skipinitialspace=True) does it on reading)."),
+     "They match a declared class once the spaces around them are removed: strip the "
+     "labels, for example df[col].str.strip() (pandas.read_csv(..., skipinitialspace=True) "
+     "removes only the spaces after a separator, not those at the end of a cell)."),
     ("case", _fold, _fold,
      "They match a declared class except for upper and lower case: make the case of the "
      "labels agree with the classes, or declare the classes as spelt in y."),
@@ -513,10 +513,14 @@ def check_declared_labels(y, classes, owner: str | None = None) -> np.ndarray:
     --------
     >>> check_declared_labels(np.array([1.0, 0.0, 1.0]), [0, 1]).tolist()  # 1.0 is 1
     [0, 1]
-    >>> check_declared_labels(np.array(["yes", " no"]), ["no", "yes"])
+    >>> check_declared_labels(np.array(["yes", "no "]), ["no", "yes"])
+    ... # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    ValueError: y contains labels that are not in classes=['no', 'yes'] (first at row 1); 1 row in all. They match a declared class once the spaces around them are removed (often a space after the separator of a CSV file): strip the labels (pandas.read_csv(..., skipinitialspace=True) does it on reading).
+    ValueError: y contains labels that are not in classes=['no', 'yes'] (first at row 1); 1 row
+    in all. They match a declared class once the spaces around them are removed: strip the
+    labels, for example df[col].str.strip() (pandas.read_csv(..., skipinitialspace=True)
+    removes only the spaces after a separator, not those at the end of a cell).
     """
     check_declared_classes(classes, owner)
     classes = np.unique(np.asarray(classes))

@@ -99,3 +99,34 @@ def test_every_subcommand_states_the_same_range(tmp_path, capsys, monkeypatch, a
         r"strictly between 0 and 1)", err), err
     assert "calibrate_noise" not in err
     assert not (tmp_path / "L.json").exists()
+
+
+# ---- 4. the hint for labels with spaces around them ---------------------------------------
+
+@pytest.mark.parametrize("spaced", ["Malignant ", " Malignant", " Malignant "])
+def test_the_spaces_hint_is_right_for_leading_and_trailing_spaces(tmp_path, spaced):
+    """The trial's labels were 'Malignant ' (a trailing space): the hint said
+    skipinitialspace=True strips them, which it does not (checked here on pandas itself)."""
+    from dpboost import PrivateHalfspaceClassifier
+
+    path = tmp_path / "d.csv"
+    path.write_text("x,y\n" + "".join(f"0.{i},{spaced if i % 2 else 'benign'}\n"
+                                      for i in range(1, 9)))
+    read = pd.read_csv(path, skipinitialspace=True)["y"]
+    assert bool((read.str.strip() == read).all()) is not spaced.endswith(" ")  # pandas'
+    stripped = read.str.strip()  # the fix the hint gives works for every spacing
+    assert set(stripped) == {"Malignant", "benign"}
+    clf = PrivateHalfspaceClassifier(1.0, 1e-6, classes=["Malignant", "benign"], n_rounds=2,
+                                     random_state=0)
+    X = np.full((len(read), 1), 0.1)
+    if not spaced.endswith(" "):  # leading spaces only: skipinitialspace was enough
+        clf.fit(X, read.to_numpy())
+        return
+    with pytest.raises(ValueError) as info:
+        clf.fit(X, read.to_numpy())
+    message = " ".join(str(info.value).split())
+    assert "once the spaces around them are removed: strip the labels" in message
+    assert "df[col].str.strip()" in message
+    assert "skipinitialspace=True) removes only the spaces after a separator" in message
+    assert "does it on reading" not in message and spaced not in message
+    clf.fit(np.full((len(stripped), 1), 0.1), stripped.to_numpy())  # stripped: accepted
