@@ -13,28 +13,59 @@ from dpboost.cell_text import DeclaredValues
 from dpboost.schema import CategoricalColumn, NumericColumn, OrdinalColumn, Schema, category_key
 from dpboost.tabular_cells import _factorize, _missing_categories, _numeric_values, na_keys
 
-__all__ = ["case_only_mismatches", "combine_checks", "declaration_counts", "empty_columns",
-           "outside_declarations", "owner_checks", "shares", "summed_counts"]
+__all__ = ["CaseMatches", "case_only_mismatches", "combine_checks", "declaration_counts",
+           "empty_columns", "outside_declarations", "owner_checks", "shares", "summed_counts"]
 
 
-def case_only_mismatches(frame, schema: Schema) -> dict[str, str]:
+class CaseMatches(str):
+    """The declared categories of one column that values matched only if case is ignored.
+
+    As a ``str`` it is the first of them in declared order (what :func:`case_only_mismatches`
+    returned until session 21, so ``found["job"] == "eng"`` still holds); ``categories`` holds
+    all of them, in declared order.  Only declared (public) categories, never a value.
+
+    Examples
+    --------
+    >>> m = CaseMatches(["Y", "N"])
+    >>> m == "Y", m.categories
+    (True, ('Y', 'N'))
+    """
+
+    categories: tuple[str, ...]
+
+    def __new__(cls, categories):
+        categories = tuple(categories)
+        if not categories:
+            raise ValueError("CaseMatches needs at least one category.")
+        out = super().__new__(cls, categories[0])
+        out.categories = categories
+        return out
+
+    def __reduce__(self):  # (dask ships it between processes)
+        return CaseMatches, (self.categories,)
+
+
+def case_only_mismatches(frame, schema: Schema) -> dict[str, CaseMatches]:
     """Categorical columns holding a value that matches a declaration only if case is ignored.
 
     Categories match case-sensitively (``"Clerk"`` is not ``"clerk"``; an undeclared value is
     all zeros), so a schema written in another case than the file silently empties a column.
     This check is for the data's owner: it reads the data without privacy, so its result must
-    only be shown, never released.  It names, for each such column, the first *declared*
-    (public) category that was matched this way, never a value of the data.
+    only be shown, never released.  It names, for each such column, every *declared* (public)
+    category that was matched this way (:class:`CaseMatches`; until session 21 only the first,
+    so a column of ``y``/``n`` under ``["Y", "N"]`` was warned about for ``'N'`` alone), never
+    a value of the data.
 
     Examples
     --------
     >>> import pandas as pd
     >>> s = Schema.from_dict({"columns": {"job": {"type": "categorical",
-    ...                                           "categories": ["clerk", "eng"]}}})
-    >>> case_only_mismatches(pd.DataFrame({"job": ["clerk", "ENG"]}), s)
-    {'job': 'eng'}
+    ...                                           "categories": ["clerk", "eng", "ops"]}}})
+    >>> found = case_only_mismatches(pd.DataFrame({"job": ["OPS", "clerk", "ENG", "Eng"]}), s)
+    >>> found, found["job"].categories
+    ({'job': 'eng'}, ('eng', 'ops'))
     """
-    found: dict[str, str] = {}
+    found: dict[str, CaseMatches] = {}
     for name, spec in schema.columns.items():
         if not isinstance(spec, (CategoricalColumn, OrdinalColumn)) or name not in frame.columns:
             continue
@@ -43,13 +74,19 @@ def case_only_mismatches(frame, schema: Schema) -> dict[str, str]:
                   for c in reversed(spec.categories)}  # the first declared of a folded key
         na = na_keys(schema.na_values_of(name), schema.decimal)  # missing, not a near miss
         _, uniques = _factorize(frame[name], f"Column {name!r}")
+        matched = set()
         for value in uniques:
             key = category_key(value, schema.decimal)
             if (key is not None and declared.index(value) == -1 and key not in na
                     and key not in declared.keys and key.casefold() in folded):
-                found[name] = folded[key.casefold()]
-                break
+                matched.add(folded[key.casefold()])
+        if matched:
+            found[name] = _in_declared_order(matched, spec)
     return found
+
+
+def _in_declared_order(matched, spec) -> CaseMatches:
+    return CaseMatches(dict.fromkeys(c for c in spec.categories if c in matched))
 
 
 def outside_declarations(frame, schema: Schema) -> dict[str, dict[str, float]]:
@@ -127,7 +164,7 @@ def combine_checks(parts, schema: Schema) -> tuple[dict[str, str], dict[str, dic
                                                     list[str]]:
     """``(case_only_mismatches, outside_declarations, empty_columns)`` of a table from the
     :func:`owner_checks` of its parts, in row order: the same as of the whole table at once
-    (counts add up; a column's first case-only match is that of the first part holding one).
+    (counts add up; a column's case-only matches are those of all parts, in declared order).
 
     Examples
     --------
@@ -142,12 +179,13 @@ def combine_checks(parts, schema: Schema) -> tuple[dict[str, str], dict[str, dic
     """
     parts = list(parts)
     counts = summed_counts([part_counts for part_counts, _ in parts], schema)
-    case: dict[str, str] = {}
+    case: dict[str, set] = {}
     for _, part_case in parts:
-        for name, category in part_case.items():
-            case.setdefault(name, category)
+        for name, matches in part_case.items():
+            case.setdefault(name, set()).update(getattr(matches, "categories", (matches,)))
     order = list(schema.columns)  # as the whole table's checks list them
-    return ({name: case[name] for name in order if name in case}, shares(counts),
+    return ({name: _in_declared_order(case[name], schema.columns[name]) for name in order
+             if name in case}, shares(counts),
             [name for name, c in counts.items() if not c["present"]])
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["CLIP_WARN_FRACTION", "OTHER_WARN_FRACTION", "warn_data_checks"]
+__all__ = ["CASE_NAMES_SHOWN", "CLIP_WARN_FRACTION", "OTHER_WARN_FRACTION",
+           "warn_data_checks"]
 
 #: Above this fraction of a column's values (or of training rows) clipped, train and predict
 #: warn.
@@ -72,16 +73,43 @@ def _percent(share: float) -> str:
     return f"{share:.1%}" if share >= 0.0005 else "under 0.1%"
 
 
+#: The case warning names at most this many declared categories, then "and N more".
+CASE_NAMES_SHOWN = 5
+
+
 def _warn_case_mismatches(schema, command: str, found: dict) -> None:
-    """Per categorical (or ordinal) column, values that differ from a declaration in case."""
+    """Per categorical (or ordinal) column, values that differ from a declaration in case:
+    every declared category so matched (:class:`~dpboost.tabular_checks.CaseMatches`), the
+    first :data:`CASE_NAMES_SHOWN` by name.  Until session 21 only the first was named, so a
+    ``smoker`` column of ``y``/``n`` under ``["Y", "N"]`` was warned about for one of them."""
     from dpboost.schema import OrdinalColumn
 
-    for column, category in found.items():
+    for column, matches in found.items():
         coded = "0" if isinstance(schema.columns[column], OrdinalColumn) else "all zeros"
         print(f"dpboost {command}: warning: column {column!r} holds values that match the "
-              f"declared category {category!r} only if case is ignored; categories are "
-              f"case-sensitive, so those values were encoded as undeclared ({coded}). Fix "
-              "the schema or the file (a non-private check of the data).", file=sys.stderr)
+              f"{_declared_names(getattr(matches, 'categories', (matches,)))} only if case is "
+              f"ignored; categories are case-sensitive, so those values were encoded as "
+              f"undeclared ({coded}). Fix the schema or the file (a non-private check of the "
+              "data).", file=sys.stderr)
+
+
+def _declared_names(categories) -> str:
+    """``declared category 'Y'``, ``declared categories 'Y', 'N'``, or the first
+    :data:`CASE_NAMES_SHOWN` of them and ``and N more``.
+
+    Examples
+    --------
+    >>> _declared_names(["Y", "N"])
+    "declared categories 'Y', 'N'"
+    >>> _declared_names("abcdefg")
+    "declared categories 'a', 'b', 'c', 'd', 'e' and 2 more"
+    """
+    categories = list(categories)
+    if len(categories) == 1:
+        return f"declared category {categories[0]!r}"
+    shown = ", ".join(map(repr, categories[:CASE_NAMES_SHOWN]))
+    more = len(categories) - CASE_NAMES_SHOWN
+    return f"declared categories {shown}" + (f" and {more} more" if more > 0 else "")
 
 
 def _warn_empty_columns(command: str, empty: list) -> None:
