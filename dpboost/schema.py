@@ -209,7 +209,8 @@ class Schema:
             elif kind == "ordinal":
                 columns[name] = OrdinalColumn.from_dict(spec, name, decimal)
             elif kind == "drop":
-                columns[name] = DropColumn()
+                note = spec.get("note")
+                columns[name] = DropColumn(note if isinstance(note, str) else None)
             else:
                 raise ValueError(_err(f"'type' of column {name!r}",
                                       "'numeric', 'categorical', 'ordinal' or 'drop'", kind)

@@ -16,6 +16,7 @@ from typing import ClassVar
 import numpy as np
 
 from dpboost.cell_text import category_key, category_text
+from dpboost.number_symbols import check_symbols
 from dpboost.schema_spellings import (
     LABEL_SPELLINGS,
     TRANSFORM_SPELLINGS,
@@ -192,7 +193,9 @@ class NumericColumn:
     ``true``/``false`` (any case) counts as 1/0; an empty cell, one of the schema's
     ``na_values`` or of the column's own ``na_values`` (a number matches wherever it appears:
     ``999`` is ``999.0``), or the text ``NaN`` (any case, :func:`is_nan_text`) is missing; any other
-    text is an error naming its line.
+    text is an error naming its line.  ``prefix``/``suffix``: symbols the cells may carry
+    (``"$"``, ``"%"``, ``"kg"``), stripped before the number is read as written (``12%`` is
+    12; :mod:`dpboost.number_symbols`).
     """
 
     lower: float
@@ -203,18 +206,21 @@ class NumericColumn:
     missing: str = "zero"
     from_data: tuple[str, ...] = ()
     na_values: tuple = ()
+    prefix: tuple[str, ...] = ()
+    suffix: tuple[str, ...] = ()
 
     @classmethod
     def from_dict(cls, spec: dict, name: str) -> NumericColumn:
         where = f"numeric column {name!r}"
         unknown = set(spec) - {"type", "lower", "upper", "transform", "bins", "edges",
-                               "missing", "na_values", "from_data", "note"}
+                               "missing", "na_values", "from_data", "note", "prefix", "suffix"}
         if unknown:
             raise ValueError(_err(f"keys of {where}", "among type, lower, upper, transform, "
-                                  "bins, edges, missing, na_values, from_data, note",
-                                  sorted(unknown))
+                                  "bins, edges, missing, na_values, prefix, suffix, "
+                                  "from_data, note", sorted(unknown))
                              + (did_you_mean(sorted(unknown), ("lower", "upper", "na_values",
-                                                               "transform", "bins", "edges"))
+                                                               "transform", "bins", "edges",
+                                                               "prefix", "suffix"))
                                 or key_hint(unknown)))
         for key in ("lower", "upper"):
             if key not in spec:
@@ -242,7 +248,9 @@ class NumericColumn:
         if edges is not None:
             edges = _edges(edges, lower, upper, where)
         column = cls(lower, upper, transform, bins, edges, _missing(spec, where),
-                     _from_data(spec, where), _na_tokens(spec, where))
+                     _from_data(spec, where), _na_tokens(spec, where),
+                     check_symbols(spec.get("prefix"), "prefix", where),
+                     check_symbols(spec.get("suffix"), "suffix", where))
         column._check_scale(where)
         return column
 
@@ -283,6 +291,10 @@ class NumericColumn:
                 out[key] = getattr(self, key)
         if self.edges is not None:
             out["edges"] = list(self.edges)
+        for key in ("prefix", "suffix"):
+            symbols = getattr(self, key)
+            if symbols:
+                out[key] = symbols[0] if len(symbols) == 1 else list(symbols)
         return _shared_keys(out, self)
 
 
@@ -416,10 +428,15 @@ class OrdinalColumn(_ListedColumn):
 
 @dataclass(frozen=True)
 class DropColumn:
-    """A column that is read (so a header check finds it) but never used."""
+    """A column that is read (so a header check finds it) but never used.
+
+    ``note``: why (a draft says so of a column that held one value); kept when saved.
+    """
+
+    note: str | None = None
 
     def to_dict(self) -> dict:
-        return {"type": "drop"}
+        return {"type": "drop", **({"note": self.note} if self.note else {})}
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import re
 import numpy as np
 
 from dpboost.cell_text import DECIMAL_COMMA, NA_WORDS, category_text
-from dpboost.schema import Schema, category_key, is_nan_text
+from dpboost.schema import Schema, is_nan_text
 
 __all__ = ["DRAFT_NOTE", "draft_schema", "looks_like_identifier"]
 
@@ -101,7 +101,46 @@ def _comma_numbers(values):
     return text.map(lambda v: DECIMAL_COMMA.sub(r"\1.\2", v) if isinstance(v, str) else v)
 
 
-def _draft_column(values, max_categories: int, name: str = "", decimal: str = ".") -> dict:
+#: The note a draft puts on a column that held one value.
+CONSTANT_NOTE = ("drafted as drop: the file holds one value in this column (read from the "
+                 "data), which tells the model nothing; declare it if it varies")
+
+
+def _symbols(values, decimal: str, thousands: str | None):
+    """``(values as plain numbers, prefixes, suffixes)`` when every present cell of a text
+    column is a number once the same few symbols are stripped (``12%``, ``$1,200.50``,
+    ``1.5 kg``; :func:`~dpboost.number_symbols.detect_symbols`), else None."""
+    import pandas as pd
+
+    from dpboost.cell_text import is_decimal_number
+    from dpboost.number_symbols import detect_symbols, strip_symbols
+    from dpboost.thousands import drop_thousands
+
+    if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+        return None
+
+    def plain(text: str) -> str | None:
+        text = drop_thousands(text, thousands, decimal)
+        return None if text is None else DECIMAL_COMMA.sub(r"\1.\2", text) if (
+            decimal == ",") else text
+
+    def number(text: str) -> bool:
+        text = plain(text)
+        return text is not None and is_decimal_number(text)
+
+    text = values.map(lambda v: v.strip() if isinstance(v, str) else v)
+    present = text[text.map(lambda v: isinstance(v, str) and v != "")]
+    if not len(present) or not present.str.contains(r"[^\d\s.,'+\-]", regex=True).any():
+        return None  # no cell holds a symbol (plain numbers, or nothing)
+    found = detect_symbols(list(present.unique()), number)
+    if found is None:
+        return None
+    stripped = present.map(lambda v: plain(strip_symbols(v, *found)))
+    return text.where(~text.index.isin(present.index), stripped), *found
+
+
+def _draft_column(values, max_categories: int, name: str = "", decimal: str = ".",
+                  thousands: str | None = None) -> dict:
     """The draft of one column; words meaning "missing" among its numbers go into its own
     ``na_values``, marked ``"from_data"`` (which words occur was read from the data)."""
     import pandas as pd
@@ -116,14 +155,21 @@ def _draft_column(values, max_categories: int, name: str = "", decimal: str = ".
     has_missing = bool(markers or values.isna().any() or nan_text.any() or
                        (values.astype(str).str.strip() == "").any())
     values = values.where(~nan_text, None)  # NaN text is missing, as the encoder reads it
+    symbols = _symbols(values, decimal, thousands)
+    if symbols is not None:  # 12%, $1,200.50: numbers once the signs are stripped
+        values = symbols[0]
+        decimal = "."  # stripped and written with a point
     spec: dict
     n_distinct = values.dropna().nunique()
     codes = _zero_padded_codes(values)
     numbers = values if decimal == "." else _comma_numbers(values)
+    if n_distinct == 1 and not has_missing:  # one value in the file: nothing to learn
+        return {"type": "drop", "note": CONSTANT_NOTE}
     if codes is not None:  # ZIP-like codes: their text is the category, not a number
         spec = ({"type": "categorical", "categories": codes, "from_data": ["categories"]}
                 if len(codes) <= max_categories else {"type": "drop"})
-    elif numbers is not None and _looks_numeric(numbers) and n_distinct > 2:
+    elif numbers is not None and _looks_numeric(numbers) and n_distinct >= 2:
+        # two values (0/1) too: one feature on [lo, hi] carries what two one-hot ones do
         x = pd.to_numeric(numbers.astype(str).str.strip() if numbers.dtype == object
                           else numbers, errors="coerce")
         x = x.where(np.isfinite(x))  # an infinity is clipped by any public range
@@ -136,6 +182,10 @@ def _draft_column(values, max_categories: int, name: str = "", decimal: str = ".
         elif lo < 0 and (max(abs(lo), hi) > 10.0 * max(float(np.nanquantile(np.abs(x), 0.9)),
                                                        1.0) or not np.isfinite(hi - lo)):
             spec["transform"] = "signed-log"  # also when hi - lo overflows a float
+        for key, found in zip(("prefix", "suffix"), symbols[1:] if symbols else ()):
+            if found:
+                spec[key] = found[0] if len(found) == 1 else list(found)
+                spec["from_data"].append(key)
     elif 0 < n_distinct <= max_categories:  # texts as written: "250.1" is not "250.10"
         cats = sorted({category_text(v, decimal) for v in values} - {None})
         spec = {"type": "categorical", "categories": cats, "from_data": ["categories"]}
@@ -162,7 +212,7 @@ def _draft_range(lo: float, hi: float) -> tuple[float, float]:
 
 
 def draft_schema(frame, label: str | None = None, *, max_categories: int = 50,
-                 decimal: str = ".") -> Schema:
+                 decimal: str = ".", thousands: str | None = None) -> Schema:
     """Draft a schema by READING THE DATA: the result is not private until reviewed.
 
     Numeric columns get their observed min/max (and ``"log"`` when the maximum is far above
@@ -171,6 +221,11 @@ def draft_schema(frame, label: str | None = None, *, max_categories: int = 50,
     A word such as ``?`` or ``NA`` among a column's numbers (:data:`~dpboost.cell_text.NA_WORDS`)
     is read as missing and listed in that column's ``"na_values"`` (marked ``"from_data"``
     too: which words occur was read from the data).
+    A text column whose cells are numbers once the same few symbols are stripped (``12%``,
+    ``$1,200.50``, ``1.5 kg``) is drafted numeric with its ``"prefix"``/``"suffix"``; a
+    column of two numbers (0/1) numeric on their range, not two categories; a column of one
+    value ``"drop"``, with a note saying so; the label's classes as the file writes them
+    (``True`` stays ``True``).
     Every value read is marked ``"from_data"`` and the schema carries :data:`DRAFT_NOTE`.
     Replace each marked value with a public fact and delete the mark before training.
 
@@ -184,6 +239,8 @@ def draft_schema(frame, label: str | None = None, *, max_categories: int = 50,
         The file's decimal mark: under ``","`` a text cell ``12,5`` is the number 12.5, and a
         column where a number holds a ``.`` (``1.234``: a thousands separator?) is not
         drafted as numeric, as the encoder refuses it.
+    thousands : str or None
+        The file's declared thousands separator, dropped where it groups digits by three.
 
     Returns
     -------
@@ -204,11 +261,15 @@ def draft_schema(frame, label: str | None = None, *, max_categories: int = 50,
     if label is not None and label not in frame.columns:
         raise ValueError(f"Label column {label!r} not found; columns are "
                          f"{[str(c) for c in frame.columns]}.")
-    columns = {str(c): _draft_column(frame[c], max_categories, str(c), decimal)
+    columns = {str(c): _draft_column(frame[c], max_categories, str(c), decimal, thousands)
                for c in frame.columns if c != label}
-    content: dict = {"note": DRAFT_NOTE, "columns": columns}
+    content: dict = {"note": DRAFT_NOTE, "columns": columns,
+                     **({"thousands": thousands} if thousands is not None else {}),
+                     **({"decimal": decimal} if thousands is not None and decimal != "."
+                        else {})}
     if label is not None:
-        classes = sorted({category_key(v) for v in frame[label]} - {None})
+        # as written ("True" stays "True"): the classes match the labels by their text
+        classes = sorted({category_text(v, decimal) for v in frame[label]} - {None})
         if len(classes) > max_categories:  # a price or a score: one class per value seen
             raise ValueError(f"Label column {label!r} holds more than {max_categories} "
                              "distinct values (--max-categories), as a continuous target "

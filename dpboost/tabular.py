@@ -249,7 +249,7 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
                 block[np.flatnonzero(hit), cat[hit]] = 1.0
         else:
             x = _numeric_values(values, name, schema.na_values_of(name), schema.decimal,
-                                schema.thousands)
+                                schema.thousands, (spec.prefix, spec.suffix))
             missing = np.isnan(x)
             t = spec.transformed(np.clip(np.where(missing, spec.lower, x), spec.lower,
                                          spec.upper))

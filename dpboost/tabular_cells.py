@@ -25,6 +25,7 @@ from dpboost.cell_text import (
     is_nan_text,
 )
 
+from dpboost.number_symbols import strip_any_symbols, strip_symbols
 from dpboost.thousands import drop_thousands
 
 if TYPE_CHECKING:
@@ -102,8 +103,9 @@ def _number_hint(value: str, decimal: str = ".") -> str:
             "; write it also without its unit, currency or percent sign, and give the "
             "column's 'lower' and 'upper' in that unit" if unit else "")
     if unit and re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)", core):
-        return ("; it reads as a number with a unit, a currency or a percent sign: write the "
-                "number alone, without the sign, and give the column's 'lower' and 'upper' in "
+        return ("; it reads as a number with a unit, a currency or a percent sign: declare the "
+                "sign in the column's \"prefix\" or \"suffix\" (\"suffix\": \"%\" reads 12% as "
+                "12), or write the number alone, and give the column's 'lower' and 'upper' in "
                 "that unit")
     return ""
 
@@ -144,7 +146,8 @@ def _is_na(values, keys: frozenset, decimal: str = ".") -> np.ndarray:
 
 
 def _numeric_values(series, name: str, na_values: tuple[str, ...],
-                    decimal: str = ".", thousands: str | None = None) -> np.ndarray:
+                    decimal: str = ".", thousands: str | None = None,
+                    symbols: tuple | None = None) -> np.ndarray:
     """float64 values with NaN for missing; one-line error naming a non-numeric cell.
 
     ``true``/``false`` (any case, or a bool) read as 1 and 0, as :func:`category_key`
@@ -152,6 +155,10 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
     the text ``NaN`` in any case (:func:`~dpboost.schema.is_nan_text`) is missing.  A
     declared ``thousands`` separator is dropped where it groups digits by three
     (:func:`~dpboost.thousands.drop_thousands`); anywhere else the cell is an error.
+    ``symbols``: the column's declared ``(prefixes, suffixes)``, stripped first
+    (:func:`~dpboost.number_symbols.strip_symbols`: ``$1,200.50`` is 1200.5).  The encoder
+    always passes them; None (the owner checks of :mod:`dpboost.tabular_checks`, which read
+    cells the encoder already accepted) strips any symbol around a number.
     """
     import pandas as pd
 
@@ -164,6 +171,11 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
                | _is_na(text, na_keys(na_values, decimal), decimal))
     text = text.where(~missing, None)
     text = text.map(lambda v: _BOOLEANS.get(v.lower(), v) if isinstance(v, str) else v)
+    if symbols is None:  # a second reading of accepted cells: whatever the declaration
+        text, symbols = text.map(lambda v: strip_any_symbols(v) if isinstance(v, str)
+                                 else v), ((), ())
+    elif symbols[0] or symbols[1]:  # declared: $12 is 12, 40% is 40
+        text = text.map(lambda v: strip_symbols(v, *symbols) if isinstance(v, str) else v)
     misplaced = np.zeros(len(text), dtype=bool)
     if thousands is not None:  # declared: 1,234,567 is 1234567; 12,34 stays an error
         grouped = text.map(lambda v: drop_thousands(v, thousands, decimal))
@@ -183,10 +195,24 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
                 "between groups of three digits: correct the cell (a separator is never read "
                 "as a decimal mark)" if misplaced[row] else
                 _DOT_UNDER_DECIMAL_COMMA if dotted[row]
-                else _not_a_number_hint(text.iloc[row], decimal))  # never the cell itself
+                else _symbol_hint(text.iloc[row], symbols)
+                or _not_a_number_hint(text.iloc[row], decimal))  # never the cell itself
         raise BadValueError(f"Column {name!r} is declared numeric but the cell at row {row} is "
                             f"not a number{hint}.", column=name, row=row)
     return _na_numbers_missing(values, na_values)
+
+
+def _symbol_hint(value: str, symbols: tuple) -> str:
+    """The hint for a cell of a column declaring ``prefix``/``suffix`` that still carries a
+    symbol (another currency, another unit): it names the declaration, never the cell."""
+    if not (symbols[0] or symbols[1]) or not re.search(r"\d", value) or re.fullmatch(
+            r"[+-]?[\d.,' ]*", value):
+        return ""
+    declared = " and ".join(f"'{k}' {list(v)}" for k, v in zip(("prefix", "suffix"), symbols)
+                            if v)
+    return ("; it carries a unit, currency or percent sign other than the column's declared "
+            f"{declared}: add that symbol to the declaration if it means the same unit, or "
+            "correct the cell")
 
 
 #: Why a cell holding a '.' is refused under ``"decimal": ","``: ``1.234`` was read as 1.234

@@ -144,17 +144,23 @@ def _say_why_dropped(frame, draft, explained: set, max_categories: int) -> None:
     from dpboost.schema import DropColumn
     from dpboost.schema_draft import looks_like_identifier
 
-    empty, many = [], []
+    empty, many, constant = [], [], []
     for name, spec in draft.columns.items():
         if not isinstance(spec, DropColumn) or name in explained or name not in frame.columns:
             continue
         text = frame[name].dropna().astype(str).str.strip()
-        if not (text != "").any():
+        if spec.note:  # one value: the draft's note says so
+            constant.append(name)
+        elif not (text != "").any():
             empty.append(name)
         elif not (looks_like_identifier(name) and frame[name].is_unique):
             many.append(name)
     if empty:
         print(f"drafted as 'drop', holding no value: {empty}.", file=sys.stderr)
+    if constant:
+        print(f"drafted as 'drop', holding one value on every row (a note in the draft says "
+              f"so): {constant[:10]}{' and more' if len(constant) > 10 else ''}; declare "
+              "such a column by hand if it varies in the data you train on.", file=sys.stderr)
     if many:
         print(f"drafted as 'drop', holding more than {max_categories} distinct texts "
               f"(--max-categories): {many[:10]}{' and more' if len(many) > 10 else ''}; list "
@@ -221,7 +227,8 @@ def run(args) -> int:
                          "instead.")
     check_writable(args.out, what="--out", inputs=[("data", args.data)])  # before reading
     frame = read_table(args.data, header=not args.no_header, decimal=args.decimal,
-                       columns=_named_columns(args.data, args.no_header))
+                       columns=_named_columns(args.data, args.no_header),
+                       text_columns=[args.label] if args.label is not None else [])
     if args.thousands is not None:
         if args.thousands == args.decimal:
             raise ValueError(f"--thousands {args.thousands!r} is the decimal mark; give "
@@ -250,7 +257,7 @@ def run(args) -> int:
         raise ValueError(f"--label {args.label!r} is not a column of {args.data}; its columns "
                          f"are {[str(c) for c in frame.columns][:30]}.")
     draft = draft_schema(frame, args.label, max_categories=args.max_categories,
-                         decimal=args.decimal)
+                         decimal=args.decimal, thousands=args.thousands)
     if args.no_header or args.decimal != "." or args.thousands is not None:
         content = draft.to_dict()
         if args.no_header:

@@ -235,8 +235,11 @@ def test_schema_draft_says_why_numbers_written_for_people_are_dropped(tmp_path, 
     assert main(["schema", str(path), "--label", "y", "--out", str(tmp_path / "s.json")]) == 0
     err = capsys.readouterr().err
     assert "column 'income' was drafted as 'categorical'" in err and "thousands" in err
-    assert "column 'weight' was drafted as 'categorical'" in err and "with a unit" in err
     assert "customer_id" not in err  # an identifier is dropped by design
+    # session 21: '72 kg' is drafted numeric with its declared suffix, and said no more
+    weight = json.loads((tmp_path / "s.json").read_text())["columns"]["weight"]
+    assert weight["type"] == "numeric" and weight["suffix"] == "kg"
+    assert "column 'weight'" not in err
 
 
 def test_schema_draft_with_decimal_comma(tmp_path, capsys):
