@@ -3,7 +3,8 @@
 On letter5u (5 classes, 992 rows, 57/24/11/5.4/2.7%) at epsilon = 1, seed 0 predicted the 2.4%
 class "D" for 73 of 248 test rows: the mass division amplified a centre that was mostly noise.
 :func:`dpboost.multiclass_prior.direction_reliability` shrinks such directions (positive-part
-James-Stein, public noise level), post-processing of the released centres.
+James-Stein, public noise level) toward the mean direction of the other classes
+(:func:`~dpboost.multiclass_prior.shrink_directions`), post-processing of the released centres.
 """
 
 import math
@@ -11,7 +12,7 @@ import math
 import numpy as np
 
 from dpboost.multiclass_prior import (RELIABLE, direction_reliability, fit_prior,
-                                      histogram_variance, mass_factors)
+                                      histogram_variance, mass_factors, shrink_directions)
 
 
 def test_reliability_matches_the_james_stein_formula_over_random_centres():
@@ -58,6 +59,23 @@ def test_fit_prior_scales_the_direction_but_not_the_constant_coordinate():
     f, r = mass_factors(W, noise_sd), direction_reliability(W, noise_sd)
     assert r[0] == 1.0 and r[2] < RELIABLE
     np.testing.assert_allclose(out[:, :, -1], coefs[:, :, -1] * f, rtol=1e-12)
-    np.testing.assert_allclose(out[:, :, :-1], coefs[:, :, :-1] * (f * r)[None, :, None],
-                               rtol=1e-12)
+    # independently, round by round: reliable classes scaled only; the others pulled toward
+    # the mean scaled direction of the reliable ones
+    for t in range(T):
+        scaled = coefs[t, :, :-1] * f[:, None]
+        dbar = scaled[r == 1.0].mean(axis=0)
+        for k in range(K):
+            want = scaled[k] if r[k] == 1.0 else r[k] * scaled[k] + (1 - r[k]) * dbar
+            np.testing.assert_allclose(out[t, k, :-1], want, rtol=1e-12, atol=1e-15)
+    # linear per round: the mean of the output is the map of the mean
+    np.testing.assert_allclose(out.mean(axis=0), shrink_directions(W * f[:, None], r),
+                               rtol=1e-10, atol=1e-15)
     assert histogram_variance(50.0) >= 1
+
+
+def test_shrinking_toward_the_mean_direction_without_a_reliable_class_goes_to_zero():
+    W = np.array([[0.01, -0.02, 0.3], [0.02, 0.01, 0.3]])
+    out = shrink_directions(W, np.array([0.0, 0.2]))
+    np.testing.assert_array_equal(out[0, :-1], 0.0)
+    np.testing.assert_allclose(out[1, :-1], 0.2 * W[1, :-1])
+    np.testing.assert_array_equal(out[:, -1], W[:, -1])
