@@ -46,7 +46,8 @@ from dpboost.cli._options import (
 from dpboost.cli._owner_checks import CLIP_WARN_FRACTION, warn_data_checks
 from dpboost.cli._labels import CLASSES_HELP, SPELLING_HELP, label_text, spelt_as_text
 
-__all__ = ["add_parser", "clipped_fraction", "fit_charged", "parse_classes", "run"]
+__all__ = ["add_parser", "clipped_fraction", "fit_charged", "parse_classes",
+           "raw_values_hint", "run"]
 
 SCHEMA_HELP = ("a JSON schema of PUBLIC facts (column types, public bounds, declared "
                "categories, the label's classes; for LIBSVM files n_features and index_base). "
@@ -390,6 +391,9 @@ def run(args) -> int:
         estimator = _estimator(args, classes)
         fit_charged(estimator, X, y, ledger, args)
     _warn_lines(caught, _figures(args))
+    if fmt != "libsvm" and (schema is None or not schema.columns) and not _figures(args):
+        print(raw_values_hint(args.norm_bound, args.label, schema is not None),
+              file=sys.stderr)  # reads no data (with the figures: the clipped fraction)
     if clipped is not None and clipped > CLIP_WARN_FRACTION:
         print(f"dpboost train: warning: {clipped:.1%} of the training rows (non-private "
               f"figure) had a norm above "
@@ -417,6 +421,33 @@ def run(args) -> int:
                   f"clipped rows {clipped:.2%} (computed on the training data without "
                   "noise; not covered by the guarantee)")
     return 0
+
+
+def raw_values_hint(norm_bound: float, label: str | None = None,
+                    with_schema: bool = False) -> str:
+    """The warning train prints after a fit on a table without column declarations (unless
+    ``--non-private-figures`` states the clipped fraction itself).
+
+    Such a table is used as given, so every row longer than ``norm_bound`` is clipped to it:
+    on raw values (a trial's covertype CSV, norm bound 1) that was every row, and the model
+    predicted one class.  A warning triggered by how many rows are clipped would be a
+    noise-free release of the data, so this one reads nothing: its text is a function of the
+    flags alone (``--norm-bound``, ``--label``, whether a schema was given; not even the
+    path, so neighbouring files give the same stderr), printed whatever the file holds.
+    ``--non-private-figures`` gives the owner the clipped fraction instead.
+    """
+    import shlex
+
+    how = ("with a schema that declares no columns" if with_schema
+           else "without a schema (--schema)")
+    draft = f"dpboost schema DATA --label {shlex.quote(label or 'COL')}"
+    return (f"dpboost train: warning: the data was read {how}, so its values were used as "
+            f"given and every row whose L2 norm exceeds --norm-bound {norm_bound:g} was scaled "
+            "down to that norm, which distorts the model unless the columns are already "
+            f"scaled into that ball. Draft a schema with '{draft}', check its bounds against "
+            "public sources (never the data) and pass it with --schema, or divide each column "
+            "by a public bound before training; --non-private-figures shows you (the data "
+            "owner; never publish it) the share of rows scaled down.")
 
 
 def _read_numeric(args, schema, fmt):

@@ -33,6 +33,71 @@ def _numeric_csv(path, scale: float, n: int = 40, seed: int = 0):
     return X
 
 
+# ---- 1. a table without a schema: a data-free hint -----------------------------------------
+
+def _train(tmp_path, capsys, data, *extra):
+    code = main(["train", str(data), "--label", "y", "--classes", "0,1", *T, *extra,
+                 "--out", str(tmp_path / "m.json")])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    return [line for line in captured.err.splitlines() if " boosting rounds on " not in line]
+
+
+def test_the_raw_values_hint_reads_no_data(tmp_path, capsys):
+    """The same text for a file inside the unit ball (no row clipped) and for one far outside
+    it (every row clipped), and for files of other sizes: it is a function of the flags."""
+    from dpboost.cli.train import clipped_fraction
+
+    small, big = tmp_path / "small.csv", tmp_path / "big.csv"
+    X_small, X_big = _numeric_csv(small, 0.1), _numeric_csv(big, 1000.0, n=90, seed=5)
+    assert clipped_fraction(X_small, 1.0) == 0.0 and clipped_fraction(X_big, 1.0) == 1.0
+    lines = {name: _train(tmp_path, capsys, path) for name, path in (("small", small),
+                                                                      ("big", big))}
+    assert lines["small"] == lines["big"] and len(lines["small"]) == 1
+    line = lines["small"][0]
+    assert line.startswith("dpboost train: warning: the data was read without a schema")
+    for needle in ("--norm-bound 1 was scaled down", "'dpboost schema DATA --label y'",
+                   "--schema", "divide each column by a public bound", "--non-private-figures"):
+        assert needle in line, needle
+    assert "small" not in line and "%" not in line  # no path, no figure
+    # the stated bound is the flag's
+    assert "--norm-bound 250 was scaled down" in _train(tmp_path, capsys, big,
+                                                        "--norm-bound", "250")[0]
+
+
+def test_the_raw_values_hint_is_replaced_by_the_figures_and_absent_with_a_schema(tmp_path,
+                                                                                  capsys):
+    big = tmp_path / "big.csv"
+    _numeric_csv(big, 1000.0)
+    figures = _train(tmp_path, capsys, big, "--non-private-figures")
+    assert not any("the data was read without" in line for line in figures)
+    assert any("100.0% of the training rows (non-private figure)" in line for line in figures)
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps({"columns": {c: {"type": "numeric", "lower": -1000,
+                                                  "upper": 1000} for c in "abc"},
+                                  "label": {"column": "y", "classes": [0, 1]}}))
+    code = main(["train", str(big), "--schema", str(schema), *T, "--out",
+                 str(tmp_path / "m.json")])
+    err = capsys.readouterr().err
+    assert code == 0 and "warning" not in err, err
+    # a schema that declares no columns leaves the values as given: the hint says so
+    bare = tmp_path / "bare.json"
+    bare.write_text(json.dumps({"label": {"column": "y", "classes": [0, 1]}}))
+    code = main(["train", str(big), "--schema", str(bare), *T, "--out",
+                 str(tmp_path / "m.json")])
+    err = capsys.readouterr().err
+    assert code == 0 and "read with a schema that declares no columns" in err, err
+
+
+def test_a_bad_file_is_still_one_error_line(tmp_path, capsys):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b,y\n0.1,red,1\n0.2,0.1,0\n")
+    code = main(["train", str(bad), "--label", "y", "--classes", "0,1", *T, "--out",
+                 str(tmp_path / "m.json")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "error" in err[0], err
+
+
 # ---- 2. the range of --target-epsilon / --target-delta ------------------------------------
 
 BAD_EPSILON = ["0", "-1", "nan", "inf", "abc", "1e9", "1e-10", "1000001", ""]
@@ -130,3 +195,61 @@ def test_the_spaces_hint_is_right_for_leading_and_trailing_spaces(tmp_path, spac
     assert "skipinitialspace=True) removes only the spaces after a separator" in message
     assert "does it on reading" not in message and spaced not in message
     clf.fit(np.full((len(stripped), 1), 0.1), stripped.to_numpy())  # stripped: accepted
+
+
+# ---- 3. the case warning names every declared category so matched -------------------------
+
+def _case_lines(frame, spec, capsys):
+    from dpboost.cli._owner_checks import warn_data_checks
+    from dpboost.schema import Schema
+
+    warn_data_checks(frame, Schema.from_dict({"columns": {"c": spec}}), "train")
+    return [ln for ln in capsys.readouterr().err.splitlines() if "only if case" in ln]
+
+
+def test_the_case_warning_names_both_y_and_n(capsys):
+    """The trial's smoker column (Y/N/y/n under ["Y", "N"]) was warned about for 'N' alone."""
+    spec = {"type": "categorical", "categories": ["Y", "N"]}
+    frame = pd.DataFrame({"c": ["Y", "n", "N", "y", "n"]})
+    (line,) = _case_lines(frame, spec, capsys)
+    assert "match the declared categories 'Y', 'N' only if case is ignored" in line
+    assert "'y'" not in line and "'n'" not in line  # declared names only, never the data's
+    (line,) = _case_lines(pd.DataFrame({"c": ["Y", "n"]}), spec, capsys)
+    assert "match the declared category 'N' only if case is ignored" in line
+
+
+@pytest.mark.parametrize("k", [1, 2, 5, 6, 9])
+def test_the_case_warning_caps_the_names(capsys, k):
+    """k of 9 declared categories met only in upper case: all named up to 5, then
+    'and k-5 more'; in declared order whatever the order of the rows."""
+    declared = [f"cat{i}" for i in range(9)]
+    rng = np.random.default_rng(k)
+    chosen = sorted(rng.choice(9, size=k, replace=False))
+    values = [declared[i].upper() for i in chosen] * 3 + declared
+    rng.shuffle(values)
+    (line,) = _case_lines(pd.DataFrame({"c": values}),
+                          {"type": "categorical", "categories": declared}, capsys)
+    names = [f"'{declared[i]}'" for i in chosen]
+    if k == 1:
+        assert f"the declared category {names[0]} only if" in line
+    else:
+        tail = f" and {k - 5} more" if k > 5 else ""
+        assert f"the declared categories {', '.join(names[:5])}{tail} only if" in line
+
+
+def test_parts_combine_to_the_whole_tables_case_matches():
+    """Counted part by part (dask), the matches are those of the whole table."""
+    from dpboost.schema import Schema
+    from dpboost.tabular_checks import case_only_mismatches, combine_checks, owner_checks
+
+    schema = Schema.from_dict({"columns": {"c": {"type": "ordinal",
+                                                 "categories": ["low", "mid", "high"]}}})
+    whole = pd.DataFrame({"c": ["HIGH", "low", "x", "Low", "mid", "MID"]})
+    for cut in range(len(whole) + 1):
+        parts = [owner_checks(whole.iloc[:cut], schema), owner_checks(whole.iloc[cut:], schema)]
+        case = combine_checks(parts, schema)[0]
+        assert case == case_only_mismatches(whole, schema)
+        assert case["c"].categories == ("low", "mid", "high")
+    import pickle
+
+    assert pickle.loads(pickle.dumps(case["c"])).categories == ("low", "mid", "high")
