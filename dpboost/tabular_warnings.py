@@ -95,7 +95,10 @@ def numeric_looking(values) -> list:
 def typed_by_reader(table, name: str) -> bool:
     """Whether :func:`~dpboost.readers.read_table` read column ``name`` of ``table`` (a frame
     or a column of one) with a type no cell chose: kept as text, or a Parquet file's stored
-    type.  Public provenance (the reader's arguments), not data."""
+    type.  Public provenance (the reader's arguments), not data.  A caller who read with
+    ``pandas.read_csv(..., dtype=str)`` says so the same way:
+    ``frame.attrs["dpboost_typed"] = tuple(frame.columns)`` (the column's actual type is
+    never looked at: on a neighbour it may differ)."""
     typed = getattr(table, "attrs", {}).get("dpboost_typed")
     return typed is not None and name in {str(c).strip() for c in typed}
 
@@ -108,8 +111,9 @@ def _warn(what: str, declared: list, stacklevel: int = 5) -> None:
         "every cell (codes 1/2 read as numbers, and one cell 'x' makes them all text), and a "
         "number matches a declared code by its number, a text by its spelling, so one row "
         "can change how the whole column encodes, outside the privacy guarantee. Read the "
-        "file with dpboost.readers.read_table(path, text_columns=schema.text_columns) or "
-        "pandas.read_csv(..., dtype=str).", PrivacyLeakWarning, stacklevel=stacklevel)
+        "file with dpboost.readers.read_table(path, text_columns=schema.text_columns), or "
+        "with pandas.read_csv(..., dtype=str) and say so: frame.attrs['dpboost_typed'] = "
+        "tuple(frame.columns).", PrivacyLeakWarning, stacklevel=stacklevel)
 
 
 def warn_guessed_types(table, schema: Schema) -> None:
