@@ -475,8 +475,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         self.released_centres_ = self.hypothesis_coefs_  # as released: on the public grid
         if imap is not None:  # back to the user's features: one halfspace with an intercept
             self.input_centre_ = imap.mean
-            self.hypothesis_coefs_, self.hypothesis_intercepts_ = imap.fold(
-                self.hypothesis_coefs_)
+            self.hypothesis_coefs_, self.hypothesis_intercepts_ = imap.fold(self.hypothesis_coefs_)
             w_in, b_in = imap.fold(w)
             self.coef_ = w_in * self.score_scale_
             self.intercept_ = float(self.intercept_ + self.score_scale_ * b_in)
@@ -498,8 +497,9 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             u = np.asarray(X @ unit.astype(X.dtype), dtype=np.float64)
         if plan.threshold_only:  # log-odds a (u - t): a private cut t and slope a
             cut = private_threshold(u, y_pm, plan.threshold_rho(), X.shape[1], rng=rng)
-            self.score_scale_ = cut.slope / (R * norm) if norm > 0 else cut.slope
-            self.intercept_ = -cut.slope * cut.threshold
+            a = cut.probability_slope  # the drawn slope, pulled toward a public one
+            self.score_scale_ = a / (R * norm) if norm > 0 else a
+            self.intercept_ = -a * cut.threshold
             self.threshold_ = cut
             return
         fit = private_platt(u, y_pm, plan.rho_calibration, rng=rng)

@@ -92,8 +92,10 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
                       "correctly; public base measure: the cuts beyond 1.5 / sqrt(d) of each "
                       "side weigh half an inner cut together), then over public slopes a "
                       "(2^(j/2); utility: 1 - Brier score "
-                      "of sigmoid(a (u - t)), in steps of 2^-10)",
-            "cut": cut.threshold, "slope": cut.slope, "n_candidates": cut.n_candidates,
+                      "of sigmoid(a (u - t)), in steps of 2^-10); predict_proba uses "
+                      "sqrt(a * 2 sqrt(d)) (post-processing)",
+            "cut": cut.threshold, "slope": cut.slope,
+            "probability_slope": cut.probability_slope, "n_candidates": cut.n_candidates,
             "n_slopes": cut.n_slopes, "epsilon_0": cut.epsilon,
             "slope_epsilon_0": cut.slope_epsilon},
         "predict_proba": ("private (Platt on a discrete-Gaussian score histogram)"

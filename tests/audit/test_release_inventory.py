@@ -79,6 +79,7 @@ REPORT = {
     "threshold.method": PUBLIC, "threshold.n_candidates": PUBLIC, "threshold.n_slopes": PUBLIC,
     "threshold.epsilon_0": PUBLIC, "threshold.slope_epsilon_0": PUBLIC,
     "threshold.cut": frozenset({CUT}), "threshold.slope": frozenset({CUT}),
+    "threshold.probability_slope": frozenset({CUT}),  # sqrt(slope * public 2 sqrt(d))
     # multiclass: the softmax temperature (dpboost.private_temperature); its bound reads w
     "calibration.temperature": frozenset({TEMP}), "calibration.score_bound": frozenset({ROUNDS}),
     "calibration.epsilon_0": PUBLIC, "calibration.n_candidates": PUBLIC,
@@ -125,6 +126,7 @@ ATTRIBUTES = {
     "calibration_.noise_variance": PUBLIC, "calibration_.threshold": frozenset({PLATT}),
     "calibration_.platt_offset": frozenset({PLATT}),
     "threshold_.threshold": frozenset({CUT}), "threshold_.slope": frozenset({CUT}),
+    "threshold_.prior_slope": PUBLIC,  # 2 sqrt(d)
     "calibration_.temperature": frozenset({TEMP}), "calibration_.bound": frozenset({ROUNDS}),
     "calibration_.epsilon_0": PUBLIC, "calibration_.n_candidates": PUBLIC,
     "threshold_.n_candidates": PUBLIC, "threshold_.n_slopes": PUBLIC,

@@ -110,7 +110,8 @@ def test_a_centred_fit_is_one_halfspace_over_the_users_features():
     clf, X, _ = _fit_breast(0)
     imap = InputMap.for_mean(clf.input_centre_, 1.0)
     cut = clf.threshold_  # Platt's offset, or the private cut's -a t
-    offset = clf.calibration_.offset if cut is None else -cut.slope * cut.threshold
+    offset = (clf.calibration_.offset if cut is None
+              else -cut.probability_slope * cut.threshold)
     mapped = clf.score_scale_ * (imap.transform(X) @ clf.boosted_coef_) + offset
     np.testing.assert_allclose(clf.decision_function(X), mapped, rtol=1e-9, atol=1e-12)
     stages = list(clf.staged_decision_function(X))
