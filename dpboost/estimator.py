@@ -16,12 +16,12 @@ Boosting." COLT 2020. Algorithm 5, Theorems 24, 27, 30, Lemma 38.
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 from sklearn.utils.metaestimators import available_if
 
 from accounting import NonPrivateEvent, calibrate_noise
+from accounting.calibration import MAX_TARGET_EPSILON as MAX_EPS, MIN_TARGET_EPSILON as MIN_EPS
 from dpboost._validation import (
     check_choice,
     check_norm_bound,
@@ -305,8 +305,8 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         """Validate the parameters and resolve (n_rounds, kappa, learning_rate) and the mode."""
         owner = type(self).__name__
         s = {
-            "epsilon": check_scalar(self.target_epsilon, "target_epsilon", owner, low=0,
-                                   high=math.inf),
+            "epsilon": check_scalar(self.target_epsilon, "target_epsilon", owner, low=MIN_EPS,
+                                   high=MAX_EPS, closed="both"),  # calibrate_noise's range
             "delta": check_scalar(self.target_delta, "target_delta", owner, low=0, high=1),
             "alpha": check_scalar(self.accuracy, "accuracy", owner, low=0, high=1),
             "beta": check_scalar(self.failure_probability, "failure_probability", owner,

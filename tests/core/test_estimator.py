@@ -208,7 +208,7 @@ def test_nan_row_is_named():
     "kw, exc, match",
     [
         ({"eps": 0.0}, ValueError, "'target_epsilon' parameter of PrivateHalfspaceClassifier"),
-        ({"eps": float("inf")}, ValueError, "'target_epsilon'.*float in \\(0, inf\\)"),
+        ({"eps": float("inf")}, ValueError, "'target_epsilon'.*float in \\[1e-09, 1e\\+06\\]"),
         ({"norm_bound": float("inf")}, ValueError, "'norm_bound'"),
         ({"delta": 1.0}, ValueError, "'target_delta'.*float in \\(0, 1\\)"),
         ({"delta": "x"}, TypeError, "'target_delta'"),
