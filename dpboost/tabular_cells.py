@@ -157,8 +157,8 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
     (:func:`~dpboost.thousands.drop_thousands`); anywhere else the cell is an error.
     ``symbols``: the column's declared ``(prefixes, suffixes)``, stripped first
     (:func:`~dpboost.number_symbols.strip_symbols`: ``$1,200.50`` is 1200.5).  The encoder
-    always passes them; None (the owner checks of :mod:`dpboost.tabular_checks`, which read
-    cells the encoder already accepted) strips any symbol around a number.
+    and the owner checks of :mod:`dpboost.tabular_checks` pass them; None (no declaration
+    at hand) strips any symbol around a number.
     """
     import pandas as pd
 

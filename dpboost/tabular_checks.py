@@ -128,7 +128,7 @@ def declaration_counts(frame, schema: Schema) -> dict[str, dict[str, int]]:
             continue
         if isinstance(spec, NumericColumn):
             x = _numeric_values(frame[name], name, schema.na_values_of(name), schema.decimal,
-                                schema.thousands)
+                                schema.thousands, (spec.prefix, spec.suffix))
             x = x[~np.isnan(x)]
             counts[name] = {"below": int(np.sum(x < spec.lower)),
                             "above": int(np.sum(x > spec.upper)), "present": len(x)}
