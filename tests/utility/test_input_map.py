@@ -7,7 +7,8 @@ import warnings
 
 import numpy as np
 import pytest
-from sklearn.datasets import load_breast_cancer, load_digits
+from breast_cases import breast_split
+from sklearn.datasets import load_digits
 from sklearn.metrics import roc_auc_score
 
 from accounting import ZCDPAccountant
@@ -96,14 +97,9 @@ def test_a_huge_noisy_mean_is_projected_onto_the_ball():
 
 
 def _fit_breast(seed, eps=1.0):
-    d = load_breast_cancer()
-    lo, hi = np.floor(d.data.min(axis=0) * 0.9), np.ceil(d.data.max(axis=0) * 1.1)
-    Z = np.hstack([2 * (d.data - lo) / (hi - lo) - 1, np.ones((len(d.target), 1))]) / np.sqrt(31)
-    y = (d.target == 0).astype(int)
-    idx = np.random.default_rng(0).permutation(len(y))
-    tr, te = idx[:427], idx[427:]
-    clf = P(eps, 1e-6, classes=[0, 1], random_state=seed).fit(Z[tr], y[tr])
-    return clf, Z[te], y[te]
+    Z, y, Zt, yt = breast_split()
+    clf = P(eps, 1e-6, classes=[0, 1], random_state=seed).fit(Z, y)
+    return clf, Zt, yt
 
 
 def test_a_centred_fit_is_one_halfspace_over_the_users_features():

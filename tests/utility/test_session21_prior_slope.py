@@ -7,10 +7,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from breast_cases import breast_split
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.special import expit
-from sklearn.datasets import load_breast_cancer
 
 from dpboost import private_threshold as pt
 from dpboost.estimator import PrivateHalfspaceClassifier
@@ -29,15 +29,10 @@ def test_the_probability_slope_is_the_geometric_mean_and_lies_between(j, d):
 
 
 def _breast(seed, eps):
-    d = load_breast_cancer()
-    lo, hi = np.floor(d.data.min(axis=0) * 0.9), np.ceil(d.data.max(axis=0) * 1.1)
-    Z = np.hstack([2 * (d.data - lo) / (hi - lo) - 1, np.ones((len(d.target), 1))]) / np.sqrt(31)
-    y = (d.target == 0).astype(int)
-    idx = np.random.default_rng(0).permutation(len(y))
-    tr, te = idx[:427], idx[427:]
+    Z, y, Zt, yt = breast_split()
     clf = PrivateHalfspaceClassifier(eps, 1e-6, classes=[0, 1],
-                                     random_state=np.random.default_rng(seed)).fit(Z[tr], y[tr])
-    return clf, Z[te], y[te]
+                                     random_state=np.random.default_rng(seed)).fit(Z, y)
+    return clf, Zt, yt
 
 
 def test_the_cut_and_predict_are_untouched_and_brier_falls_on_breast_cancer():
