@@ -13,46 +13,18 @@ from dpboost.cell_text import DeclaredValues
 from dpboost.schema import CategoricalColumn, NumericColumn, OrdinalColumn, Schema, category_key
 from dpboost.tabular_cells import _factorize, _missing_categories, _numeric_values, na_keys
 
-__all__ = ["CaseMatches", "case_only_mismatches", "combine_checks", "declaration_counts",
+__all__ = ["case_only_mismatches", "combine_checks", "declaration_counts",
            "empty_columns", "outside_declarations", "owner_checks", "shares", "summed_counts"]
 
 
-class CaseMatches(str):
-    """The declared categories of one column that values matched only if case is ignored.
-
-    As a ``str`` it is the first of them in declared order (what :func:`case_only_mismatches`
-    returned until session 21, so ``found["job"] == "eng"`` still holds); ``categories`` holds
-    all of them, in declared order.  Only declared (public) categories, never a value.
-
-    Examples
-    --------
-    >>> m = CaseMatches(["Y", "N"])
-    >>> m == "Y", m.categories
-    (True, ('Y', 'N'))
-    """
-
-    categories: tuple[str, ...]
-
-    def __new__(cls, categories):
-        categories = tuple(categories)
-        if not categories:
-            raise ValueError("CaseMatches needs at least one category.")
-        out = super().__new__(cls, categories[0])
-        out.categories = categories
-        return out
-
-    def __reduce__(self):  # (dask ships it between processes)
-        return CaseMatches, (self.categories,)
-
-
-def case_only_mismatches(frame, schema: Schema) -> dict[str, CaseMatches]:
+def case_only_mismatches(frame, schema: Schema) -> dict[str, tuple[str, ...]]:
     """Categorical columns holding a value that matches a declaration only if case is ignored.
 
     Categories match case-sensitively (``"Clerk"`` is not ``"clerk"``; an undeclared value is
     all zeros), so a schema written in another case than the file silently empties a column.
     This check is for the data's owner: it reads the data without privacy, so its result must
     only be shown, never released.  It names, for each such column, every *declared* (public)
-    category that was matched this way (:class:`CaseMatches`; until session 21 only the first,
+    category that was matched this way, in declared order (until session 21 only the first,
     so a column of ``y``/``n`` under ``["Y", "N"]`` was warned about for ``'N'`` alone), never
     a value of the data.
 
@@ -61,11 +33,10 @@ def case_only_mismatches(frame, schema: Schema) -> dict[str, CaseMatches]:
     >>> import pandas as pd
     >>> s = Schema.from_dict({"columns": {"job": {"type": "categorical",
     ...                                           "categories": ["clerk", "eng", "ops"]}}})
-    >>> found = case_only_mismatches(pd.DataFrame({"job": ["OPS", "clerk", "ENG", "Eng"]}), s)
-    >>> found, found["job"].categories
-    ({'job': 'eng'}, ('eng', 'ops'))
+    >>> case_only_mismatches(pd.DataFrame({"job": ["OPS", "clerk", "ENG", "Eng"]}), s)
+    {'job': ('eng', 'ops')}
     """
-    found: dict[str, CaseMatches] = {}
+    found: dict[str, tuple[str, ...]] = {}
     for name, spec in schema.columns.items():
         if not isinstance(spec, (CategoricalColumn, OrdinalColumn)) or name not in frame.columns:
             continue
@@ -85,8 +56,8 @@ def case_only_mismatches(frame, schema: Schema) -> dict[str, CaseMatches]:
     return found
 
 
-def _in_declared_order(matched, spec) -> CaseMatches:
-    return CaseMatches(dict.fromkeys(c for c in spec.categories if c in matched))
+def _in_declared_order(matched, spec) -> tuple[str, ...]:
+    return tuple(c for c in spec.categories if c in matched)
 
 
 def outside_declarations(frame, schema: Schema) -> dict[str, dict[str, float]]:
@@ -160,7 +131,7 @@ def owner_checks(frame, schema: Schema) -> tuple[dict, dict]:
     return declaration_counts(frame, schema), case_only_mismatches(frame, schema)
 
 
-def combine_checks(parts, schema: Schema) -> tuple[dict[str, str], dict[str, dict[str, float]],
+def combine_checks(parts, schema: Schema) -> tuple[dict[str, tuple], dict[str, dict[str, float]],
                                                     list[str]]:
     """``(case_only_mismatches, outside_declarations, empty_columns)`` of a table from the
     :func:`owner_checks` of its parts, in row order: the same as of the whole table at once
@@ -182,7 +153,7 @@ def combine_checks(parts, schema: Schema) -> tuple[dict[str, str], dict[str, dic
     case: dict[str, set] = {}
     for _, part_case in parts:
         for name, matches in part_case.items():
-            case.setdefault(name, set()).update(getattr(matches, "categories", (matches,)))
+            case.setdefault(name, set()).update(matches)
     order = list(schema.columns)  # as the whole table's checks list them
     return ({name: _in_declared_order(case[name], schema.columns[name]) for name in order
              if name in case}, shares(counts),

@@ -64,7 +64,7 @@ def test_undeclared_and_case_only_values_are_counted_for_the_owner():
                                                  "categories": ["low", "mid", "high"]}}})
     frame = pd.DataFrame({"g": ["low", "High", "huge", "mid", "", None, "high", "low"]})
     assert outside_declarations(frame, schema) == {"g": {"undeclared": 2 / 6}}
-    assert case_only_mismatches(frame, schema) == {"g": "high"}
+    assert case_only_mismatches(frame, schema) == {"g": ("high",)}
 
 
 @pytest.mark.parametrize("spec, needles", [
