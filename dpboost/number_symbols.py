@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["check_symbols", "detect_symbols", "strip_any_symbols", "strip_symbols"]
+__all__ = ["check_symbols", "detect_symbols", "strip_symbols"]
 
 #: Characters a declared symbol may not hold: they belong to the number.
 _NUMBER_CHARS = set("0123456789+-")
@@ -134,23 +134,3 @@ def detect_symbols(cells, is_number) -> tuple[tuple[str, ...], tuple[str, ...]] 
     if not all(is_number(strip_symbols(c, *found)) for c in cells):
         return None
     return found
-
-
-def strip_any_symbols(text: str) -> str:
-    """``text`` without whatever symbol wraps its number (``$5`` -> ``5``, ``12 %`` -> ``12``),
-    declared or not; other text as it is.
-
-    Only for a second reading of cells the encoder already accepted under the column's
-    declaration (the data owner's checks, :mod:`dpboost.tabular_checks`, which do not pass
-    the declaration): there it gives the same numbers.
-
-    Examples
-    --------
-    >>> [strip_any_symbols(t) for t in ("$5", "-€1,200.5", "12 %", "12:30", "NA", "7")]
-    ['5', '-1,200.5', '12', '12:30', 'NA', '7']
-    """
-    match = _WRAPPED.fullmatch(text.strip())
-    if match is None or not (match.group(2) or match.group(4)):
-        return text
-    sign, number = match.group(1), match.group(3)
-    return sign + number if not number.startswith(("+", "-")) or not sign else number

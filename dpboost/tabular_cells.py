@@ -25,7 +25,7 @@ from dpboost.cell_text import (
     is_nan_text,
 )
 
-from dpboost.number_symbols import strip_any_symbols, strip_symbols
+from dpboost.number_symbols import strip_symbols
 from dpboost.thousands import drop_thousands
 
 if TYPE_CHECKING:
@@ -146,8 +146,8 @@ def _is_na(values, keys: frozenset, decimal: str = ".") -> np.ndarray:
 
 
 def _numeric_values(series, name: str, na_values: tuple[str, ...],
-                    decimal: str = ".", thousands: str | None = None,
-                    symbols: tuple | None = None) -> np.ndarray:
+                    decimal: str, thousands: str | None,
+                    symbols: tuple[tuple[str, ...], tuple[str, ...]]) -> np.ndarray:
     """float64 values with NaN for missing; one-line error naming a non-numeric cell.
 
     ``true``/``false`` (any case, or a bool) read as 1 and 0, as :func:`category_key`
@@ -156,9 +156,8 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
     declared ``thousands`` separator is dropped where it groups digits by three
     (:func:`~dpboost.thousands.drop_thousands`); anywhere else the cell is an error.
     ``symbols``: the column's declared ``(prefixes, suffixes)``, stripped first
-    (:func:`~dpboost.number_symbols.strip_symbols`: ``$1,200.50`` is 1200.5).  The encoder
-    and the owner checks of :mod:`dpboost.tabular_checks` pass them; None (no declaration
-    at hand) strips any symbol around a number.
+    (:func:`~dpboost.number_symbols.strip_symbols`: ``$1,200.50`` is 1200.5), as the encoder
+    and the owner checks of :mod:`dpboost.tabular_checks` both read them.
     """
     import pandas as pd
 
@@ -171,10 +170,7 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
                | _is_na(text, na_keys(na_values, decimal), decimal))
     text = text.where(~missing, None)
     text = text.map(lambda v: _BOOLEANS.get(v.lower(), v) if isinstance(v, str) else v)
-    if symbols is None:  # a second reading of accepted cells: whatever the declaration
-        text, symbols = text.map(lambda v: strip_any_symbols(v) if isinstance(v, str)
-                                 else v), ((), ())
-    elif symbols[0] or symbols[1]:  # declared: $12 is 12, 40% is 40
+    if symbols[0] or symbols[1]:  # declared: $12 is 12, 40% is 40
         text = text.map(lambda v: strip_symbols(v, *symbols) if isinstance(v, str) else v)
     misplaced = np.zeros(len(text), dtype=bool)
     if thousands is not None:  # declared: 1,234,567 is 1234567; 12,34 stays an error
