@@ -9,7 +9,9 @@ is clipped to the model's norm bound first, as the training rows were) and
 ``probability`` when the model offers ``predict_proba``; a multiclass model writes
 ``score_<class>`` and ``probability_<class>`` for every class.  With ``--label COL`` the command
 also prints the accuracy and ROC AUC on the file (on test data: they say nothing private
-about the training data, but they are not noisy either).
+about the training data, but they are not noisy either).  ``--keep id,name`` copies columns
+of the file (an ID, say), as written, in front of the predictions, so each row can be joined
+back; a file without a header has no names to keep and is refused.
 
 A model file that is truncated, of another format version, or expects another number of
 features is a :class:`~dpboost.exceptions.ModelFileError`: one line on stderr, exit code 2, and
@@ -44,6 +46,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     add_label(parser, help="the label column of the file: never used as a feature; with it "
                            "the accuracy and ROC AUC are printed (LIBSVM: any value turns "
                            "them on)", default_text="none")
+    parser.add_argument("--keep", default=None, metavar="COL[,COL...]",
+                        help="copy these columns of DATA (header names; an ID, say) as "
+                             "written to the front of the output, to join the predictions "
+                             "back to the rows; a name with a comma is written with a "
+                             "backslash before it (default: none)")
     add_out(parser, metavar="PREDS.csv",
             help="write the predictions here (columns prediction, score[, probability])",
             default_text="standard output")
@@ -321,9 +328,10 @@ def run(args) -> int:
     if result is None:
         result = _positional(model, args)
     X, truth, header = result
+    kept = _kept_columns(model, args, X.shape[0])  # before any work: a missing name is cheap
     score = model.decision_function(X)
     pred = model.predict(X)
-    columns = [("prediction", [_csv_cell(p) for p in _format(pred)])]
+    columns = kept + [("prediction", [_csv_cell(p) for p in _format(pred)])]
     proba = getattr(model, "predict_proba", None)
     if score.ndim == 2:  # multiclass: one score (and probability) column per class
         names = _format(model.classes_)  # the header cell is quoted whole, class and prefix
@@ -352,6 +360,62 @@ def run(args) -> int:
     if summary is not None:
         print(f"test: {summary}", file=sys.stderr if args.out is None else sys.stdout)
     return 0
+
+
+def keep_names(text: str | None) -> list[str]:
+    """The column names of ``--keep``: split at commas, ``\\,`` a comma inside a name.
+
+    Examples
+    --------
+    >>> keep_names("id, name"), keep_names(r"a\\,b,c"), keep_names(None)
+    (['id', 'name'], ['a,b', 'c'], [])
+    """
+    import re
+
+    if text is None:
+        return []
+    names = [p.replace("\\,", ",").strip() for p in re.split(r"(?<!\\),", text)]
+    if not all(names) or len(set(names)) != len(names):
+        raise UserError(f"--keep {text!r}: give distinct column names separated by commas.")
+    return names
+
+
+def _kept_columns(model, args, n_rows: int) -> list[tuple[str, list[str]]]:
+    """The ``--keep`` columns as ``(header cell, cells)``, read as text from ``args.data``.
+
+    Read by :func:`~dpboost.readers.read_table` with the same names, blank-line and NA rules
+    as the features (so row k is the k-th prediction); every cell is copied as written (an
+    empty cell stays empty), quoted where it holds a comma, a quote or a newline."""
+    from dpboost.readers import field_count, header_names, read_table, table_format
+
+    keep = keep_names(args.keep)
+    if not keep:
+        return []
+    schema = model.schema_
+    names = schema.names if schema is not None else None
+    if names is None and (table_format(args.data) == "libsvm"
+                          or header_names(args.data, "infer") is None):
+        raise UserError(f"--keep needs column names, and {args.data} has no header row (nor "
+                        "does the model's schema declare 'names'): add a header row.")
+    if (names is not None and table_format(args.data) == "csv" and schema.label is not None
+            and field_count(args.data) == len(names) - 1):  # a test file without the label
+        names = tuple(n for n in names if n != schema.label.column)
+    present = list(names) if names is not None else header_names(args.data, "infer")
+    absent = [k for k in keep if k not in present]
+    if absent:
+        import difflib
+
+        close = ([p for p in present if p.lower() == absent[0].lower()]
+                 or difflib.get_close_matches(absent[0], present, n=1, cutoff=0.75))
+        raise UserError(f"--keep: {args.data} has no column {absent[0]!r}"
+                        + (f"; did you mean {close[0]!r}?" if close else
+                           f"; its columns are {present[:30]}."))
+    frame = read_table(args.data, names=names, columns=keep, na_values=None, text_columns=keep)
+    if len(frame) != n_rows:  # the readers skip the same blank lines; guard the alignment
+        raise UserError(f"--keep: {args.data} read {len(frame)} rows for the kept columns "
+                        f"and {n_rows} for the features; predict without --keep.")
+    return [(_csv_cell(name), [_csv_cell(str(v)) for v in frame[name].tolist()])
+            for name in keep]
 
 
 def _say_blank_lines(data) -> None:
@@ -386,6 +450,9 @@ def _run_dask(model, args) -> int:
     if model.schema_.decimal != ".":
         raise UserError('--workers/--scheduler read numbers with a decimal point only; the '
                         'model\'s schema declares "decimal": ",": predict in memory.')
+    if args.keep is not None:
+        raise UserError("--keep is read in memory only: predict without --workers/--scheduler "
+                        "to copy columns to the output.")
     if args.out is None:
         raise UserError("--workers/--scheduler write to --out (a file, or 'folder/part-*.csv' "
                         "for one file per partition).")
