@@ -209,8 +209,7 @@ class Schema:
             elif kind == "ordinal":
                 columns[name] = OrdinalColumn.from_dict(spec, name, decimal)
             elif kind == "drop":
-                note = spec.get("note")
-                columns[name] = DropColumn(note if isinstance(note, str) else None)
+                columns[name] = DropColumn.from_dict(spec, f"drop column {name!r}")
             else:
                 raise ValueError(_err(f"'type' of column {name!r}",
                                       "'numeric', 'categorical', 'ordinal' or 'drop'", kind)

@@ -434,9 +434,16 @@ class DropColumn:
     """
 
     note: str | None = None
+    from_data: tuple[str, ...] = ()  # a draft's: the choice to drop was read from the data
+
+    @classmethod
+    def from_dict(cls, spec: dict, where: str) -> DropColumn:
+        note = spec.get("note")
+        return cls(note if isinstance(note, str) else None, _from_data(spec, where))
 
     def to_dict(self) -> dict:
-        return {"type": "drop", **({"note": self.note} if self.note else {})}
+        return {"type": "drop", **({"note": self.note} if self.note else {}),
+                **({"from_data": list(self.from_data)} if self.from_data else {})}
 
 
 @dataclass(frozen=True)

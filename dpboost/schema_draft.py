@@ -146,7 +146,7 @@ def _draft_column(values, max_categories: int, name: str = "", decimal: str = ".
     import pandas as pd
 
     if looks_like_identifier(name) and values.is_unique:
-        return {"type": "drop"}  # an identifier: never a feature
+        return {"type": "drop", "from_data": ["type"]}  # an identifier: never a feature
 
     markers = _na_markers(values, decimal)
     if markers:  # read as missing, as the encoder will once they are in 'na_values'
@@ -164,10 +164,10 @@ def _draft_column(values, max_categories: int, name: str = "", decimal: str = ".
     codes = _zero_padded_codes(values)
     numbers = values if decimal == "." else _comma_numbers(values)
     if n_distinct == 1 and not has_missing:  # one value in the file: nothing to learn
-        return {"type": "drop", "note": CONSTANT_NOTE}
+        return {"type": "drop", "note": CONSTANT_NOTE, "from_data": ["type"]}
     if codes is not None:  # ZIP-like codes: their text is the category, not a number
         spec = ({"type": "categorical", "categories": codes, "from_data": ["categories"]}
-                if len(codes) <= max_categories else {"type": "drop"})
+                if len(codes) <= max_categories else {"type": "drop", "from_data": []})
     elif numbers is not None and _looks_numeric(numbers) and n_distinct >= 2:
         # two values (0/1) too: one feature on [lo, hi] carries what two one-hot ones do
         x = pd.to_numeric(numbers.astype(str).str.strip() if numbers.dtype == object
@@ -190,12 +190,19 @@ def _draft_column(values, max_categories: int, name: str = "", decimal: str = ".
         cats = sorted({category_text(v, decimal) for v in values} - {None})
         spec = {"type": "categorical", "categories": cats, "from_data": ["categories"]}
     else:  # free text or an identifier: nothing a halfspace can use
-        spec = {"type": "drop"}
+        spec = {"type": "drop", "from_data": []}
+    # every choice below was read from the data, so each is marked: the column's type (one
+    # cell 'x' turns numbers into categories), a heavy tail's log, the missing indicator
+    # (only where a cell was empty); a schema that keeps one warns when it trains
+    spec["from_data"] = ["type", *spec["from_data"]]
+    if "transform" in spec:
+        spec["from_data"].append("transform")
     if has_missing and spec["type"] != "drop":
         spec["missing"] = "indicator"
+        spec["from_data"].append("missing")
     if markers and spec["type"] != "drop":
         spec["na_values"] = markers
-        spec["from_data"] = [*spec["from_data"], "na_values"]
+        spec["from_data"].append("na_values")
     return spec
 
 
@@ -226,7 +233,9 @@ def draft_schema(frame, label: str | None = None, *, max_categories: int = 50,
     column of two numbers (0/1) numeric on their range, not two categories; a column of one
     value ``"drop"``, with a note saying so; the label's classes as the file writes them
     (``True`` stays ``True``).
-    Every value read is marked ``"from_data"`` and the schema carries :data:`DRAFT_NOTE`.
+    Every value read is marked ``"from_data"``, and so is every choice the data made (the
+    column's ``"type"``, ``"drop"`` included, a ``"transform"``, ``"missing": "indicator"``
+    where a cell was empty), and the schema carries :data:`DRAFT_NOTE`.
     Replace each marked value with a public fact and delete the mark before training.
 
     Parameters

@@ -112,7 +112,8 @@ def test_draft_two_values_numeric_one_value_dropped_labels_as_written():
     assert {k: columns["flag"][k] for k in ("type", "lower", "upper")} == {
         "type": "numeric", "lower": 0.0, "upper": 1.0}
     assert (columns["pair"]["lower"], columns["pair"]["upper"]) == (3.0, 7.0)
-    assert columns["const"] == columns["constnum"] == {"type": "drop", "note": CONSTANT_NOTE}
+    assert columns["const"] == columns["constnum"] == {"type": "drop", "note": CONSTANT_NOTE,
+                                                   "from_data": ["type"]}
     assert columns["gap"]["type"] != "drop"  # its missing cells may carry a signal
     assert draft["label"]["classes"] == ["False", "True"]
     assert Schema.from_dict(draft).to_dict()["columns"]["const"]["note"] == CONSTANT_NOTE

@@ -178,8 +178,8 @@ def test_schema_subcommand_drafts_and_train_warns(files, capsys, tmp_path):
     assert "NOT private" in capsys.readouterr().err
     content = json.loads(draft.read_text())
     assert "NOT PRIVATE" in content["note"]
-    assert content["columns"]["id"] == {"type": "drop"}
-    assert content["columns"]["age"]["from_data"] == ["lower", "upper"]
+    assert content["columns"]["id"] == {"type": "drop", "from_data": ["type"]}
+    assert content["columns"]["age"]["from_data"] == ["type", "lower", "upper"]
     assert content["label"]["classes"] == ["no", "yes"]
     model = tmp_path / "m.json"
     assert main(["train", str(train), "--schema", str(draft), *TRAIN, "--out",

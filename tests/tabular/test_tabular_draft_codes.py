@@ -26,7 +26,7 @@ def test_a_csv_column_of_zero_padded_codes_is_drafted_as_text_categories(tmp_pat
     cols = _draft(tmp_path, "zip,age,y\n02134,30,a\n02139,41,b\n10001,52,a\n02134,33,b\n")
     assert cols["zip"]["type"] == "categorical"
     assert cols["zip"]["categories"] == ["02134", "02139", "10001"]
-    assert cols["zip"]["from_data"] == ["categories"]
+    assert cols["zip"]["from_data"] == ["type", "categories"]
     assert cols["age"]["type"] == "numeric" and (cols["age"]["lower"], cols["age"]["upper"]) == (
         30.0, 52.0)  # integers without a leading zero stay numbers
 

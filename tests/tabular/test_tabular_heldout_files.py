@@ -545,8 +545,8 @@ def test_schema_draft_drops_camel_case_identifiers(tmp_path, capsys):
     out = tmp_path / "draft.json"
     assert main(["schema", str(data), "--label", "y", "--out", str(out)]) == 0
     columns = json.loads(out.read_text())["columns"]
-    assert columns["PassengerId"] == {"type": "drop"}
-    assert columns["customerID"] == {"type": "drop"}
+    assert columns["PassengerId"] == {"type": "drop", "from_data": ["type"]}
+    assert columns["customerID"] == {"type": "drop", "from_data": ["type"]}
     assert "write the number alone" not in capsys.readouterr().err
 
 

@@ -88,14 +88,15 @@ def test_draft_marks_every_value_it_read():
                           "y": [0, 1, 0, 1, 1, 0] * 2})
     draft = draft_schema(frame, "y")
     assert draft.note == DRAFT_NOTE
-    assert draft.columns["user_id"].to_dict() == {"type": "drop"}
+    assert draft.columns["user_id"].to_dict() == {"type": "drop", "from_data": ["type"]}
     amount = draft.columns["amount"]
     assert (amount.lower, amount.upper, amount.transform) == (0, 1000, "log")
-    assert amount.from_data == ("lower", "upper")
+    assert amount.from_data == ("type", "lower", "upper", "transform")  # the log: one row
     city = draft.columns["city"]
     assert city.categories == ("x", "y") and city.missing == "indicator"
+    assert city.from_data == ("type", "categories", "missing")  # the indicator: one empty cell
     assert draft.label.classes == ("0", "1") and draft.label.from_data == ("classes",)
-    assert draft.draft_marks() == ["amount", "city", "label 'y'"]
+    assert draft.draft_marks() == ["user_id", "amount", "city", "label 'y'"]
 
 
 # ------------------------------------------------------------------------------ readers
