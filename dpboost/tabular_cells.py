@@ -188,8 +188,9 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         hint = (f"; it holds the declared thousands separator {thousands!r} elsewhere than "
-                "between groups of three digits: correct the cell (a separator is never read "
-                "as a decimal mark)" if misplaced[row] else
+                "between groups of three digits after a first group not starting with 0: "
+                "correct the cell (a separator is never read as a decimal mark)"
+                if misplaced[row] else
                 _DOT_UNDER_DECIMAL_COMMA if dotted[row]
                 else _symbol_hint(text.iloc[row], symbols)
                 or _not_a_number_hint(text.iloc[row], decimal))  # never the cell itself

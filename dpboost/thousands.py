@@ -2,9 +2,10 @@
 
 A spreadsheet or an accounting export writes ``1,234,567`` or (with a decimal comma)
 ``1.234.567,89``.  Without a declaration such a cell is an error that says what to change;
-with one, a cell whose separators stand between every group of three digits is read
-without them, and a cell with the separator anywhere else (``12,34``) stays an error, so a
-decimal comma is never read as a thousands separator by mistake.  A grouped number with a
+with one, a cell whose separators stand between every group of three digits (after a first
+group of one to three digits that does not start with 0) is read without them, and a cell with
+the separator anywhere else (``12,34``, ``0,125``) stays an error, so a decimal comma is never
+read as a thousands separator by mistake.  A grouped number with a
 currency sign, a unit or accounting parentheses around it (``$1,234.50``, ``1,234 USD``,
 ``(1,234.00)``) loses its separators but keeps the rest, so it stays an error whose message
 names the sign, not the separator.
@@ -25,7 +26,8 @@ _SPACES = " \u00a0\u202f"
 def _grouped(thousands: str, decimal: str) -> re.Pattern:
     """A number whose separators stand between every group of three digits."""
     sep = f"[{_SPACES}]" if thousands == " " else re.escape(thousands)
-    return re.compile(rf"[+-]?\d{{1,3}}(?:{sep}\d{{3}})+(?:{re.escape(decimal)}\d*)?")
+    # the first group never starts with 0: "0,125" is a decimal comma (or a typo), not 125
+    return re.compile(rf"[+-]?[1-9]\d{{0,2}}(?:{sep}\d{{3}})+(?:{re.escape(decimal)}\d*)?")
 
 
 def _wrapped(thousands: str, decimal: str) -> re.Pattern:
@@ -43,6 +45,9 @@ def drop_thousands(text: str | None, thousands: str | None, decimal: str = "."):
     ('1234567.5', '1234,5')
     >>> drop_thousands("12,34", ","), drop_thousands("900", ","), drop_thousands("1 000", " ")
     (None, '900', '1000')
+    >>> drop_thousands("0,125", ","), drop_thousands("-0.500", ".", ","), drop_thousands(
+    ...     "000.123", ".", ",")
+    (None, None, None)
     >>> drop_thousands("$1,234.50", ","), drop_thousands("(1,234)", ","), drop_thousands(
     ...     "$12,34", ",")
     ('$1234.50', '(1234)', None)
