@@ -106,6 +106,13 @@ class HalfspaceModel:
     :class:`~dpboost.schema.Schema` or None), ``feature_names_`` (a list or None) and
     ``norm_bound_`` (None for a file of format version 1 or 2: rows are then scored as given).
     Made by :func:`load_model`.
+
+    A model saved with a schema takes the raw table too: a pandas DataFrame holding the
+    schema's columns (any order, extra columns ignored) is encoded by
+    :meth:`~dpboost.tabular.TabularEncoder.of_model`, as ``dpboost predict`` encodes a file.
+    ``classes_`` are in the order the model was saved in, the schema's declared order when it
+    has one (negative first), not necessarily sorted as a fitted scikit-learn estimator's are:
+    ``predict_proba(X)[:, k]`` is the probability of ``classes_[k]``.
     """
 
     def __init__(self, coef, intercept: float, classes, privacy_report: dict | None,
@@ -126,7 +133,16 @@ class HalfspaceModel:
         self.norm_bound_ = None if norm_bound is None else float(norm_bound)
 
     def _check_X(self, X) -> np.ndarray:
-        X = np.asarray(X, dtype=np.float64)
+        X = self._encoded(X)
+        try:
+            X = np.asarray(X, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError("X holds values that are not numbers: a model reads encoded "
+                             "features" + (f"; this one was saved with a schema, so pass the "
+                             f"raw table as a pandas DataFrame with the schema's columns "
+                             f"{list(self.schema_.used_columns)[:10]}"
+                             if self._reads_tables() else "; encode them as the training "
+                             "rows were") + ".") from None
         if X.ndim != 2:
             raise ValueError(f"X must be a 2-d array. Got shape {X.shape} instead.")
         if X.shape[1] != self.n_features_in_:
@@ -136,6 +152,21 @@ class HalfspaceModel:
             bad = int(np.flatnonzero(~np.isfinite(X).all(axis=1))[0])
             raise ValueError(f"Input X contains NaN or infinity (first bad row: {bad}).")
         return clip_for_scoring(X, self.norm_bound_)  # as the training rows (post-processing)
+
+    def _reads_tables(self) -> bool:
+        return self.schema_ is not None and bool(getattr(self.schema_, "columns", None))
+
+    def _encoded(self, X):
+        """``X`` encoded by the model's schema when it is a raw table (a DataFrame holding
+        every column the schema reads); anything else as given."""
+        if not self._reads_tables() or not hasattr(X, "columns"):
+            return X
+        names = {str(c).strip() for c in X.columns}
+        if not set(self.schema_.used_columns) <= names:
+            return X
+        from dpboost.tabular import TabularEncoder
+
+        return TabularEncoder.of_model(self.schema_).transform(X)
 
     def decision_function(self, X) -> np.ndarray:
         """Signed score ``clip(X) @ coef_ + intercept_`` (rows clipped to ``norm_bound_``;

@@ -1,0 +1,74 @@
+"""A loaded model saved with a schema takes the raw table, as ``dpboost predict`` does, and
+its ``classes_`` are in the schema's order (a raw-CSV trial, session 22: ``predict_proba`` on
+the raw frame failed with numpy's "could not convert string to float: 'A12'", a cell shown,
+and the class order after loading was documented nowhere)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.pipeline import make_pipeline
+
+from dpboost.estimator import PrivateHalfspaceClassifier
+from dpboost.model_io import load_model, save_model
+from dpboost.tabular import TabularEncoder
+
+
+def _schema(classes):
+    return {"columns": {"age": {"type": "numeric", "lower": 0, "upper": 100},
+                        "job": {"type": "categorical", "categories": ["a", "b", "c"]},
+                        "note": {"type": "drop"}},
+            "label": {"column": "y", "classes": list(classes)}}
+
+
+def _frame(n, seed, labels):
+    rng = np.random.default_rng(seed)
+    age = rng.integers(18, 90, n)
+    job = rng.choice(["a", "b", "c"], n)
+    score = (age - 50) / 15 + 1.2 * (job == "c") - 0.6 * (job == "a")
+    cls = (score + rng.normal(0, 0.6, n) > 0).astype(int) if len(labels) == 2 else \
+        np.digitize(score + rng.normal(0, 0.6, n), [-0.7, 0.7])
+    return pd.DataFrame({"age": age, "job": job, "note": "x", "y": np.asarray(labels)[cls]})
+
+
+@pytest.fixture(params=[["good", "bad"], ["low", "mid", "high"]], ids=["binary", "three"])
+def saved(request, tmp_path):
+    classes = request.param
+    frame = _frame(600, 0, classes)
+    pipe = make_pipeline(TabularEncoder(_schema(classes)),
+                         PrivateHalfspaceClassifier(2.0, 1e-6, classes=classes,
+                                                    random_state=0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pipe.fit(frame.drop(columns="y"), frame["y"])
+    save_model(pipe, tmp_path / "m.json")
+    return load_model(tmp_path / "m.json"), pipe, classes
+
+
+def test_a_raw_table_scores_as_its_encoding(saved):
+    model, pipe, classes = saved
+    test = _frame(80, 1, classes).drop(columns="y")
+    encoded = pipe[0].transform(test)
+    shuffled = test[["note", "job", "age"]].assign(extra="z")
+    without_drop = test.drop(columns="note")
+    for raw in (test, shuffled, without_drop):
+        np.testing.assert_array_equal(model.decision_function(raw),
+                                      model.decision_function(encoded))
+        np.testing.assert_array_equal(model.predict(raw), model.predict(encoded))
+    assert list(model.classes_) == classes  # the schema's order, negative first
+    proba = model.predict_proba(test)
+    np.testing.assert_array_equal(model.classes_[np.argmax(proba, axis=1)], model.predict(test))
+    by_pipe = pd.DataFrame(pipe.predict_proba(test), columns=pipe.classes_)
+    np.testing.assert_allclose(proba, by_pipe[classes].to_numpy(), rtol=1e-12, atol=1e-15)
+
+
+def test_a_table_without_the_schema_columns_is_one_clear_error(saved):
+    model, _, classes = saved
+    test = _frame(5, 2, classes).drop(columns=["y", "age"])
+    with pytest.raises(ValueError, match="raw table as a pandas DataFrame with the schema's "
+                                         r"columns \['age', 'job'\]") as info:
+        model.predict(test)
+    assert "'a'" not in str(info.value) and "'c'" not in str(info.value)
