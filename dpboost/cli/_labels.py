@@ -11,10 +11,16 @@ import re
 
 import numpy as np
 
-from dpboost.cell_text import AMBIGUOUS, DeclaredValues
+from dpboost.cell_text import AMBIGUOUS, NA_WORDS, DeclaredValues
 
-__all__ = ["CLASSES_HELP", "SPELLING_HELP", "declared_positions", "label_text", "row_where",
-           "spelt_as_text", "split_classes", "unknown_labels"]
+__all__ = ["CLASSES_HELP", "MARKER_HINT", "SPELLING_HELP", "declared_positions", "label_text",
+           "reads_as_marker", "row_where", "spelt_as_text", "split_classes", "unknown_labels"]
+
+#: What a label message adds when the first label outside the classes is a missing-value
+#: marker (``?``, ``NA``, ``n/a``, ``NULL``...), worded as ``train`` words it
+#: (:func:`dpboost.tabular._label_error`): the kind of text, never the text.
+MARKER_HINT = ("it reads as a missing-value marker: remove the rows without a label; to "
+               "only predict them, run predict without --label")
 
 
 #: What ``--classes`` help adds on labels holding a comma (:func:`split_classes`).
@@ -112,6 +118,18 @@ def declared_positions(labels, classes, decimal: str = ".") -> np.ndarray:
     return np.array([declared.index(u) for u in uniques] + [-1], dtype=int)[codes]
 
 
+def reads_as_marker(value) -> bool:
+    """Whether a label cell is a missing-value marker of :data:`~dpboost.cell_text.NA_WORDS`
+    (``?``, ``NA``, ``n/a``, ``NULL``, in any case, spaces around it ignored).
+
+    Examples
+    --------
+    >>> [reads_as_marker(v) for v in ("?", " NA ", "n/a", "NULL", "no", 1, None)]
+    [True, True, True, True, False, False, False]
+    """
+    return isinstance(value, str) and value.strip().lower() in NA_WORDS
+
+
 def row_where(path, row: int, header: bool | None = None) -> str:
     """``line N`` of a CSV file for data row ``row`` (0-based), else ``row N``.
 
@@ -134,7 +152,8 @@ def unknown_labels(labels, positions: np.ndarray, classes, what: str, path=None,
     It names the first such row (its line in a CSV ``path``), how many rows there are and the
     declared ``classes`` (``what``: ``"--classes"``, ``"the model's classes"``); when every
     such label is a class with a trailing ``.`` (UCI adult.test), it says to remove the dots;
-    a number two classes share asks for a text column.
+    when the first is a missing-value marker (:func:`reads_as_marker`), it says so as
+    ``train`` does (:data:`MARKER_HINT`); a number two classes share asks for a text column.
 
     Examples
     --------
@@ -163,5 +182,6 @@ def unknown_labels(labels, positions: np.ndarray, classes, what: str, path=None,
     dotted = all(isinstance(v, str) and v.strip().endswith(".")
                  and declared.index(v.strip()[:-1]) >= 0 for v in set(labels[bad].tolist()))
     hint = "; the labels end in '.', as in UCI adult.test: remove the dots" if dotted else ""
+    marker = f"; {MARKER_HINT}" if reads_as_marker(labels[bad[0]]) else ""
     return (f"{prefix}{rows} a label outside {what} {list(classes)} (the first at "
-            f"{where}){hint}.")
+            f"{where}{marker}){hint}.")

@@ -272,9 +272,10 @@ def _metrics(model, truth, score, pred, path=None, header: bool | None = None) -
     none: the line says so rather than printing ``nan``.  Labels match the model's classes as
     a schema's classes do (:func:`~dpboost.cli._labels.declared_positions`); a label outside
     them is an error naming its line in ``path`` (``header``: whether the file has a header
-    row), the count and the classes, never the label.
+    row), the count and the classes, never the label (a missing-value marker such as ``?``
+    is said to be one, as ``train`` says it).
     """
-    from dpboost.cli._labels import declared_positions, unknown_labels
+    from dpboost.cli._labels import MARKER_HINT, declared_positions, unknown_labels
 
     schema = getattr(model, "schema_", None)
     decimal = schema.decimal if schema is not None else "."  # "1,5" is 1.5 under a comma
@@ -282,8 +283,9 @@ def _metrics(model, truth, score, pred, path=None, header: bool | None = None) -
     index = declared_positions(np.asarray(truth, dtype=object), classes, decimal)
     message = unknown_labels(truth, index, classes, "the model's classes", path,
                              header=header, decimal=decimal)
-    if message is not None:
-        raise UserError(f"{message[:-1]}; spell the labels as the classes, or drop --label to "
+    if message is not None:  # the marker hint already says to drop --label
+        raise UserError(message if MARKER_HINT in message else
+                        f"{message[:-1]}; spell the labels as the classes, or drop --label to "
                         "predict without scoring.")
     predicted = declared_positions(np.asarray(pred, dtype=object), classes, decimal)
     accuracy = float(np.mean(index == predicted))

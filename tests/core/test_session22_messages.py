@@ -1,0 +1,75 @@
+"""One-line CLI errors a raw-CSV trial found without a hint: a label cell that is a
+missing-value marker at predict time, a schema column of 'type' date, a header row
+repeated inside a file, a whitespace-separated value holding a space.  Each names lines,
+header names and a fixed vocabulary, never a data cell."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from dpboost.cli import main
+
+TRAIN = ["--target-epsilon", "1", "--target-delta", "1e-6", "--n-rounds", "10", "--seed", "0"]
+NUMERIC = {"columns": {"x": {"type": "numeric", "lower": -5, "upper": 5}},
+           "label": {"column": "y", "classes": [1, 2]}}
+
+
+def _error_line(capsys, code: int) -> str:
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.strip().splitlines() if " boosting rounds on " not in ln]
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+def _xy(n: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=n)
+    return x, (x + 0.5 * rng.normal(size=n) > 0).astype(int) + 1
+
+
+@pytest.fixture
+def numeric_model(tmp_path, capsys):
+    x, y = _xy(60)
+    data, schema, model = tmp_path / "train.csv", tmp_path / "s.json", tmp_path / "m.json"
+    data.write_text("x,y\n" + "".join(f"{a:.3f},{b}\n" for a, b in zip(x, y)))
+    schema.write_text(json.dumps(NUMERIC))
+    assert main(["train", str(data), "--schema", str(schema), *TRAIN, "--out", str(model)]) == 0
+    capsys.readouterr()
+    return model
+
+
+@pytest.mark.parametrize("marker", ["?", "NA", "n/a", "NULL", " na ", "#N/A"])
+def test_predict_label_marker_says_missing_value_marker(tmp_path, capsys, numeric_model,
+                                                         marker):
+    x, y = _xy(12, seed=1)
+    cells = [str(b) for b in y]
+    cells[3] = marker
+    test = tmp_path / "test.csv"
+    test.write_text("x,y\n" + "".join(f"{a:.3f},{c}\n" for a, c in zip(x, cells)))
+    code = main(["predict", "--model", str(numeric_model), str(test), "--label", "y",
+                 "--out", str(tmp_path / "p.csv")])
+    line = _error_line(capsys, code)
+    assert ("1 row holds a label outside the model's classes [1, 2] (the first at line 5; it "
+            "reads as a missing-value marker: remove the rows without a label; to only "
+            "predict them, run predict without --label).") in line
+    assert "spell the labels" not in line  # the fix is removing the rows, not spelling
+    if marker.strip() not in ("NA", "na"):
+        assert marker.strip() not in line.split(": ", 2)[-1]
+
+
+def test_predict_label_misspelt_keeps_spelling_hint(tmp_path, capsys, numeric_model):
+    """A label that is no marker keeps today's message, without the marker hint."""
+    x, y = _xy(12, seed=1)
+    cells = [str(b) for b in y]
+    cells[2] = "7"
+    test = tmp_path / "test.csv"
+    test.write_text("x,y\n" + "".join(f"{a:.3f},{c}\n" for a, c in zip(x, cells)))
+    code = main(["predict", "--model", str(numeric_model), str(test), "--label", "y",
+                 "--out", str(tmp_path / "p.csv")])
+    line = _error_line(capsys, code)
+    assert line.endswith("(the first at line 4); spell the labels as the classes, or drop "
+                         "--label to predict without scoring.")
+    assert "marker" not in line
