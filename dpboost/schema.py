@@ -135,6 +135,13 @@ def _check_global_tokens(na_values, columns: dict, decimal: str) -> None:
                              "means missing.")
 
 
+#: What an unknown column 'type' of ``date`` (``datetime``, ``timestamp``, ``time``) adds.
+_DATE_HINT = (" A date is not a type: write it in the file as a number of days since a public "
+              "date (computed before training) and declare it 'numeric' with public bounds, "
+              "or declare it 'ordinal' or 'categorical' over a list of public dates, or "
+              "'drop' it.")
+
+
 @dataclass(frozen=True)
 class Schema:
     """Public facts about a table (see the module docstring for the JSON layout).
@@ -219,7 +226,9 @@ class Schema:
                                     '{"column": ..., "classes": [negative, positive]}, and '
                                     "not among 'columns'." if isinstance(kind, str) and
                                     kind.strip().lower() in ("label", "target", "class",
-                                                             "outcome", "y") else ""))
+                                                             "outcome", "y") else "")
+                                 + (_DATE_HINT if isinstance(kind, str) and kind.strip().lower()
+                                    in ("date", "datetime", "timestamp", "time") else ""))
         label = (Label.from_dict(content["label"], decimal)
                  if content.get("label") is not None else None)
         if label is not None and label.column in columns:

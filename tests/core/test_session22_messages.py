@@ -73,3 +73,30 @@ def test_predict_label_misspelt_keeps_spelling_hint(tmp_path, capsys, numeric_mo
     assert line.endswith("(the first at line 4); spell the labels as the classes, or drop "
                          "--label to predict without scoring.")
     assert "marker" not in line
+
+
+@pytest.mark.parametrize("kind", ["date", "datetime", "timestamp", "time", " Date "])
+def test_date_type_says_how_to_declare_a_date(tmp_path, capsys, kind):
+    data, schema = tmp_path / "d.csv", tmp_path / "s.json"
+    data.write_text("d,x,y\n" + "".join(f"2021-03-0{1 + i % 3},0.{i},{1 + i % 2}\n"
+                                        for i in range(8)))
+    schema.write_text(json.dumps({"columns": {"d": {"type": kind},
+                                              "x": {"type": "numeric", "lower": 0, "upper": 1}},
+                                  "label": {"column": "y", "classes": [1, 2]}}))
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    line = _error_line(capsys, code)
+    assert "must be 'numeric', 'categorical', 'ordinal' or 'drop'" in line
+    assert line.endswith("A date is not a type: write it in the file as a number of days "
+                         "since a public date (computed before training) and declare it "
+                         "'numeric' with public bounds, or declare it 'ordinal' or "
+                         "'categorical' over a list of public dates, or 'drop' it.")
+    assert "2021" not in line
+
+
+def test_other_unknown_type_has_no_date_hint():
+    from dpboost.schema import Schema
+
+    with pytest.raises(ValueError) as info:
+        Schema.from_dict({"columns": {"d": {"type": "text"}}})
+    assert "date" not in str(info.value)
