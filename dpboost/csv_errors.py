@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 __all__ = ["arrow_error", "bad_record_line", "decode_error", "open_text", "refuse_archive",
-           "repeated_names_error", "undecodable_line"]
+           "repeated_names_error", "repeats_header", "undecodable_line"]
 
 #: The csv module refuses a field over 131,072 characters ("field larger than field limit"),
 #: a free-text cell pyarrow and pandas read.  2**31 - 1 fits a C long on every platform
@@ -213,3 +213,48 @@ def repeated_names_error(path: Path, names: list[str], repeated: list[str]) -> V
     return ValueError(f"{path}: the header row {what}{also}; delete them or name them in the "
                       "file, or use a schema, which reads only the columns it names "
                       "('dpboost schema' drafts one without them).")
+
+
+def _fields(text: str, delimiter: str | None) -> list[str]:
+    """The stripped fields of one line, split as :func:`dpboost.readers.header_names` splits
+    the header (None: whitespace-separated)."""
+    from dpboost.pandas_csv import whitespace_fields
+
+    if delimiter is None:
+        return [field.strip('"') for field in whitespace_fields(text)]
+    return [cell.strip() for cell in next(csv.reader([text], delimiter=delimiter,
+                                                     skipinitialspace=True), [])]
+
+
+def repeats_header(path: Path, line: int) -> bool:
+    r"""Whether physical line ``line`` (1-based) of a CSV file holds the header row's names
+    again, its stripped fields equal to the first non-blank line's: files joined together.
+
+    Read on an error path only, up to that line; False when the file cannot be read so.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d, "f.csv")
+    ...     _ = p.write_text("x, y\n1,no\n x ,y\n2,yes\n")
+    ...     repeats_header(p, 3), repeats_header(p, 2), repeats_header(p, 1)
+    (True, False, False)
+    """
+    from dpboost.readers import sniff_delimiter
+
+    names, delimiter = None, None
+    try:
+        with open_text(Path(path)) as handle:
+            for number, text in enumerate(handle, start=1):
+                text = text.rstrip("\r\n")
+                if names is None and text.strip():
+                    if number >= line:
+                        return False  # the header itself (or above it)
+                    delimiter = sniff_delimiter(text)
+                    names = _fields(text, delimiter)
+                elif number == line:
+                    return names is not None and _fields(text, delimiter) == names
+    except (OSError, EOFError, UnicodeDecodeError, csv.Error):
+        return False
+    return False

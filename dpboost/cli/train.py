@@ -221,8 +221,10 @@ def _with_line(exc, path, frame=None, *, header: bool | None = None):
     """Re-raise an encoder error naming the file line instead of the table row.
 
     ``header``: whether the file has a header row (default: as ``frame`` was read).  A
-    Parquet file has no lines: the error names the file and keeps the row.
+    Parquet file has no lines: the error names the file and keeps the row.  A line that
+    repeats the header row (:func:`~dpboost.csv_errors.repeats_header`) is named as such.
     """
+    from dpboost.csv_errors import repeats_header
     from dpboost.readers import header_names, line_of, table_format
 
     if table_format(path) == "parquet":
@@ -230,6 +232,9 @@ def _with_line(exc, path, frame=None, *, header: bool | None = None):
     if header is None:
         header = frame.attrs.get("dpboost_header", True)
     line = line_of(path, exc.row, header=header)
+    if header and line is not None and repeats_header(path, line):
+        return ValueError(f"{path}: line {line} repeats the header row (files joined "
+                          "together?): delete it.")
     text = str(exc).replace(f"at row {exc.row}", f"at line {line}" if line else
                             f"at row {exc.row}")
     if not header and exc.row == 0 and header_names(path, "infer") is not None:

@@ -100,3 +100,71 @@ def test_other_unknown_type_has_no_date_hint():
     with pytest.raises(ValueError) as info:
         Schema.from_dict({"columns": {"d": {"type": "text"}}})
     assert "date" not in str(info.value)
+
+
+YN = {"columns": {"x": {"type": "numeric", "lower": -5, "upper": 5}},
+      "label": {"column": "y", "classes": ["no", "yes"]}}
+
+
+def _yn_lines(n: int, sep: str = ",", seed: int = 0) -> list[str]:
+    x, y = _xy(n, seed)
+    return [f"{a:.3f}{sep}{'yes' if b == 2 else 'no'}\n" for a, b in zip(x, y)]
+
+
+@pytest.mark.parametrize("sep, header, again", [
+    (",", "x,y\n", "x,y\n"),
+    (",", "x,y\n", " x , y \r\n"),
+    (";", "x;y\n", '"x";y\n'),
+    ("\t", "x\ty\n", "x\ty\n"),
+    (" ", "x y\n", "x   y\n"),
+])
+def test_train_names_a_repeated_header_row(tmp_path, capsys, sep, header, again):
+    data, schema = tmp_path / "joined.csv", tmp_path / "s.json"
+    rows = _yn_lines(30, sep)
+    data.write_text(header + "".join(rows[:12]) + again + "".join(rows[12:]), newline="")
+    schema.write_text(json.dumps(YN))
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    line = _error_line(capsys, code)
+    assert line == (f"dpboost train: error: {data}: line 14 repeats the header row (files "
+                    "joined together?): delete it.")
+
+
+def test_predict_names_a_repeated_header_row(tmp_path, capsys):
+    data, test, schema = tmp_path / "d.csv", tmp_path / "t.csv", tmp_path / "s.json"
+    model = tmp_path / "m.json"
+    data.write_text("x,y\n" + "".join(_yn_lines(40)))
+    schema.write_text(json.dumps(YN))
+    assert main(["train", str(data), "--schema", str(schema), *TRAIN, "--out", str(model)]) == 0
+    capsys.readouterr()
+    rows = _yn_lines(20, seed=2)
+    test.write_text("x,y\n\n" + "".join(rows[:5]) + "x,y\n" + "".join(rows[5:]))
+    code = main(["predict", "--model", str(model), str(test), "--out", str(tmp_path / "p.csv")])
+    line = _error_line(capsys, code)
+    assert line.endswith(f"{test}: line 8 repeats the header row (files joined together?): "
+                         "delete it.")
+
+
+@pytest.mark.parametrize("bad", ["x,no\n", "x,y,\n", "y,x\n", "X,Y\n"])
+def test_a_line_that_is_not_the_header_keeps_the_cell_message(tmp_path, capsys, bad):
+    """Only a line whose fields equal the header's names is called a repeated header."""
+    data, schema = tmp_path / "d.csv", tmp_path / "s.json"
+    rows = _yn_lines(30)
+    data.write_text("x,y\n" + "".join(rows[:12]) + bad + "".join(rows[12:]))
+    schema.write_text(json.dumps(YN))
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    line = _error_line(capsys, code)
+    assert "repeats the header" not in line
+    assert "line 14" in line or "expected 2 fields" in line
+
+
+def test_repeats_header_reads_lines_as_the_header_is_read(tmp_path):
+    from dpboost.csv_errors import repeats_header
+
+    path = tmp_path / "f.csv"
+    path.write_text('\ufeff\n"a, b";c\n1;2\na, b ; c\na,b;c\n"a, b";"c"\n3;4\n',
+                    encoding="utf-8")
+    assert [repeats_header(path, k) for k in range(1, 9)] == [
+        False, False, False, True, False, True, False, False]
+    assert not repeats_header(tmp_path / "absent.csv", 2)
