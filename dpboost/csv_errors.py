@@ -12,8 +12,14 @@ import gzip
 import re
 from pathlib import Path
 
-__all__ = ["arrow_error", "bad_record_line", "decode_error", "open_text", "refuse_archive",
-           "repeated_names_error", "repeats_header", "undecodable_line"]
+__all__ = ["WHITESPACE_WIDTH_HINT", "arrow_error", "bad_record_line", "decode_error",
+           "field_count_error", "open_text", "refuse_archive", "repeated_names_error",
+           "repeats_header", "undecodable_line"]
+
+#: What a whitespace-separated file's "expected N fields" error adds: an unquoted value
+#: holding a space (``blue collar``) is two fields there.  A fixed example, never a cell.
+WHITESPACE_WIDTH_HINT = ('; a value holding a space must be quoted ("blue collar"), or use a '
+                         "comma or tab separator")
 
 #: The csv module refuses a field over 131,072 characters ("field larger than field limit"),
 #: a free-text cell pyarrow and pandas read.  2**31 - 1 fits a C long on every platform
@@ -258,3 +264,23 @@ def repeats_header(path: Path, line: int) -> bool:
     except (OSError, EOFError, UnicodeDecodeError, csv.Error):
         return False
     return False
+
+
+def field_count_error(path, line: int, width: int, found: int, *, whitespace: bool,
+                      what: str = "as in the first row") -> ValueError:
+    """The one-line error for the record at ``line`` holding ``found`` fields, not ``width``
+    (``what``: where ``width`` comes from); a whitespace-separated file's adds
+    :data:`WHITESPACE_WIDTH_HINT`.  It names the line and the counts, never the record.
+
+    Examples
+    --------
+    >>> print(field_count_error("f.txt", 3, 3, 4, whitespace=True))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    f.txt, line 3: expected 3 fields (as in the first row), found 4; a value holding a space
+    must be quoted ("blue collar"), or use a comma or tab separator.
+    >>> print(field_count_error("f.csv", 3, 3, 4, whitespace=False))
+    f.csv, line 3: expected 3 fields (as in the first row), found 4.
+    """
+    hint = WHITESPACE_WIDTH_HINT if whitespace else ""
+    return ValueError(f"{path}, line {line}: expected {width} fields ({what}), found "
+                      f"{found}{hint}.")
