@@ -12,7 +12,44 @@ import math
 from accounting import ZCDPAccountant
 from dpboost.theory import sigma_util
 
-__all__ = ["build_report", "whitening_entry"]
+__all__ = ["NOISE_WARNING_RATIO", "build_report", "noise_ratio", "warn_if_noise_dominates",
+           "whitening_entry"]
+
+#: The noise ratio (:func:`noise_ratio`) from which a fit warns that its predictions are poor.
+NOISE_WARNING_RATIO = 1.0
+
+
+def noise_ratio(sigma: float, d: int, n_rounds: int, norm_bound: float) -> float:
+    """``sigma sqrt(d / T) / R``: the expected noise norm of the mean of the ``T`` released
+    centres (``d`` coordinates of standard deviation ``sigma`` each), against the norm bound
+    ``R`` that every centre's signal stays within.  A function of public quantities and of
+    released ones (``sigma`` and ``T`` follow the private ``kappa``): no data enters it.
+
+    >>> round(noise_ratio(0.245, 124, 30, 1.0), 3)
+    0.498
+    """
+    return sigma * math.sqrt(d / n_rounds) / norm_bound
+
+
+def warn_if_noise_dominates(report: dict, d: int, name: str) -> None:
+    """Warn (:class:`~dpboost.exceptions.NoiseDominatesWarning`) when the report's
+    :func:`noise_ratio` is at least :data:`NOISE_WARNING_RATIO`; the message states public
+    figures only (``n``, the ratio), the same for a dataset and its neighbour."""
+    import warnings
+
+    from dpboost.exceptions import NoiseDominatesWarning
+
+    ratio = report["noise_ratio"]
+    if ratio < NOISE_WARNING_RATIO:
+        return
+    warnings.warn(
+        f"{name}: with n = {report['n_samples']} rows at epsilon = "
+        f"{report['epsilon']['best']:.3g} the noise dominates: the released halfspace's noise "
+        f"norm is {ratio:.2g} times the norm bound its signal stays within (sigma sqrt(d / T) "
+        f"/ R, from public and released values; d = {d}, T = {report['n_rounds']}), so "
+        "expect predictions near chance, their ranking possibly inverted. More "
+        "rows or a larger epsilon lower it (about as 1 / (n epsilon)).",
+        NoiseDominatesWarning, stacklevel=5)  # the caller of fit
 
 
 def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict:
@@ -31,12 +68,13 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
         applies = bool(sigma <= s_util and not s["overridden"])
     cal = est.calibration_
     cut = getattr(est, "threshold_", None)
-    return {
+    report = {
         "rho": acc.rho,
         "mu": acc.mu if acc.is_gaussian else None,  # GDP applies to continuous Gaussians
         "delta": s["delta"],
         "epsilon": epsilons,
         "sigma": sigma,
+        "noise_ratio": noise_ratio(sigma, est.released_centres_.shape[1], T, s["R"]),
         "noise_multiplier": learner.noise_multiplier,
         "sensitivity": mech.effective_sensitivity,
         "sensitivity_exact_arithmetic": learner.sensitivity(n),
@@ -114,6 +152,8 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
         "mode": s["mode"],
         "labels_inferred_from_data": est.classes is None,
     }
+    warn_if_noise_dominates(report, est.released_centres_.shape[1], type(est).__name__)
+    return report
 
 
 def whitening_entry(est, plan) -> dict | None:

@@ -56,6 +56,7 @@ REPORT = {
     "epsilon.pure+paper": BY_COUNT, "epsilon.pure+cks": BY_COUNT,
     # the rounds' noise: n, d, R, epsilon and the kappa, T learned from the count
     "sigma": BY_COUNT, "noise_multiplier": BY_COUNT, "sensitivity": BY_COUNT,
+    "noise_ratio": BY_COUNT,  # sigma sqrt(d / T) / R (dpboost.privacy_report.noise_ratio)
     "sensitivity_exact_arithmetic": BY_COUNT, "float_error_bound": BY_COUNT,
     "grid_granularity": BY_COUNT, "mechanism": PUBLIC,
     "mechanisms[].name": PUBLIC, "mechanisms[].rho": BY_COUNT, "mechanisms[].share": BY_COUNT,
@@ -364,6 +365,8 @@ def test_count_derived_settings_are_recomputed_from_the_noisy_count(fits):
     d = est.released_centres_.shape[1]  # the mapped coordinates (d + 1)
     assert report["kappa"] == adaptive_kappa(count, n, d, rounds["rho"])
     assert report["n_rounds"] == adaptive_rounds(report["kappa"], n, d, rounds["rho"])
+    assert report["noise_ratio"] == report["sigma"] * (d / report["n_rounds"]) ** 0.5 / (
+        report["norm_bound"])
     assert est.class_gain_ == class_balancing_gain(count, n, report["learning_rate"])
 
 
