@@ -18,7 +18,7 @@ import csv
 import re
 from pathlib import Path
 
-from dpboost.csv_errors import open_text
+from dpboost.csv_errors import field_count_error, open_text
 
 __all__ = ["quoted_after_space", "read_spaced", "read_whitespace", "whitespace_fields"]
 
@@ -112,8 +112,7 @@ def _check_whitespace_widths(path: Path, width: int, skip: int) -> None:
                 continue
             found = len(whitespace_fields(line))
             if found != width:
-                raise ValueError(f"{path}, line {number}: expected {width} fields (as in the "
-                                 f"first row), found {found}.")
+                raise field_count_error(path, number, width, found, whitespace=True)
 
 
 def _check_spaced_widths(path: Path, delimiter: str, width: int, skip: int) -> None:

@@ -97,13 +97,15 @@ def ragged_row_error(path, delimiter: str | None, width: int, skip: int, *,
     words it: the file and the line, never the row.  Found by one scan of the file (error
     path only): the block reader failed with a traceback (``internal error (ParserError)``)
     on a row of too many fields."""
+    from dpboost.csv_errors import field_count_error
+
     bad = _first_bad(path, delimiter, width, skip)
     what = "as in the first row" if header else "the schema's names"
     if bad is None:
         return ValueError(f"{path}: a row does not have {width} fields ({what}); read the "
                           "file without --workers to find its line.")
-    return ValueError(f"{path}, line {bad[0]}: expected {width} fields ({what}), found "
-                      f"{bad[1]}.")
+    return field_count_error(path, bad[0], width, bad[1], whitespace=delimiter is None,
+                             what=what)
 
 
 def short_row_before(path: str, schema, row: int) -> ValueError | None:

@@ -187,8 +187,6 @@ WS = {"columns": {"x": {"type": "numeric", "lower": -5, "upper": 5},
       "label": {"column": "label", "classes": ["no", "yes"]}}
 
 
-@pytest.mark.xfail(strict=True, reason="needs dpboost/pandas_csv.py's _check_whitespace_widths "
-                   "to raise csv_errors.field_count_error (a file this session does not own)")
 def test_train_whitespace_value_with_a_space_says_to_quote_it(tmp_path, capsys):
     x, y = _xy(20)
     data, schema = tmp_path / "ws.txt", tmp_path / "s.json"
