@@ -269,8 +269,9 @@ def repeats_header(path: Path, line: int) -> bool:
 def field_count_error(path, line: int, width: int, found: int, *, whitespace: bool,
                       what: str = "as in the first row") -> ValueError:
     """The one-line error for the record at ``line`` holding ``found`` fields, not ``width``
-    (``what``: where ``width`` comes from); a whitespace-separated file's adds
-    :data:`WHITESPACE_WIDTH_HINT`.  It names the line and the counts, never the record.
+    (``what``: where ``width`` comes from); a whitespace-separated file's with fields too
+    many adds :data:`WHITESPACE_WIDTH_HINT` (a value with a space splits; a short row keeps
+    the plain message).  It names the line and the counts, never the record.
 
     Examples
     --------
@@ -280,7 +281,9 @@ def field_count_error(path, line: int, width: int, found: int, *, whitespace: bo
     must be quoted ("blue collar"), or use a comma or tab separator.
     >>> print(field_count_error("f.csv", 3, 3, 4, whitespace=False))
     f.csv, line 3: expected 3 fields (as in the first row), found 4.
+    >>> print(field_count_error("f.txt", 3, 3, 2, whitespace=True))
+    f.txt, line 3: expected 3 fields (as in the first row), found 2.
     """
-    hint = WHITESPACE_WIDTH_HINT if whitespace else ""
+    hint = WHITESPACE_WIDTH_HINT if whitespace and found > width else ""
     return ValueError(f"{path}, line {line}: expected {width} fields ({what}), found "
                       f"{found}{hint}.")

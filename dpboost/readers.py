@@ -39,7 +39,8 @@ from dpboost.csv_errors import arrow_error as _arrow_error
 from dpboost.csv_errors import decode_error as _decode_error
 from dpboost.csv_errors import open_text as _open_text
 from dpboost.csv_errors import refuse_archive, repeated_names_error
-from dpboost.pandas_csv import quoted_after_space, read_spaced, read_whitespace, whitespace_fields
+from dpboost.pandas_csv import (file_quotes_after_space, quoted_after_space, read_spaced,
+                                read_whitespace, whitespace_fields)
 
 __all__ = ["check_columns", "csv_layout", "field_count", "first_line_is_data", "header_names",
            "line_of", "read_table", "sniff_delimiter", "table_format"]
@@ -376,7 +377,7 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     na = [] if na_values is None else ["", *na_values]
     if delimiter is None:
         frame = read_whitespace(path, names, skip, columns, na, text_columns, decimal)
-    elif quoted_after_space([line for _, line in lines], delimiter):  # 30, "clerk", "no"
+    elif file_quotes_after_space(path, delimiter):  # 30, "clerk", "no" on any line
         frame = read_spaced(path, names, skip, delimiter, columns, na, text_columns, decimal)
     else:
         frame = _read_arrow(path, names, skip, delimiter, columns, na, text_columns, decimal)

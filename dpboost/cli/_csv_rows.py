@@ -20,13 +20,28 @@ from pathlib import Path
 import numpy as np
 
 import dpboost.csv_errors  # noqa: F401  (raises the csv module's field size limit)
+from dpboost.pandas_csv import spaced_quote_bytes
 
-__all__ = ["ShortRowError", "block_ok", "ragged_row_error", "row_checks", "short_row_before"]
+__all__ = ["SPACED_QUOTES", "ShortRowError", "SpacedQuoteError", "block_ok", "ragged_row_error",
+           "row_checks", "short_row_before"]
 
 
 class ShortRowError(ValueError):
     """A block of the CSV holds a row without the header's number of fields (no line named:
     the client finds it, :func:`ragged_row_error`)."""
+
+
+class SpacedQuoteError(ValueError):
+    """A block of the CSV puts spaces between a separator and a quoted value (``30, "b"``),
+    which the block reader keeps as quotes: refused (:data:`SPACED_QUOTES`) wherever the row
+    is, not only when it is one of the first lines (then one row decided whether every other
+    row of the file was refused or read with its quotes)."""
+
+
+#: The refusal of a file holding a quoted value after spaces, under ``--workers``.
+SPACED_QUOTES = ("{path} puts spaces between its separators and quoted values (a, \"b\"), "
+                 "which the block reader of --workers keeps as quotes; delete those spaces, "
+                 "or read the file without --workers.")
 
 
 def _bad_line_in(block: bytes, delimiter: str | None, width: int) -> bool:
@@ -50,12 +65,15 @@ def _bad_line_in(block: bytes, delimiter: str | None, width: int) -> bool:
 
 def block_ok(block: bytes, delimiter: str | None, width: int, skip: int) -> bool:
     """True, or raise :class:`ShortRowError` when a row of ``block`` (after ``skip`` lines:
-    the header, in the first block) has other than ``width`` fields.  A worker's task."""
+    the header, in the first block) has other than ``width`` fields, or
+    :class:`SpacedQuoteError` when one holds a quoted value after spaces.  A worker's task."""
     if skip:
         parts = block.split(b"\n", skip)
         block = parts[-1] if len(parts) > skip else b""
     if _bad_line_in(block, delimiter, width):
         raise ShortRowError(f"a row of the CSV does not have {width} fields")
+    if delimiter is not None and spaced_quote_bytes(delimiter).search(block):
+        raise SpacedQuoteError("a row of the CSV holds a quoted value after spaces")
     return True
 
 

@@ -380,7 +380,8 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     parts = frame.to_delayed()
     from pandas.errors import ParserError
 
-    from dpboost.cli._csv_rows import ShortRowError, ragged_row_error, row_checks
+    from dpboost.cli._csv_rows import (SPACED_QUOTES, ShortRowError, SpacedQuoteError,
+                                       ragged_row_error, row_checks)
 
     # a short row reads as empty cells: each partition waits for its block's field count
     rows_ok = row_checks(path, None if gz else blocksize, gz, delimiter, len(names), skip)
@@ -401,6 +402,8 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
             lengths, found = list(lengths), _combined(each, encoder.schema_)
         else:
             lengths = list(gather(counts))
+    except SpacedQuoteError:  # any row, as the in-memory reader looks at every row
+        raise ValueError(SPACED_QUOTES.format(path=path)) from None
     except (ParserError, ShortRowError):
         raise ragged_row_error(path, delimiter, len(names), skip,
                                header=encoder.schema_.names is None) from None
