@@ -47,9 +47,9 @@ class NoiseDominatesWarning(UserWarning):
 
     Raised when :func:`dpboost.privacy_report.noise_ratio` (the rounds' noise scale, ``d``,
     ``T`` and ``R``: public quantities and released ones, never the data) reaches 1.
-    Measured (session 22, breast cancer, 12 seeds at epsilon = 1): at a ratio of 3.7 (20
-    rows) the held-out ROC AUC was 0.01-0.99, the ranking inverted in 8 of 12 fits; at 1.2
-    (60 rows) its mean was 0.45; at 0.37 (200 rows) 0.76, and 0.98 at 0.20 (427 rows).
+    Measured (session 22, breast cancer at epsilon = 1): at a ratio of 3.7 (20 rows) the
+    held-out ROC AUC was 0.01-0.99 over 12 seeds, the ranking inverted in 8; over 4 seeds
+    each, at 1.2 (60 rows) its mean was 0.45, at 0.37 (200 rows) 0.76, at 0.20 (427) 0.98.
     """
 
 
