@@ -370,18 +370,23 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     # a gzip stream cannot be cut into blocks (dask warned so, naming its own keyword), and
     # is known by its magic bytes, as the in-memory reader knows it, not only by '.gz'
     gz = _is_gzip(path)
-    frame = dd.read_csv(str(path), blocksize=None if gz else blocksize,
-                        compression="gzip" if gz else None,
-                        sample=min(blocksize, 256_000),
-                        dtype=str, keep_default_na=False,
-                        sep=r"\s+" if delimiter is None else delimiter, header=None,
-                        names=names, skiprows=skip, skip_blank_lines=True)
-    check_columns(path, wanted, names, header=encoder.schema_.names is None)  # as in memory
-    parts = frame.to_delayed()
     from pandas.errors import ParserError
 
     from dpboost.cli._csv_rows import (SPACED_QUOTES, ShortRowError, SpacedQuoteError,
                                        ragged_row_error, row_checks)
+
+    try:  # dask parses a sample of the file here: a row of too many fields in it fails now
+        frame = dd.read_csv(str(path), blocksize=None if gz else blocksize,
+                            compression="gzip" if gz else None,
+                            sample=min(blocksize, 256_000),
+                            dtype=str, keep_default_na=False,
+                            sep=r"\s+" if delimiter is None else delimiter, header=None,
+                            names=names, skiprows=skip, skip_blank_lines=True)
+    except ParserError:
+        raise ragged_row_error(path, delimiter, len(names), skip,
+                               header=encoder.schema_.names is None) from None
+    check_columns(path, wanted, names, header=encoder.schema_.names is None)  # as in memory
+    parts = frame.to_delayed()
 
     # a short row reads as empty cells: each partition waits for its block's field count
     rows_ok = row_checks(path, None if gz else blocksize, gz, delimiter, len(names), skip)

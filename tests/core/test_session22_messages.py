@@ -187,7 +187,10 @@ WS = {"columns": {"x": {"type": "numeric", "lower": -5, "upper": 5},
       "label": {"column": "label", "classes": ["no", "yes"]}}
 
 
-def test_train_whitespace_value_with_a_space_says_to_quote_it(tmp_path, capsys):
+@pytest.mark.parametrize("workers", [[], ["--workers", "1"]], ids=["memory", "workers"])
+def test_train_whitespace_value_with_a_space_says_to_quote_it(tmp_path, capsys, workers):
+    """With --workers the sample dask parses up front failed with a traceback ("internal
+    error (ParserError)") before the check that words it."""
     x, y = _xy(20)
     data, schema = tmp_path / "ws.txt", tmp_path / "s.json"
     data.write_text("x job label\n" + "".join(
@@ -195,7 +198,7 @@ def test_train_whitespace_value_with_a_space_says_to_quote_it(tmp_path, capsys):
         for i, (a, b) in enumerate(zip(x, y))))
     schema.write_text(json.dumps(WS))
     code = main(["train", str(data), "--schema", str(schema), *TRAIN,
-                 "--out", str(tmp_path / "m.json")])
+                 "--out", str(tmp_path / "m.json"), *workers])
     line = _error_line(capsys, code)
     assert line.endswith(f"{data}, line 3: expected 3 fields (as in the first row), found 4; "
                          'a value holding a space must be quoted ("blue collar"), or use a '
