@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 import dpboost.csv_errors  # noqa: F401  (raises the csv module's field size limit)
-from dpboost.pandas_csv import spaced_quote_bytes
+from dpboost.pandas_csv import empty_tab_field, spaced_quote_bytes
 
 __all__ = ["SPACED_QUOTES", "ShortRowError", "SpacedQuoteError", "block_ok", "ragged_row_error",
            "row_checks", "short_row_before"]
@@ -46,8 +46,10 @@ SPACED_QUOTES = ("{path} puts spaces between its separators and quoted values (a
 
 def _bad_line_in(block: bytes, delimiter: str | None, width: int) -> bool:
     """Whether a non-blank line of ``block`` has other than ``width`` fields."""
-    if delimiter is None:  # whitespace-separated
-        return any(len(f) != width for f in (line.split() for line in block.splitlines()) if f)
+    if delimiter is None:  # whitespace-separated; an empty tab field would shift the columns
+        lines = block.decode("utf-8", errors="replace").splitlines()
+        return any(line.split() and (len(line.split()) != width or empty_tab_field(line))
+                   for line in lines)
     if b'"' in block or len(delimiter.encode()) != 1:  # quoted fields: records, not lines
         reader = csv.reader(io.StringIO(block.decode("utf-8", errors="replace")),
                             delimiter=delimiter)
