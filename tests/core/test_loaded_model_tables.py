@@ -15,23 +15,17 @@ from sklearn.pipeline import make_pipeline
 from dpboost.estimator import PrivateHalfspaceClassifier
 from dpboost.model_io import load_model, save_model
 from dpboost.tabular import TabularEncoder
+from pipeline_cases import pipeline_frame, pipeline_schema
 
 
 def _schema(classes):
-    return {"columns": {"age": {"type": "numeric", "lower": 0, "upper": 100},
-                        "job": {"type": "categorical", "categories": ["a", "b", "c"]},
-                        "note": {"type": "drop"}},
-            "label": {"column": "y", "classes": list(classes)}}
+    spec = pipeline_schema(classes)
+    spec["columns"]["note"] = {"type": "drop"}
+    return spec
 
 
 def _frame(n, seed, labels):
-    rng = np.random.default_rng(seed)
-    age = rng.integers(18, 90, n)
-    job = rng.choice(["a", "b", "c"], n)
-    score = (age - 50) / 15 + 1.2 * (job == "c") - 0.6 * (job == "a")
-    cls = (score + rng.normal(0, 0.6, n) > 0).astype(int) if len(labels) == 2 else \
-        np.digitize(score + rng.normal(0, 0.6, n), [-0.7, 0.7])
-    return pd.DataFrame({"age": age, "job": job, "note": "x", "y": np.asarray(labels)[cls]})
+    return pipeline_frame(n, seed, labels).assign(note="x")
 
 
 @pytest.fixture(params=[["good", "bad"], ["low", "mid", "high"]], ids=["binary", "three"])
