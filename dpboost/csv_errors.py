@@ -221,17 +221,6 @@ def repeated_names_error(path: Path, names: list[str], repeated: list[str]) -> V
                       "('dpboost schema' drafts one without them).")
 
 
-def _fields(text: str, delimiter: str | None) -> list[str]:
-    """The stripped fields of one line, split as :func:`dpboost.readers.header_names` splits
-    the header (None: whitespace-separated)."""
-    from dpboost.pandas_csv import whitespace_fields
-
-    if delimiter is None:
-        return [field.strip('"') for field in whitespace_fields(text)]
-    return [cell.strip() for cell in next(csv.reader([text], delimiter=delimiter,
-                                                     skipinitialspace=True), [])]
-
-
 def repeats_header(path: Path, line: int) -> bool:
     r"""Whether physical line ``line`` (1-based) of a CSV file holds the header row's names
     again, its stripped fields equal to the first non-blank line's: files joined together.
@@ -247,7 +236,7 @@ def repeats_header(path: Path, line: int) -> bool:
     ...     repeats_header(p, 3), repeats_header(p, 2), repeats_header(p, 1)
     (True, False, False)
     """
-    from dpboost.readers import sniff_delimiter
+    from dpboost.readers import _split, sniff_delimiter  # the header's own split
 
     names, delimiter = None, None
     try:
@@ -258,9 +247,9 @@ def repeats_header(path: Path, line: int) -> bool:
                     if number >= line:
                         return False  # the header itself (or above it)
                     delimiter = sniff_delimiter(text)
-                    names = _fields(text, delimiter)
+                    names = _split(text, delimiter)
                 elif number == line:
-                    return names is not None and _fields(text, delimiter) == names
+                    return names is not None and _split(text, delimiter) == names
     except (OSError, EOFError, UnicodeDecodeError, csv.Error):
         return False
     return False
