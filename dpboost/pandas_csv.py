@@ -22,7 +22,7 @@ from pathlib import Path
 from dpboost.csv_errors import field_count_error, open_text
 
 __all__ = ["empty_tab_field", "file_quotes_after_space", "quoted_after_space", "read_spaced",
-           "read_whitespace", "spaced_quote", "spaced_quote_bytes", "whitespace_fields"]
+           "read_whitespace", "spaced_quote_bytes", "whitespace_fields"]
 
 #: An empty field between tabs, or a tab at a line's start or end: a whitespace reader drops
 #: it and shifts the columns after it (see :func:`empty_tab_field`).
@@ -79,18 +79,15 @@ def quoted_after_space(lines, delimiter: str) -> bool:
     return False
 
 
-def spaced_quote(delimiter: str) -> re.Pattern:
-    """A separator, spaces or tabs, then a double quote: the layout of ``30, "clerk"``, found
-    in raw text (bytes patterns: :func:`spaced_quote_bytes`).
+def spaced_quote_bytes(delimiter: str) -> re.Pattern:
+    """A separator, spaces or tabs, then a double quote (the layout of ``30, "clerk"``), in
+    raw bytes: a whole file (:func:`file_quotes_after_space`) or a block of it
+    (:mod:`dpboost.cli._csv_rows`).
 
-    >>> bool(spaced_quote(",").search('30, "clerk"')), bool(spaced_quote(";").search('a;"b"'))
+    >>> bool(spaced_quote_bytes(",").search(b'30, "clerk"')), bool(
+    ...     spaced_quote_bytes(";").search(b'a;"b"'))
     (True, False)
     """
-    return re.compile(re.escape(delimiter) + r'[ \t]+"')
-
-
-def spaced_quote_bytes(delimiter: str) -> re.Pattern:
-    """:func:`spaced_quote` for raw bytes (a block of the file, :mod:`dpboost.cli._csv_rows`)."""
     return re.compile(re.escape(delimiter.encode()) + rb'[ \t]+"')
 
 

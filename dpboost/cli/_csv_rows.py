@@ -48,8 +48,8 @@ def _bad_line_in(block: bytes, delimiter: str | None, width: int) -> bool:
     """Whether a non-blank line of ``block`` has other than ``width`` fields."""
     if delimiter is None:  # whitespace-separated; an empty tab field would shift the columns
         lines = block.decode("utf-8", errors="replace").splitlines()
-        return any(line.split() and (len(line.split()) != width or empty_tab_field(line))
-                   for line in lines)
+        return any(len(fields) != width or empty_tab_field(line)
+                   for line, fields in ((ln, ln.split()) for ln in lines) if fields)
     if b'"' in block or len(delimiter.encode()) != 1:  # quoted fields: records, not lines
         reader = csv.reader(io.StringIO(block.decode("utf-8", errors="replace")),
                             delimiter=delimiter)
