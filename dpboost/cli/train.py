@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -54,6 +55,7 @@ SCHEMA_HELP = ("a JSON schema of PUBLIC facts (column types, public bounds, decl
                "Every number and category in it must come from public knowledge (a data "
                "dictionary, a unit, a law), never from the data; 'dpboost schema' drafts one "
                "for you to review (default: none: a numeric CSV is used as it is)")
+_INTEGER = re.compile(r"[+-]?[0-9]+\Z")  # a class written as an integer, e.g. +1
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -129,7 +131,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def parse_classes(text: str | None, y: np.ndarray, path=None):
     """Parse ``"A,B[,C...]"`` into labels of the same kind as ``y`` (int, float or str), or
-    text as written when one is written with a leading zero (``01``).
+    text as written when one is written with a leading zero (``01``).  Numbers written as
+    integers stay integers even when ``y`` holds floats (a LIBSVM file's ``+1``/``-1``): the
+    kind follows the declaration, never the data.
 
     A label of ``y`` outside them is an error naming its row (its line in a CSV ``path``),
     how many rows hold one and the classes, never the label.
@@ -149,9 +153,9 @@ def parse_classes(text: str | None, y: np.ndarray, path=None):
             classes = [int(p) for p in parts]
         except ValueError:
             raise ValueError(f"--classes {text!r}: the labels in the data are integers.") from None
-    elif y.dtype.kind == "f":
+    elif y.dtype.kind == "f":  # "-1,+1" declares integers: printed as -1, not -1.0
         try:
-            classes = [float(p) for p in parts]
+            classes = [int(p) if _INTEGER.match(p) else float(p) for p in parts]
         except ValueError:
             raise ValueError(f"--classes {text!r}: the labels in the data are numbers.") from None
     else:

@@ -45,8 +45,24 @@ def test_train_libsvm_with_declared_classes_names_the_row(tmp_path, capsys):
                  "--index-base", "1", *TRAIN,
                  "--out", str(tmp_path / "m.json")])
     line = _error_line(capsys, code)
-    assert "1 row holds a label outside --classes [-1.0, 1.0] (the first at row 1)" in line
+    assert "1 row holds a label outside --classes [-1, 1] (the first at row 1)" in line
     assert "98765" not in line
+
+
+@pytest.mark.parametrize("declared, shown", [("-1,+1", [-1, 1]), ("-1.0,1", [-1.0, 1.0])])
+def test_libsvm_classes_keep_the_declared_spelling(tmp_path, capsys, declared, shown):
+    """LIBSVM labels are read as floats; classes declared as integers stay integers in the
+    model file and the predictions (-1, not -1.0): the kind follows --classes, not the data."""
+    path, model, out = tmp_path / "d.svm", tmp_path / "m.json", tmp_path / "p.csv"
+    path.write_text("".join(f"{s} 1:{0.1 * (i % 5):.1f} 2:0.5\n"
+                            for i, s in enumerate(["+1", "-1"] * 10)))
+    assert main(["train", str(path), f"--classes={declared}", "--n-features", "2",
+                 "--index-base", "1", *TRAIN, "--out", str(model)]) == 0
+    saved = json.loads(model.read_text())["classes"]
+    assert saved == shown and [type(c) for c in saved] == [type(c) for c in shown]
+    assert main(["predict", "--model", str(model), str(path), "--out", str(out)]) == 0
+    predicted = set(pd.read_csv(out, dtype=str)["prediction"])
+    assert predicted <= {"-1", "1"}, predicted  # predict prints a whole float as an integer
 
 
 def _predict_error(tmp_path, capsys, labels):
