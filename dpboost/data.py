@@ -306,7 +306,7 @@ def load_csv(path: str | os.PathLike, label: str | int | None = None, *,
     Parameters
     ----------
     path : str or path-like
-        A CSV file (comma, semicolon, tab or whitespace separated), or a gzip-compressed one
+        A CSV file (comma, semicolon, tab, pipe or whitespace separated), or a gzip-compressed one
         (detected from its first bytes).
     label : str, int or None, default=None
         The label column: a name from the header row, or an int index (negative counts from

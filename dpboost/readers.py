@@ -1,6 +1,6 @@
 """Reading raw tables (CSV, Parquet) through pyarrow and pandas, with one-line errors on top.
 
-CSV files may be comma, semicolon, tab or whitespace separated (the separator is taken from
+CSV files may be comma, semicolon, tab, pipe or whitespace separated (the separator is taken from
 the first non-blank line, outside quotes), quoted (a quoted value may hold the separator and
 line breaks), gzip-compressed, UTF-8 with or without a byte-order mark, with CRLF line
 endings, empty cells, stray spaces and string values; a file without a header takes its column names
@@ -99,7 +99,7 @@ def _first_lines(path: Path, k: int = 2) -> list[tuple[int, str]]:
 
 
 def sniff_delimiter(line: str) -> str | None:
-    r"""The most frequent of ``,``, ``;`` and tab outside double quotes; None = whitespace.
+    r"""The most frequent of ``,``, ``;``, tab and ``|`` outside double quotes; None = whitespace.
 
     A tab is whitespace too when the line aligns numbers with spaces and uses a tab only
     here and there (UCI's auto-mpg: ``18.0   8   307.0 ...   1<TAB>"chevrolet malibu"``):
@@ -107,13 +107,13 @@ def sniff_delimiter(line: str) -> str | None:
 
     Examples
     --------
-    >>> sniff_delimiter('a;"b,c";d'), sniff_delimiter("A11 6 A34"), sniff_delimiter("x,y")
-    (';', None, ',')
+    >>> sniff_delimiter('a;"b,c";d'), sniff_delimiter("A11 6 A34"), sniff_delimiter("x|y|z")
+    (';', None, '|')
     >>> sniff_delimiter('18.0   8   307.0\t"chevrolet malibu"'), sniff_delimiter("New York\t12")
     (None, '\t')
     """
     outside = re.sub(r'"[^"]*"', "", line)
-    counts = {d: outside.count(d) for d in (",", ";", "\t")}
+    counts = {d: outside.count(d) for d in (",", ";", "\t", "|")}
     best = max(counts, key=counts.get)
     if best == "\t" and counts[best] > 0 and any(
             sum(map(is_decimal_number, tokens)) >= max(2, len(tokens) / 2)
@@ -193,8 +193,10 @@ def _check_first_two(path: Path, lines) -> None:
                         break
                 start = reader.line_num + 1
     second = lines[1][1]
-    other = (delimiter is None and sniff_delimiter(second) is not None
-             and not re.search(r"\d,\d", second))  # not a decimal comma among spaces
+    found = sniff_delimiter(second)
+    other = (found is not None and found != delimiter and found not in lines[0][1]
+             and (delimiter not in second if delimiter is not None  # each has only its own
+                  else not re.search(r"\d,\d", second)))  # not a decimal comma: 1,5 1,7
     if len(records) == 2 and (records[0][1] != records[1][1] or other):
         (n1, k1), (n2, k2) = records
         trailing = (delimiter is not None and k2 == k1 + 1
@@ -209,14 +211,14 @@ def _check_first_two(path: Path, lines) -> None:
                 f"delete it." if k2 == k1 + 1 and not other else
                 f"If line {n1} is a title or a note rather than the header or a row, delete it.")
         if other:  # line 1 has none of the separators line 2 has
-            name = _SEPARATOR_NAMES[sniff_delimiter(second)]
+            name = _SEPARATOR_NAMES[found]
             raise ValueError(f"{path}: line {n2} is separated by {name}, but line {n1} holds "
                              f"none (the separator is read from line {n1}). {hint}")
         raise ValueError(f"{path}, line {n2}: expected {k1} fields (as in the first row), "
                          f"found {k2}. {hint}")
 
 
-_SEPARATOR_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
+_SEPARATOR_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs", "|": "pipes"}
 
 
 def csv_layout(path: str | os.PathLike, names=None,
@@ -507,9 +509,7 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
                     "above the header row.")
         elif len(available) == 1 and len(wanted) > 1:
             hint = (" The file reads as a single column: the separator is taken from the "
-                    "first line and must be a comma, semicolon, tab or whitespace"
-                    + (" ('|' is not one: re-save the file with one of them)."
-                       if "|" in available[0] else "."))
+                    "first line and must be a comma, semicolon, tab, pipe or whitespace.")
         elif header and absent[0] in _second_row(path):  # 'X1,X2,...' above the names
             hint = (f" Its next line holds {absent[0]!r}: the file has two header rows (as "
                     "a spreadsheet export may); delete the first.")

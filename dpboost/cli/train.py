@@ -66,7 +66,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "write the model (weights, classes, privacy report, schema) as JSON.",
     )
     parser.add_argument("data", metavar="DATA",
-                        help="CSV (comma, semicolon, tab or whitespace separated; .gz too), "
+                        help="CSV (comma, semicolon, tab, pipe or whitespace separated; .gz too), "
                              "Parquet or LIBSVM file")
     parser.add_argument("--schema", default=None, metavar="SCHEMA.json", help=SCHEMA_HELP)
     from dpboost.cli._distributed import add_cluster_options
