@@ -59,7 +59,7 @@ def read_folder(path: str | os.PathLike, columns=None):
     """
     import pandas as pd
 
-    from dpboost.readers import check_columns
+    from dpboost.column_check import check_columns
 
     files = folder_files(path)
     first = _names(files[0])

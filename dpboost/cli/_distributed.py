@@ -319,7 +319,8 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     if not paths and os.path.isdir(path):
         _no_parquet_files(str(path))
     if paths:
-        from dpboost.readers import check_columns, header_names
+        from dpboost.column_check import check_columns
+        from dpboost.readers import header_names
 
         for file in paths:  # from the footers: a file without a column read is an error
             check_columns(file, wanted, header_names(file))  # (its rows read as missing)
@@ -356,7 +357,8 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     import dask.dataframe as dd
     from dask.utils import parse_bytes
 
-    from dpboost.readers import _is_gzip, check_columns, csv_layout, field_count
+    from dpboost.column_check import check_columns
+    from dpboost.readers import _is_gzip, csv_layout, field_count
 
     # the same separator, header names (stripped, no byte-order mark) and 'names' as the
     # in-memory reader; the first block skips the header, the others hold data only

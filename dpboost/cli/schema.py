@@ -187,7 +187,8 @@ def _named_columns(path, no_header: bool) -> list[str] | None:
     leaves them out and says so.  Before, the draft stopped at "the header row names the
     column(s) [...] more than once", and a schema could be drafted for no column.
     """
-    from dpboost.readers import first_line_is_data, header_names
+    from dpboost.column_check import first_line_is_data
+    from dpboost.readers import header_names
 
     names = None if no_header else header_names(path)
     repeated = sorted({n for n in names or () if n and names.count(n) > 1})
@@ -218,7 +219,8 @@ def _named_columns(path, no_header: bool) -> list[str] | None:
 
 def run(args) -> int:
     from dpboost._io import check_writable
-    from dpboost.readers import first_line_is_data, read_table, table_format
+    from dpboost.column_check import first_line_is_data
+    from dpboost.readers import read_table, table_format
     from dpboost.schema import Schema
     from dpboost.schema_draft import draft_schema
 

@@ -1,0 +1,85 @@
+"""Refusing a column a schema or a caller wants but the file does not hold, with the hint
+that finds it (a case or spacing variant, a '#' before the header, two header rows, a typo).
+
+A file's header names are public in a file that has a header; a headerless file's first line
+is a private row, so when the names look like data the message shows none of them
+(:func:`first_line_is_data`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import unicodedata
+from pathlib import Path
+
+from dpboost.cell_text import is_decimal_number
+
+__all__ = ["check_columns", "first_line_is_data"]
+
+
+def check_columns(path: Path, wanted, available, *, header: bool = False) -> None:
+    """Refuse, in one line, a ``wanted`` column missing from the ``available`` names.
+
+    ``header``: the names came from the file's first row; when that row looks like data
+    (numbers where a header has names) the message says to declare ``"names"`` instead.
+    """
+    if wanted is None:
+        return
+    absent = [c for c in wanted if c not in available]
+    if absent:
+        shown = [str(a).split("\x00")[0] for a in available][:30]  # repeats unsuffixed
+        if header and first_line_is_data(path, shown):  # its "names" are a row: never shown
+            raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema): its "
+                             "first line looks like data, not a header (its fields are not "
+                             "shown: a row is private); if the file has no header row, list "
+                             "its column names in the schema's 'names'.")
+        hint = ""
+        folded = [a for a in shown if a.casefold() == absent[0].casefold()]
+        spaced = [a for a in shown
+                  if " ".join(a.split()).casefold() == " ".join(absent[0].split()).casefold()]
+        composed = [a for a in shown if unicodedata.normalize("NFC", a)
+                    == unicodedata.normalize("NFC", absent[0])]
+        if folded:
+            hint = f" Column names are case-sensitive: the file has {folded[0]!r}."
+        elif spaced:  # a spreadsheet's non-breaking space, a double space, a tab
+            hint = (f" The file's {spaced[0]!r} differs from it only in its spaces; write "
+                    f"the name as the file does (in JSON: {json.dumps(spaced[0])}).")
+        elif composed:  # 'São' typed in the schema, 'Sa\u0303o' saved by the file
+            hint = (f" The file writes it with its accents decomposed (Unicode NFD, in JSON: "
+                    f"{json.dumps(composed[0])}); write it so, or re-save the file as NFC.")
+        elif header and shown and shown[0].lstrip("# ") == absent[0]:  # '#age,...'
+            hint = (f" The file writes it {shown[0]!r}, with a '#' before the first name: "
+                    "delete the '#' from the file's header, or name the column so.")
+        elif header and shown and shown[0].startswith("#"):  # '# exported 2024-01-01'
+            hint = (" Its first line starts with '#', a comment: delete the comment lines "
+                    "above the header row.")
+        elif len(available) == 1 and len(wanted) > 1:
+            hint = (" The file reads as a single column: the separator is taken from the "
+                    "first line and must be a comma, semicolon, tab, pipe or whitespace.")
+        elif header and absent[0] in _second_row(path):  # 'X1,X2,...' above the names
+            hint = (f" Its next line holds {absent[0]!r}: the file has two header rows (as "
+                    "a spreadsheet export may); delete the first.")
+        elif close := difflib.get_close_matches(absent[0], shown, n=1, cutoff=0.75):
+            hint = f" Did you mean {close[0]!r}?"  # a typo: 'colour' for 'color'
+        raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema); its "
+                         f"columns are {shown}.{hint}")
+
+
+def first_line_is_data(path: str | os.PathLike, names) -> bool:
+    """Whether a file read as having a header holds data in its first line: a number among the
+    header ``names`` and no header by :func:`header_names`' rule (a headerless file, such as
+    UCI's adult.data, whose first row became the column names)."""
+    from dpboost.readers import header_names
+
+    return (any(is_decimal_number(str(name)) for name in names)
+            and header_names(path, "infer") is None)
+
+
+def _second_row(path: Path) -> list[str]:
+    """The cells of a CSV file's second non-blank line (``[]`` if it has none)."""
+    from dpboost.readers import _first_lines, _split, sniff_delimiter
+
+    lines = _first_lines(Path(path))
+    return _split(lines[1][1], sniff_delimiter(lines[0][1])) if len(lines) > 1 else []
