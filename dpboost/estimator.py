@@ -542,7 +542,7 @@ class BoostedHalfspaceClassifier(_BoostedHalfspaceBase):
 
     Parameters
     ----------
-    n_rounds : int, default 300
+    n_rounds : int, default 100
     kappa : float in (0, 1), default 0.25
     learning_rate : float in (0, 1e6], default 5.0
     norm_bound : float in [1e-100, 1e100], default 1.0
