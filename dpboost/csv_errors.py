@@ -38,7 +38,8 @@ def open_text(path: Path):
 
 
 def refuse_archive(path: Path, magic: bytes) -> None:
-    """One line for a ZIP archive or a spreadsheet workbook (``.zip``, ``.xlsx``, ``.xls``):
+    """One line for a ZIP archive or a spreadsheet workbook (``.zip``, ``.xlsx``, ``.xls``), a
+    bzip2, xz or zstd file, or UTF-16 text (NUL bytes in ``magic``, a file's first 8 bytes):
     read as text it was "'utf-8' codec can't decode byte 0x85", naming neither the file nor
     what to do."""
     if magic[:4] == b"PK\x03\x04":
@@ -49,6 +50,16 @@ def refuse_archive(path: Path, magic: bytes) -> None:
         raise ValueError(f"{path} is {what}.")
     if magic == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
         raise ValueError(f"{path} is an Excel workbook (.xls): save the sheet as CSV UTF-8.")
+    packed = ("bzip2" if magic[:3] == b"BZh" else "xz" if magic[:6] == b"\xfd7zXZ\x00"
+              else "zstd" if magic[:4] == b"\x28\xb5\x2f\xfd" else None)
+    if packed:  # read as text: "'utf-8' codec can't decode byte ..."
+        raise ValueError(f"{path} is {packed}-compressed: decompress it, or compress it with "
+                         "gzip (a .gz file is read as it is).")
+    if b"\x00" in magic and magic[:2] != b"\x1f\x8b" and magic[:4] != b"PAR1":
+        # UTF-16 without a byte-order mark decodes as UTF-8 with a NUL after every letter:
+        # "has no column 'age'; its columns are ['i', '', ...]"
+        raise ValueError(f"{path} holds NUL bytes, so it is not UTF-8 text (UTF-16, as some "
+                         "spreadsheets save 'Unicode text'?); re-save it as CSV UTF-8.")
 
 
 def decode_error(path: Path, exc: Exception) -> ValueError:

@@ -518,13 +518,19 @@ _LIBSVM_SUFFIXES = (".svm", ".libsvm", ".svmlight", ".svm.gz", ".libsvm.gz", ".s
 
 
 def _looks_like_libsvm(path: Path) -> bool:
-    text = _read_text(path)
-    for line in text.splitlines():
-        tokens = line.split("#", 1)[0].split()
-        if tokens:
-            if "," in line:
-                return False
-            return all(":" in t for t in tokens[1:]) and is_decimal_number(tokens[0])
+    """Whether the first non-blank line reads ``label idx:value ...`` (text that is not UTF-8
+    is not LIBSVM: the table reader then names its line)."""
+    opener = gzip.open if _is_gzip(path) else open
+    try:
+        with opener(path, "rt", encoding="utf-8", newline="") as handle:
+            for line in handle:
+                tokens = line.split("#", 1)[0].split()
+                if tokens:
+                    if "," in line:
+                        return False
+                    return all(":" in t for t in tokens[1:]) and is_decimal_number(tokens[0])
+    except (UnicodeDecodeError, OSError, EOFError):  # not text, or a damaged gzip stream
+        return False
     return False
 
 

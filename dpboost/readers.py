@@ -51,22 +51,40 @@ def _is_gzip(path: Path) -> bool:
         return handle.read(2) == b"\x1f\x8b"
 
 
-def table_format(path: str | os.PathLike) -> str:
-    """``"parquet"``, ``"libsvm"`` or ``"csv"`` (by suffix, then by content)."""
-    from dpboost.data import detect_format
+def table_format(path: str | os.PathLike, *, table: bool = False) -> str:
+    """``"parquet"``, ``"libsvm"`` or ``"csv"``: by suffix, then by content.
+
+    ``table``: a schema declares the file's columns or ``"names"``, so it is a table whatever
+    its first line holds; only a LIBSVM suffix makes it ``"libsvm"`` (which
+    :func:`read_table` refuses).  Without it, a name with no known suffix is LIBSVM when its
+    first line reads ``label idx:value ...`` (:func:`dpboost.data.detect_format`), a choice
+    made from a row: in a headerless file, times of day (``1 09:00 17:30``) in the first row
+    made the file LIBSVM and dropped the schema (a model of another shape than its
+    neighbour's).  A ``.csv``/``.tsv`` suffix is never overruled by content, and a file of
+    another name is Parquet only when it starts AND ends with Parquet's magic ``PAR1`` (a
+    first cell ``PAR1`` made a CSV file Parquet).
+    """
+    from dpboost.data import _CSV_SUFFIXES, _LIBSVM_SUFFIXES, detect_format
 
     path = Path(path)
     if path.is_dir():  # its Parquet files as one table; a folder without any is one line
         return "parquet" if folder.folder_files(path) else "csv"
     if not path.is_file():
         raise FileNotFoundError(f"No such file: {path}")
-    if path.name.lower().endswith(_PARQUET_SUFFIXES):
+    name = path.name.lower()
+    if name.endswith(_PARQUET_SUFFIXES):
         return "parquet"
     with open(path, "rb") as handle:
         magic = handle.read(8)
-    if magic[:4] == b"PAR1":
-        return "parquet"
+        handle.seek(max(0, path.stat().st_size - 4))
+        tail = handle.read(4)
     refuse_archive(path, magic)
+    if name.endswith(_CSV_SUFFIXES):
+        return "csv"
+    if magic[:4] == b"PAR1" and tail == b"PAR1":
+        return "parquet"
+    if table:
+        return "libsvm" if name.endswith(_LIBSVM_SUFFIXES) else "csv"
     return detect_format(path)
 
 
@@ -96,7 +114,7 @@ def _first_lines(path: Path, k: int = 2) -> list[tuple[int, str]]:
     return out
 
 
-def sniff_delimiter(line: str) -> str | None:
+def sniff_delimiter(line: str, decimal: str = ".") -> str | None:
     r"""The most frequent of ``,``, ``;``, tab and ``|`` outside double quotes; None = whitespace.
 
     A tab is whitespace too when the line aligns numbers with spaces and uses a tab only
@@ -109,8 +127,12 @@ def sniff_delimiter(line: str) -> str | None:
     (';', None, '|')
     >>> sniff_delimiter('18.0   8   307.0\t"chevrolet malibu"'), sniff_delimiter("New York\t12")
     (None, '\t')
+    >>> sniff_delimiter("1 12,5 3"), sniff_delimiter("1 12,5 3", decimal=",")
+    (',', None)
     """
     outside = re.sub(r'"[^"]*"', "", line)
+    if decimal == ",":  # a declared decimal comma (12,5) is not a separator
+        outside = re.sub(r"(?<=\d),(?=\d)", "", outside)
     counts = {d: outside.count(d) for d in (",", ";", "\t", "|")}
     best = max(counts, key=counts.get)
     if best == "\t" and counts[best] > 0 and any(
@@ -158,16 +180,16 @@ def header_names(path: str | os.PathLike, header: bool | str = True) -> list[str
     return first if header else None
 
 
-def field_count(path: str | os.PathLike) -> int:
+def field_count(path: str | os.PathLike, decimal: str = ".") -> int:
     """Number of fields in the first non-blank line of a CSV file (the second must agree)."""
     lines = _first_lines(Path(path))
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
-    _check_first_two(Path(path), lines)
-    return len(_split(lines[0][1], sniff_delimiter(lines[0][1])))
+    _check_first_two(Path(path), lines, decimal)
+    return len(_split(lines[0][1], sniff_delimiter(lines[0][1], decimal)))
 
 
-def _check_first_two(path: Path, lines) -> None:
+def _check_first_two(path: Path, lines, decimal: str = ".") -> None:
     """Refuse a first record whose width differs from the second's, read with the separator
     of the first, or a first line without the separator of the second.
 
@@ -177,7 +199,7 @@ def _check_first_two(path: Path, lines) -> None:
     """
     if len(lines) < 2:
         return
-    delimiter = sniff_delimiter(lines[0][1])
+    delimiter = sniff_delimiter(lines[0][1], decimal)
     if delimiter is None:
         records = [(n, len(_split(line, None))) for n, line in lines]
     else:  # records, so that a quoted line break does not cut the second one
@@ -191,7 +213,7 @@ def _check_first_two(path: Path, lines) -> None:
                         break
                 start = reader.line_num + 1
     second = lines[1][1]
-    found = sniff_delimiter(second)
+    found = sniff_delimiter(second, decimal)
     other = (found is not None and found != delimiter and found not in lines[0][1]
              and (delimiter not in second if delimiter is not None  # each has only its own
                   else not re.search(r"\d,\d", second)))  # not a decimal comma: 1,5 1,7
@@ -219,8 +241,8 @@ def _check_first_two(path: Path, lines) -> None:
 _SEPARATOR_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs", "|": "pipes"}
 
 
-def csv_layout(path: str | os.PathLike, names=None,
-               columns=None) -> tuple[str | None, list[str], int]:
+def csv_layout(path: str | os.PathLike, names=None, columns=None,
+               decimal: str = ".") -> tuple[str | None, list[str], int]:
     """``(delimiter, column names, lines to skip)`` of a CSV file, as :func:`read_table` sees it.
 
     For readers that split a file into blocks (dask): the delimiter from the first line
@@ -234,8 +256,8 @@ def csv_layout(path: str | os.PathLike, names=None,
     lines = _first_lines(path)
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
-    _check_first_two(path, lines)
-    delimiter = sniff_delimiter(lines[0][1])
+    _check_first_two(path, lines, decimal)
+    delimiter = sniff_delimiter(lines[0][1], decimal)
     if delimiter is not None and quoted_after_space([line for _, line in lines], delimiter):
         raise ValueError(f"{path} puts spaces between its separators and quoted values "
                          "(a, \"b\"), which the block reader of --workers keeps as quotes; "
@@ -328,7 +350,7 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     if columns is not None:
         columns = _check_selection(columns)
     path = Path(path)
-    fmt = table_format(path)
+    fmt = table_format(path, table=True)  # a table by the caller's declaration, not by a row
     if fmt == "libsvm":
         raise ValueError(f"{path} looks like a LIBSVM file, not a table; declare its "
                          "dimension with --n-features/--index-base or a schema with "
@@ -355,8 +377,8 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     lines = _first_lines(path)
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
-    _check_first_two(path, lines)
-    delimiter = sniff_delimiter(lines[0][1])
+    _check_first_two(path, lines, decimal)
+    delimiter = sniff_delimiter(lines[0][1], decimal)  # a headerless file's line 1 is a row
     width = len(_split(lines[0][1], delimiter))
     if names is not None:
         names = [str(n) for n in names]

@@ -162,8 +162,8 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
     import pandas as pd
 
     if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
-        return _na_numbers_missing(series.to_numpy(dtype=np.float64, na_value=np.nan),
-                                   na_values)
+        return _na_numbers_missing(_finite(series.to_numpy(dtype=np.float64, na_value=np.nan),
+                                           name), na_values)
     text = series.astype(object).where(series.notna(), None)
     text = text.map(lambda v: None if v is None else str(v).strip())
     missing = ((text == "") | text.map(is_nan_text).astype(bool)
@@ -196,7 +196,21 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
                 or _not_a_number_hint(text.iloc[row], decimal))  # never the cell itself
         raise BadValueError(f"Column {name!r} is declared numeric but the cell at row {row} is "
                             f"not a number{hint}.", column=name, row=row)
-    return _na_numbers_missing(values, na_values)
+    return _na_numbers_missing(_finite(values, name), na_values)
+
+
+def _finite(values: np.ndarray, name: str) -> np.ndarray:
+    """``values``, refusing an infinity: ``inf``, ``-Infinity`` or ``1e400`` (a ratio with a
+    zero denominator, as pandas writes it) was read as a number and clipped to the declared
+    bound, a value the row never had."""
+    infinite = np.isinf(values)
+    if infinite.any():
+        row = int(np.flatnonzero(infinite)[0])
+        raise BadValueError(f"Column {name!r} is declared numeric but the cell at row {row} is "
+                            "infinite (inf, Infinity, or a number beyond 1.8e308, as a division "
+                            "by zero writes it): correct the cell, or leave it empty to mark it "
+                            "missing.", column=name, row=row)
+    return values
 
 
 def _symbol_hint(value: str, symbols: tuple) -> str:

@@ -140,7 +140,7 @@ def short_row_before(path: str, schema, row: int) -> ValueError | None:
 
     header = schema.names is None
     try:
-        delimiter, names, skip = csv_layout(path, schema.names)
+        delimiter, names, skip = csv_layout(path, schema.names, decimal=schema.decimal)
         bad = _first_bad(path, delimiter, len(names), skip)
         at = line_of(path, row, header=header)
     except (OSError, ValueError):

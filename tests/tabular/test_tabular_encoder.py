@@ -211,9 +211,10 @@ def _case(draw):
     frame = {}
     for j, spec in enumerate(specs):
         cells = draw(st.lists(_values, min_size=n, max_size=n))
-        if spec["type"] == "numeric":  # text in a numeric column is an error, tested apart
-            cells = [c if not isinstance(c, str) or c.strip() in ("", "nan", "3") else None
-                     for c in cells]
+        if spec["type"] == "numeric":  # text or an infinity in a numeric column is an
+            cells = [c if not isinstance(c, (str, float)) or (  # error, tested apart
+                c.strip() in ("", "nan", "3") if isinstance(c, str) else not math.isinf(c))
+                else None for c in cells]
         frame[f"c{j}"] = pd.Series(cells, dtype=object)
     return {"columns": {f"c{j}": s for j, s in enumerate(specs)}}, pd.DataFrame(frame)
 
