@@ -46,9 +46,8 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
         elif spaced:  # a spreadsheet's non-breaking space, a double space, a tab
             hint = (f" The file's {spaced[0]!r} differs from it only in its spaces; write "
                     f"the name as the file does (in JSON: {json.dumps(spaced[0])}).")
-        elif composed:  # 'São' typed in the schema, 'Sa\u0303o' saved by the file
-            hint = (f" The file writes it with its accents decomposed (Unicode NFD, in JSON: "
-                    f"{json.dumps(composed[0])}); write it so, or re-save the file as NFC.")
+        elif composed:  # 'São' composed on one side, 'Sa\u0303o' decomposed on the other
+            hint = _accents_hint(composed[0], absent[0])
         elif header and shown and shown[0].lstrip("# ") == absent[0]:  # '#age,...'
             hint = (f" The file writes it {shown[0]!r}, with a '#' before the first name: "
                     "delete the '#' from the file's header, or name the column so.")
@@ -65,6 +64,26 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
             hint = f" Did you mean {close[0]!r}?"  # a typo: 'colour' for 'color'
         raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema); its "
                          f"columns are {shown}.{hint}")
+
+
+def _accents_hint(found: str, wanted: str) -> str:
+    r"""The hint for a name the file writes as ``found`` and the schema as ``wanted``, equal in
+    Unicode's composed form (NFC) but not as written: it says which side is decomposed (NFD).
+
+    Examples
+    --------
+    >>> print(_accents_hint("A\u0302ge", "\u00c2ge"))  # doctest: +NORMALIZE_WHITESPACE
+     The file writes it with its accents decomposed (Unicode NFD, in JSON: "A\u0302ge");
+     write it so, or re-save the file as NFC.
+    >>> print(_accents_hint("\u00c2ge", "A\u0302ge"))  # doctest: +NORMALIZE_WHITESPACE
+     The schema writes it with its accents decomposed (Unicode NFD); the file writes it
+     composed (NFC, in JSON: "\u00c2ge"): write it so in the schema.
+    """
+    if not unicodedata.is_normalized("NFC", found):  # the file's name is (partly) decomposed
+        return (f" The file writes it with its accents decomposed (Unicode NFD, in JSON: "
+                f"{json.dumps(found)}); write it so, or re-save the file as NFC.")
+    return (" The schema writes it with its accents decomposed (Unicode NFD); the file writes "
+            f"it composed (NFC, in JSON: {json.dumps(found)}): write it so in the schema.")
 
 
 def first_line_is_data(path: str | os.PathLike, names) -> bool:
