@@ -54,6 +54,10 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
         elif header and shown and shown[0].startswith("#"):  # '# exported 2024-01-01'
             hint = (" Its first line starts with '#', a comment: delete the comment lines "
                     "above the header row.")
+        elif header and _is_title(shown):  # 'Customer report Q3,,,,,' above the header
+            hint = (f" Its {_first_line_name(path)} looks like a title above the header row "
+                    "(one name, then empty fields): delete it, and any other line above the "
+                    "header row.")
         elif len(available) == 1 and len(wanted) > 1:
             hint = (" The file reads as a single column: the separator is taken from the "
                     "first line and must be a comma, semicolon, tab, pipe or whitespace.")
@@ -94,6 +98,30 @@ def first_line_is_data(path: str | os.PathLike, names) -> bool:
 
     return (any(is_decimal_number(str(name)) for name in names)
             and header_names(path, "infer") is None)
+
+
+def _is_title(names) -> bool:
+    """Whether header ``names`` are one name followed only by empty ones: a spreadsheet's
+    title line padded with separators to the table's width (``Customer report Q3,,,,,``).
+
+    Examples
+    --------
+    >>> _is_title(["Report Q3", "", " "]), _is_title(["a", "", "b"]), _is_title(["a"])
+    (True, False, False)
+    """
+    names = [str(n).strip() for n in names]
+    return len(names) > 1 and bool(names[0]) and not any(names[1:])
+
+
+def _first_line_name(path: Path) -> str:
+    """``line N``: the file's first non-blank line, or ``first line`` when it has none."""
+    from dpboost.readers import _first_lines, table_format
+
+    try:
+        lines = _first_lines(Path(path), 1) if table_format(path) == "csv" else []
+    except (OSError, ValueError):
+        lines = []
+    return f"line {lines[0][0]}" if lines else "first line"
 
 
 def _second_row(path: Path) -> list[str]:

@@ -50,3 +50,51 @@ def test_the_accent_hint_blames_the_decomposed_side(tmp_path, one_line_error, in
     other = ("The file writes" if blamed.startswith("The schema") else "The schema writes")
     assert other not in line
     assert not (tmp_path / "m.json").exists()
+
+
+# -- a title line padded with separators above the header -----------------------------------
+TITLE_SCHEMA = {"columns": {"age": {"type": "numeric", "lower": 0, "upper": 120}},
+                "label": {"column": "y", "classes": ["no", "yes"]}}
+
+
+@pytest.mark.parametrize("above, line", [
+    ("Customer report Q3,,,,\n,,,,\n", 1),  # the trial's title_rows.csv, blank-cell line too
+    ("\n\n\"Report, Q3\" ,, , ,\n", 3),  # quoted, after blank lines, spaces in the cells
+])
+def test_a_padded_title_line_gets_the_title_hint(tmp_path, one_line_error, above, line):
+    """A spreadsheet title padded to the table's width was "has no column 'age'; its columns
+    are ['Customer report Q3', '', '', '', '']" without a word on why."""
+    data = _write(tmp_path / "d.csv", above + "id,age,x,z,y\n"
+                  + "".join(f"{i},{i % 90},1,2,{'yes' if i % 2 else 'no'}\n"
+                            for i in range(20)))
+    schema = _write(tmp_path / "s.json", TITLE_SCHEMA)
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "has no column 'age'",
+                   f"Its line {line} looks like a title above the header row (one name, then "
+                   "empty fields): delete it")
+
+
+@pytest.mark.parametrize("first", ["Customer report,Q3,,,", "id,,x,,", ",,,,report"])
+def test_other_first_lines_get_no_title_hint(tmp_path, capsys, first):
+    """Two names, or a first name that is empty: not a title line."""
+    data = _write(tmp_path / "d.csv", first + "\n" + "".join(
+        f"{i},{i % 90},1,2,{'yes' if i % 2 else 'no'}\n" for i in range(20)))
+    schema = _write(tmp_path / "s.json", TITLE_SCHEMA)
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    err = capsys.readouterr().err
+    assert code == 2 and "has no column 'age'" in err, err
+    assert "looks like a title" not in err, err
+
+
+def test_a_title_that_reads_as_data_is_not_shown(tmp_path, one_line_error):
+    """A first line that looks like a row (a number where a header has names) stays unshown,
+    as before: the title hint never prints a row's cell."""
+    data = _write(tmp_path / "d.csv", "".join(f"{i + 7},,,," + "\n" for i in range(3))
+                  + "".join(f"{i},{i % 90},1,2,{i % 2}\n" for i in range(20)))
+    schema = _write(tmp_path / "s.json", TITLE_SCHEMA)
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    line = one_line_error(code, "its first line looks like data")
+    assert "'7'" not in line and "looks like a title" not in line
