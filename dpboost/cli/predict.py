@@ -275,7 +275,7 @@ def _metrics(model, truth, score, pred, path=None, header: bool | None = None) -
     row), the count and the classes, never the label (a missing-value marker such as ``?``
     is said to be one, as ``train`` says it).
     """
-    from dpboost.cli._labels import MARKER_HINT, declared_positions, unknown_labels
+    from dpboost.cli._labels import CASE_HINT, MARKER_HINT, declared_positions, unknown_labels
 
     schema = getattr(model, "schema_", None)
     decimal = schema.decimal if schema is not None else "."  # "1,5" is 1.5 under a comma
@@ -284,9 +284,10 @@ def _metrics(model, truth, score, pred, path=None, header: bool | None = None) -
     message = unknown_labels(truth, index, classes, "the model's classes", path,
                              header=header, decimal=decimal)
     if message is not None:  # the marker hint already says to drop --label
+        fix = ("write them so, or " if CASE_HINT in message else
+               "spell the labels as the classes, or ")
         raise UserError(message if MARKER_HINT in message else
-                        f"{message[:-1]}; spell the labels as the classes, or drop --label to "
-                        "predict without scoring.")
+                        f"{message[:-1]}; {fix}drop --label to predict without scoring.")
     predicted = declared_positions(np.asarray(pred, dtype=object), classes, decimal)
     accuracy = float(np.mean(index == predicted))
     if np.ndim(score) == 2:  # multiclass: macro one-vs-rest ROC AUC over the classes present

@@ -98,3 +98,56 @@ def test_a_title_that_reads_as_data_is_not_shown(tmp_path, one_line_error):
                  "--out", str(tmp_path / "m.json")])
     line = one_line_error(code, "its first line looks like data")
     assert "'7'" not in line and "looks like a title" not in line
+
+
+# -- predict --label says a label is a case variant, as train does --------------------------
+LABEL_SCHEMA = {"columns": {"age": {"type": "numeric", "lower": 0, "upper": 120}},
+                "label": {"column": "y", "classes": ["no", "yes"]}}
+
+
+@pytest.fixture
+def model(tmp_path, capsys):
+    data = _write(tmp_path / "train.csv", "age,y\n" + _rows(40))
+    schema = _write(tmp_path / "s.json", LABEL_SCHEMA)
+    assert main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")]) == 0
+    capsys.readouterr()
+    return tmp_path / "m.json"
+
+
+@pytest.mark.parametrize("labels, count", [
+    (["YES", "NO"] * 5, 10),  # the trial's upperlab.csv
+    (["Yes", "no"] * 5, 5),  # mixlab.csv
+    (["no", " Yes", "YES", "yes", "maybe"], 3),  # labels_case.csv (a space, then a word)
+])
+def test_predict_names_the_case_variant_kind(tmp_path, model, one_line_error, labels, count):
+    """predict --label said only "N rows hold a label outside the model's classes ... spell
+    the labels as the classes", where train says labels are case-sensitive."""
+    data = _write(tmp_path / "t.csv",
+                  "age,y\n" + "".join(f"{i},{v}\n" for i, v in enumerate(labels)))
+    code = main(["predict", "--model", str(model), str(data), "--label", "y",
+                 "--out", str(tmp_path / "p.csv")])
+    first = 2 + next(i for i, v in enumerate(labels) if v not in ("no", "yes"))
+    line = one_line_error(code, f"{count} rows hold a label outside the model's classes "
+                          f"['no', 'yes'] (the first at line {first}; labels are "
+                          "case-sensitive and must be written as the classes are written); "
+                          "write them so, or drop --label")
+    for value in set(labels) - {"no", "yes"}:
+        assert f"'{value.strip()}'" not in line  # the kind, never the label
+    assert not (tmp_path / "p.csv").exists()
+
+
+def test_a_label_of_no_class_gets_no_case_hint(tmp_path, model, one_line_error):
+    data = _write(tmp_path / "t.csv", "age,y\n1,no\n2,maybe\n3,YES\n")
+    code = main(["predict", "--model", str(model), str(data), "--label", "y"])
+    line = one_line_error(code, "(the first at line 3); spell the labels as the classes")
+    assert "case-sensitive" not in line
+
+
+def test_train_with_classes_says_the_same(tmp_path, one_line_error):
+    data = _write(tmp_path / "d.csv", "a,y\n1,no\n2,Yes\n3,yes\n")
+    code = main(["train", str(data), "--label", "y", "--classes", "no,yes", *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "1 row holds a label outside --classes ['no', 'yes'] (the first at "
+                   "line 3; labels are case-sensitive and must be written as the classes are "
+                   "written).")
