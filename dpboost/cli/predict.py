@@ -246,8 +246,11 @@ def _positional(model, args):
             X = np.hstack([X, np.zeros((X.shape[0], d - X.shape[1]))])
         truth = y if args.label is not None else None
     else:
-        X, y = _load_csv(args.data, args.label, header="infer",
-                         with_label=args.label is not None)
+        try:
+            X, y = _load_csv(args.data, args.label, header="infer",
+                             with_label=args.label is not None)
+        except ValueError as exc:
+            raise _without_schema_flag(exc, args) from None
         truth = y
     if X.shape[1] != d:
         raise ModelFileError(f"{args.model} expects {d} features but {args.data} has "
@@ -260,6 +263,25 @@ def _positional(model, args):
                                 "fitted Pipeline(TabularEncoder, model), or train it with "
                                 "'dpboost train --schema'"))
     return X, truth, None  # a header row is inferred, as the reader did
+
+
+#: The fix :func:`dpboost.data._load_csv` offers for a text cell, which names train's flag.
+_SCHEMA_FIX = "Encode categories as numbers first, or declare a schema (--schema)."
+
+
+def _without_schema_flag(exc: ValueError, args) -> Exception:
+    """The numeric reader's refusal of a text cell, reworded for predict, which has no
+    ``--schema``: without ``--label`` the cell may be the label column's (every column is
+    then read as a feature); else the model must be trained with a schema."""
+    text = str(exc)
+    if _SCHEMA_FIX not in text:
+        return exc
+    fix = ("Encode categories as numbers first, or train the model with a schema that "
+           "declares the columns ('dpboost train --schema')." if args.label is not None else
+           "If it is the label column, name it with --label (without it every column is read "
+           "as a feature); else encode categories as numbers first, or train the model with a "
+           "schema that declares the columns ('dpboost train --schema').")
+    return UserError(text.replace(_SCHEMA_FIX, fix))
 
 
 _AUC_UNDEFINED = "ROC AUC: undefined (the file holds one class)"
