@@ -14,8 +14,9 @@ import numpy as np
 
 from dpboost.cell_text import AMBIGUOUS, NA_WORDS, DeclaredValues
 
-__all__ = ["CASE_HINT", "CLASSES_HELP", "MARKER_HINT", "SPELLING_HELP", "declared_positions", "label_text",
-           "reads_as_marker", "row_where", "spelt_as_text", "split_classes", "unknown_labels"]
+__all__ = ["CASE_HINT", "CLASSES_HELP", "MARKER_HINT", "SPELLING_HELP", "declared_positions",
+           "label_text", "reads_as_marker", "row_where", "spelt_as_text", "split_classes",
+           "unknown_labels"]
 
 #: What a label message adds when the first label outside the classes is a missing-value
 #: marker (``?``, ``NA``, ``n/a``, ``NULL``...), worded as ``train`` words it
