@@ -175,6 +175,7 @@ def _check_dask_label(schema, args) -> None:
 
 def _check_truth(truth, path, frame) -> None:
     """A missing label in the file is a one-line error naming its line (as in train)."""
+    from dpboost.csv_errors import totals_row_hint
     from dpboost.readers import line_of, table_format
     from dpboost.schema import category_key, is_nan_text
 
@@ -188,7 +189,8 @@ def _check_truth(truth, path, frame) -> None:
         where = f"line {line}" if line is not None else f"row {row}"
         raise UserError(f"{path}: the label is missing at {where} ({len(missing)} row"
                         f"{'' if len(missing) == 1 else 's'} without a label); accuracy "
-                        "needs a label on every row: fill them in, or drop --label.")
+                        "needs a label on every row: fill them in, or drop --label."
+                        + totals_row_hint(path, line))
 
 
 def _by_name(model, args):
@@ -343,6 +345,7 @@ def run(args) -> int:
     if not Path(args.model).is_file():
         raise UserError(f"--model {args.model}: no such file.")
     model = load_model(args.model)
+    _refuse_totals_row(args.data)
     if args.workers is not None or args.scheduler is not None:
         return _run_dask(model, args)
     result = None
@@ -385,6 +388,18 @@ def run(args) -> int:
     if summary is not None:
         print(f"test: {summary}", file=sys.stderr if args.out is None else sys.stdout)
     return 0
+
+
+def _refuse_totals_row(data) -> None:
+    """A CSV file whose last record is a spreadsheet's totals row
+    (:func:`~dpboost.csv_errors.last_totals_line`) is refused, naming the line: predicted, it
+    was one more output row, of a sum, without a word."""
+    from dpboost.csv_errors import last_totals_line, totals_row_error
+    from dpboost.readers import table_format
+
+    path = Path(str(data))
+    if path.is_file() and table_format(path) == "csv" and (line := last_totals_line(path)):
+        raise UserError(str(totals_row_error(path, line)))
 
 
 def keep_names(text: str | None) -> list[str]:

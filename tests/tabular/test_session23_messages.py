@@ -179,3 +179,136 @@ def test_predict_does_not_suggest_schema_flag(tmp_path, numeric_model, one_line_
     line = one_line_error(code, "holds a non-numeric value at line 1", fix,
                           "('dpboost train --schema')")
     assert "(--schema)" not in line and "'x'" not in line and "pos" not in line
+
+
+# -- a spreadsheet's totals row padded to the table's width ---------------------------------
+def _excel(path, last: str, *, tail: str = "\r\n", n: int = 40):
+    """A spreadsheet export: byte-order mark, CRLF, two trailing separators on every line."""
+    rows = "".join(f"{i:05d},{20 + i % 60},{1000 + 37 * i}.5,{'yes' if i % 2 else 'no'},,\r\n"
+                   for i in range(n))
+    path.write_bytes(("\ufeffid,age,income,y,,\r\n" + rows + last + tail).encode("utf-8"))
+    return path
+
+
+EXCEL_SCHEMA = {"columns": {"id": {"type": "drop"},
+                            "age": {"type": "numeric", "lower": 0, "upper": 120},
+                            "income": {"type": "numeric", "lower": 0, "upper": 1e7}},
+                "label": {"column": "y", "classes": ["no", "yes"]}}
+
+
+@pytest.fixture
+def excel_model(tmp_path, capsys):
+    data = _excel(tmp_path / "train.csv", "00099,30,1000,no,,")
+    schema = _write(tmp_path / "s.json", EXCEL_SCHEMA)
+    assert main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")]) == 0
+    capsys.readouterr()
+    return tmp_path / "m.json"
+
+
+@pytest.mark.parametrize("last, tail", [
+    ("Total,32323,21669723.4,,,", "\r\n"),  # the trial's excel.csv
+    (" Grand TOTAL ,1,2,,,", "\r\n\r\n \r\n"),  # spaces, case, blank lines below
+    ('"Summe",1,2,,,', ""),  # quoted, no line break at the end
+    ("totaal,1,2", "\r\n"),  # short (tot_short.csv): named before the field count is
+])
+def test_predict_refuses_a_last_totals_row(tmp_path, excel_model, one_line_error, last, tail):
+    """excel.csv's last line 'Total,32323,21669723.4,,,,,' was predicted as a row."""
+    data = _excel(tmp_path / "t.csv", last, tail=tail)
+    for extra in ([], ["--keep", "id"], ["--label", "y"]):
+        code = main(["predict", "--model", str(excel_model), str(data), *extra,
+                     "--out", str(tmp_path / "p.csv")])
+        line = one_line_error(code, "line 42, the last, looks like a totals row below the "
+                              "table (its first cell says so), not a record of the table: "
+                              "delete it.")
+        assert "32323" not in line and "21669723" not in line
+        assert not (tmp_path / "p.csv").exists()
+
+
+def test_predict_refuses_a_gzip_file_ending_in_a_totals_row(tmp_path, excel_model,
+                                                            one_line_error):
+    import gzip
+
+    raw = _excel(tmp_path / "t.csv", "Totals,1,2,,,").read_bytes()
+    (tmp_path / "t.csv.gz").write_bytes(gzip.compress(raw))
+    code = main(["predict", "--model", str(excel_model), str(tmp_path / "t.csv.gz")])
+    one_line_error(code, "line 42, the last, looks like a totals row")
+
+
+@pytest.mark.parametrize("last", [
+    "00099,30,1000,no,,",  # a record
+    "Subtotal,1,2,,,",  # not a word of the list
+    "total cost,1,2,,,",
+    ',30,1000,no,,\r\n"Total,3",4,5,,',  # 'Total' inside a quoted cell of a record
+])
+def test_predict_keeps_other_last_rows(tmp_path, excel_model, capsys, last):
+    data = _excel(tmp_path / "t.csv", last)
+    code = main(["predict", "--model", str(excel_model), str(data), "--keep", "id",
+                 "--out", str(tmp_path / "p.csv")])
+    err = capsys.readouterr().err
+    assert "totals row" not in err, err
+    if code == 0:
+        assert (tmp_path / "p.csv").read_text().count("\n") == 1 + 41 + last.count("\r\n")
+
+
+def test_a_totals_row_in_the_middle_is_not_refused_by_predict(tmp_path, excel_model, capsys):
+    """Only the last record: a 'Total' row above other rows may be a record (a first cell is
+    an ID or a name), so predict keeps it; train's missing-label hint still names it."""
+    from dpboost.csv_errors import totals_row_hint
+
+    data = _excel(tmp_path / "t.csv", "Total,1,2,,,\r\n00100,30,1000,no,,")
+    assert main(["predict", "--model", str(excel_model), str(data),
+                 "--out", str(tmp_path / "p.csv")]) == 0
+    assert totals_row_hint(data, 42) == (" Line 42 looks like a totals row below the table "
+                                         "(its first cell says so): delete it.")
+
+
+@pytest.mark.parametrize("first, hinted", [
+    ("Total", True), ("TOTALS", True), (" sum ", True), ("Grand Total", True),
+    ("Gesamt", True), ("summe", True), ("Totaal", True), ('"Total"', True),
+    ("Subtotal", False), ("00042", False), ("", False), ("Total:", False),
+])
+def test_the_totals_hint_reads_the_first_cell_of_the_line(tmp_path, first, hinted):
+    data = _excel(tmp_path / "t.csv", f"{first},32323,21669723.4,,,")
+    hint = totals_row_hint_of(data, 42)
+    assert hint == (" Line 42 looks like a totals row below the table (its first cell says "
+                    "so): delete it." if hinted else "")
+    assert totals_row_hint_of(data, 41) == "" and totals_row_hint_of(data, 99) == ""
+    assert totals_row_hint_of(tmp_path / "absent.csv", 42) == ""
+
+
+def totals_row_hint_of(path, line):
+    from dpboost.csv_errors import totals_row_hint
+
+    return totals_row_hint(path, line)
+
+
+def _train_adds_the_totals_hint() -> bool:
+    """Whether train's row-to-line rewrite calls the hint (the lead's one-line call)."""
+    import inspect
+
+    from dpboost.cli import train
+
+    return "totals_row_hint" in inspect.getsource(train)
+
+
+@pytest.mark.skipif(not _train_adds_the_totals_hint(),
+                    reason="dpboost/cli/train.py does not call csv_errors.totals_row_hint yet")
+def test_train_names_a_totals_row_whose_label_is_missing(tmp_path, one_line_error):
+    """train said only "The label is missing at line 602" of excel.csv's totals row."""
+    data = _excel(tmp_path / "d.csv", "Total,32323,21669723.4,,,")
+    schema = _write(tmp_path / "s.json", EXCEL_SCHEMA)
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    line = one_line_error(code, "The label is missing at line 42", "Line 42 looks like a "
+                          "totals row below the table (its first cell says so): delete it.")
+    assert "32323" not in line
+
+
+def test_predict_label_names_a_totals_row_above_the_last(tmp_path, excel_model,
+                                                          one_line_error):
+    """predict --label's own missing-label error adds the hint of train's."""
+    data = _excel(tmp_path / "t.csv", "Sum,1,2,,,\r\n00100,30,1000,no,,")
+    code = main(["predict", "--model", str(excel_model), str(data), "--label", "y"])
+    one_line_error(code, "the label is missing at line 42 (1 row without a label)",
+                   "drop --label. Line 42 looks like a totals row below the table")
