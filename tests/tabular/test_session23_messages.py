@@ -1,8 +1,11 @@
 """Session 23: messages a user trial found confusing.
 
-Each test reproduces one of the trial's files in ``tmp_path`` (the trial's own files were a
+Each test rebuilds one of the trial's files in ``tmp_path`` (the trial's own were a
 spreadsheet export, a hand-written schema and a model trained on them) and checks the one
-line the command prints: which side of an NFC/NFD mismatch is decomposed, ...
+line the command prints: which side of an NFC/NFD mismatch is decomposed; a title line padded
+with separators above the header; predict's case hint on labels; no ``--schema`` offered by
+predict, which lacks it; a spreadsheet's totals row (predict refuses it as the last record,
+train's missing-label error names it).  No message prints a data cell.
 """
 
 from __future__ import annotations
