@@ -46,15 +46,18 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
         elif spaced:  # a spreadsheet's non-breaking space, a double space, a tab
             hint = (f" The file's {spaced[0]!r} differs from it only in its spaces; write "
                     f"the name as the file does (in JSON: {json.dumps(spaced[0])}).")
-        elif composed:  # 'São' typed in the schema, 'Sa\u0303o' saved by the file
-            hint = (f" The file writes it with its accents decomposed (Unicode NFD, in JSON: "
-                    f"{json.dumps(composed[0])}); write it so, or re-save the file as NFC.")
+        elif composed:  # 'São' composed on one side, 'Sa\u0303o' decomposed on the other
+            hint = _accents_hint(composed[0], absent[0])
         elif header and shown and shown[0].lstrip("# ") == absent[0]:  # '#age,...'
             hint = (f" The file writes it {shown[0]!r}, with a '#' before the first name: "
                     "delete the '#' from the file's header, or name the column so.")
         elif header and shown and shown[0].startswith("#"):  # '# exported 2024-01-01'
             hint = (" Its first line starts with '#', a comment: delete the comment lines "
                     "above the header row.")
+        elif header and _is_title(shown):  # 'Customer report Q3,,,,,' above the header
+            hint = (f" Its {_first_line_name(path)} looks like a title above the header row "
+                    "(one name, then empty fields): delete it, and any other line above the "
+                    "header row.")
         elif len(available) == 1 and len(wanted) > 1:
             hint = (" The file reads as a single column: the separator is taken from the "
                     "first line and must be a comma, semicolon, tab, pipe or whitespace.")
@@ -67,6 +70,26 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
                          f"columns are {shown}.{hint}")
 
 
+def _accents_hint(found: str, wanted: str) -> str:
+    r"""The hint for a name the file writes as ``found`` and the schema as ``wanted``, equal in
+    Unicode's composed form (NFC) but not as written: it says which side is decomposed (NFD).
+
+    Examples
+    --------
+    >>> print(_accents_hint("A\u0302ge", "\u00c2ge"))  # doctest: +NORMALIZE_WHITESPACE
+     The file writes it with its accents decomposed (Unicode NFD, in JSON: "A\u0302ge");
+     write it so, or re-save the file as NFC.
+    >>> print(_accents_hint("\u00c2ge", "A\u0302ge"))  # doctest: +NORMALIZE_WHITESPACE
+     The schema writes it with its accents decomposed (Unicode NFD); the file writes it
+     composed (NFC, in JSON: "\u00c2ge"): write it so in the schema.
+    """
+    if not unicodedata.is_normalized("NFC", found):  # the file's name is (partly) decomposed
+        return (f" The file writes it with its accents decomposed (Unicode NFD, in JSON: "
+                f"{json.dumps(found)}); write it so, or re-save the file as NFC.")
+    return (" The schema writes it with its accents decomposed (Unicode NFD); the file writes "
+            f"it composed (NFC, in JSON: {json.dumps(found)}): write it so in the schema.")
+
+
 def first_line_is_data(path: str | os.PathLike, names) -> bool:
     """Whether a file read as having a header holds data in its first line: a number among the
     header ``names`` and no header by :func:`header_names`' rule (a headerless file, such as
@@ -75,6 +98,30 @@ def first_line_is_data(path: str | os.PathLike, names) -> bool:
 
     return (any(is_decimal_number(str(name)) for name in names)
             and header_names(path, "infer") is None)
+
+
+def _is_title(names) -> bool:
+    """Whether header ``names`` are one name followed only by empty ones: a spreadsheet's
+    title line padded with separators to the table's width (``Customer report Q3,,,,,``).
+
+    Examples
+    --------
+    >>> _is_title(["Report Q3", "", " "]), _is_title(["a", "", "b"]), _is_title(["a"])
+    (True, False, False)
+    """
+    names = [str(n).strip() for n in names]
+    return len(names) > 1 and bool(names[0]) and not any(names[1:])
+
+
+def _first_line_name(path: Path) -> str:
+    """``line N``: the file's first non-blank line, or ``first line`` when it has none."""
+    from dpboost.readers import _first_lines, table_format
+
+    try:
+        lines = _first_lines(Path(path), 1) if table_format(path) == "csv" else []
+    except (OSError, ValueError):
+        lines = []
+    return f"line {lines[0][0]}" if lines else "first line"
 
 
 def _second_row(path: Path) -> list[str]:

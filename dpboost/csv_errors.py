@@ -12,14 +12,20 @@ import gzip
 import re
 from pathlib import Path
 
-__all__ = ["WHITESPACE_WIDTH_HINT", "arrow_error", "bad_record_line", "decode_error",
-           "field_count_error", "open_text", "refuse_archive", "repeated_names_error",
-           "repeats_header", "undecodable_line"]
+__all__ = ["TOTALS_WORDS", "WHITESPACE_WIDTH_HINT", "arrow_error", "bad_record_line",
+           "decode_error", "field_count_error", "last_totals_line", "open_text",
+           "refuse_archive", "repeated_names_error", "repeats_header", "totals_row_error",
+           "totals_row_hint", "undecodable_line"]
 
 #: What a whitespace-separated file's "expected N fields" error adds: an unquoted value
 #: holding a space (``blue collar``) is two fields there.  A fixed example, never a cell.
 WHITESPACE_WIDTH_HINT = ('; a value holding a space must be quoted ("blue collar"), or use a '
                          "comma or tab separator")
+
+#: A spreadsheet's totals row starts with one of these (its first cell casefolded and
+#: stripped): a fixed public list, and the only text of a data row a message may name.
+TOTALS_WORDS = frozenset({"total", "totals", "sum", "grand total", "gesamt", "summe",
+                          "totaal"})
 
 #: The csv module refuses a field over 131,072 characters ("field larger than field limit"),
 #: a free-text cell pyarrow and pandas read.  2**31 - 1 fits a C long on every platform
@@ -287,3 +293,114 @@ def field_count_error(path, line: int, width: int, found: int, *, whitespace: bo
     hint = WHITESPACE_WIDTH_HINT if whitespace and found > width else ""
     return ValueError(f"{path}, line {line}: expected {width} fields ({what}), found "
                       f"{found}{hint}.")
+
+
+def _is_totals_cell(cell) -> bool:
+    return isinstance(cell, str) and cell.strip().casefold() in TOTALS_WORDS
+
+
+def _first_cell(path: Path, line: int) -> str | None:
+    """The first cell of physical line ``line`` (1-based), split as the header is; None when
+    the file has no such line or cannot be read so (an error path: it never raises)."""
+    from dpboost.readers import _split, sniff_delimiter
+
+    delimiter, sniffed = None, False
+    try:
+        with open_text(Path(path)) as handle:
+            for number, text in enumerate(handle, start=1):
+                text = text.rstrip("\r\n")
+                if not sniffed and text.strip():
+                    delimiter, sniffed = sniff_delimiter(text), True
+                if number == line:
+                    cells = _split(text, delimiter) if text.strip() else []
+                    return cells[0] if cells else None
+    except (OSError, EOFError, UnicodeDecodeError, csv.Error, ValueError):
+        return None
+    return None
+
+
+def totals_row_hint(path, line: int | None) -> str:
+    r"""What an error naming data line ``line`` adds when that line's first cell is a totals
+    word (:data:`TOTALS_WORDS`): a spreadsheet's totals row padded to the table's width, whose
+    label cell is empty ("The label is missing at line N").  ``""`` otherwise.
+
+    The hint names the line, never the cell (a totals word is from the fixed list).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d, "f.csv")
+    ...     _ = p.write_text("id,a,y,,\n1,2,no,,\n Grand TOTAL ,2,,,\n")
+    ...     print(totals_row_hint(p, 3)), totals_row_hint(p, 2)
+     Line 3 looks like a totals row below the table (its first cell says so): delete it.
+    (None, '')
+    """
+    if line is None or not _is_totals_cell(_first_cell(path, line)):
+        return ""
+    return f" Line {line} looks like a totals row below the table (its first cell says so): " \
+           "delete it."
+
+
+def last_totals_line(path) -> int | None:
+    r"""The 1-based line of a CSV file's last record when it is a totals row, else None.
+
+    A totals row (``Total,32323,21669723.4,,,,,``, a spreadsheet's sum padded to the table's
+    width) is the last non-blank line, not the first, and starts a record whose first cell is
+    a totals word (:data:`TOTALS_WORDS`).  The tail of a plain file is read first; the whole
+    file (one pass of the CSV reader, so a quoted value over several lines is one record)
+    only when its last line starts with a totals word, or for a gzip file.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d, "f.csv")
+    ...     _ = p.write_text("id,a,y\r\n1,2,no\r\nTotal,2,\r\n\r\n")
+    ...     q = Path(d, "g.csv")
+    ...     _ = q.write_text('id,a,y\n1,2,"x\nTotal,3"\n')
+    ...     last_totals_line(p), last_totals_line(q)
+    (3, None)
+    """
+    from dpboost.readers import _split, sniff_delimiter
+
+    path = Path(path)
+    try:
+        with open(path, "rb") as handle:
+            gz = handle.read(2) == b"\x1f\x8b"
+            if not gz:
+                size = handle.seek(0, 2)
+                handle.seek(max(0, size - 65536))
+                tail = handle.read().decode("utf-8", errors="replace").lstrip("\ufeff")
+                lines = [t for t in tail.splitlines() if t.strip()]
+                if not lines or not lines[-1].lstrip().lstrip('"').strip():
+                    return None
+                if not _is_totals_cell(_split(lines[-1], sniff_delimiter(lines[-1]))[0]):
+                    return None
+        with open_text(path) as handle:
+            first = ""
+            for first in handle:
+                if first.strip():
+                    break
+            sniffed = sniff_delimiter(first.rstrip("\r\n"))
+        with open_text(path) as handle:
+            reader = csv.reader(handle, delimiter=sniffed or ",")  # whitespace: quotes only
+            start, records = 1, []
+            for record in reader:
+                if len(record) > 1 or (record and record[0].strip()):
+                    records = [records[-1] if records else None, (start, record)]
+                start = reader.line_num + 1
+    except (OSError, EOFError, UnicodeDecodeError, csv.Error, ValueError, IndexError):
+        return None
+    if len(records) < 2 or records[0] is None:
+        return None  # no record, or one only (a header, or a file of one row)
+    line, record = records[-1]
+    cell = record[0] if sniffed else (_split(",".join(record), None) or [""])[0]
+    return line if _is_totals_cell(cell) else None
+
+
+def totals_row_error(path, line: int) -> ValueError:
+    """``predict``'s refusal of a file whose last record is a totals row
+    (:func:`last_totals_line`): predicted, it was one row more, of a sum, not a record."""
+    return ValueError(f"{path}: line {line}, the last, looks like a totals row below the table "
+                      "(its first cell says so), not a record of the table: delete it.")

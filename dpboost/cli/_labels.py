@@ -8,19 +8,26 @@ can change (a rare label would be printed for anyone who reads the output).
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import numpy as np
 
 from dpboost.cell_text import AMBIGUOUS, NA_WORDS, DeclaredValues
 
-__all__ = ["CLASSES_HELP", "MARKER_HINT", "SPELLING_HELP", "declared_positions", "label_text",
-           "reads_as_marker", "row_where", "spelt_as_text", "split_classes", "unknown_labels"]
+__all__ = ["CASE_HINT", "CLASSES_HELP", "MARKER_HINT", "SPELLING_HELP", "declared_positions",
+           "label_text", "reads_as_marker", "row_where", "spelt_as_text", "split_classes",
+           "unknown_labels"]
 
 #: What a label message adds when the first label outside the classes is a missing-value
 #: marker (``?``, ``NA``, ``n/a``, ``NULL``...), worded as ``train`` words it
 #: (:func:`dpboost.tabular._label_error`): the kind of text, never the text.
 MARKER_HINT = ("it reads as a missing-value marker: remove the rows without a label; to "
                "only predict them, run predict without --label")
+
+#: What a label message adds when the first label outside the classes is a case variant of
+#: one (``YES`` against ``yes``), as ``train`` says it through a schema: the kind of text,
+#: never the label nor the class it resembles (README, "Reading files").
+CASE_HINT = "labels are case-sensitive and must be written as the classes are written"
 
 
 #: What ``--classes`` help adds on labels holding a comma (:func:`split_classes`).
@@ -152,8 +159,9 @@ def unknown_labels(labels, positions: np.ndarray, classes, what: str, path=None,
     It names the first such row (its line in a CSV ``path``), how many rows there are and the
     declared ``classes`` (``what``: ``"--classes"``, ``"the model's classes"``); when every
     such label is a class with a trailing ``.`` (UCI adult.test), it says to remove the dots;
-    when the first is a missing-value marker (:func:`reads_as_marker`), it says so as
-    ``train`` does (:data:`MARKER_HINT`); a number two classes share asks for a text column.
+    when the first is a missing-value marker (:func:`reads_as_marker`) or a case variant of a
+    class, it says so as ``train`` does (:data:`MARKER_HINT`, :data:`CASE_HINT`: the kind,
+    never the label or the class); a number two classes share asks for a text column.
 
     Examples
     --------
@@ -163,6 +171,12 @@ def unknown_labels(labels, positions: np.ndarray, classes, what: str, path=None,
     ... # doctest: +NORMALIZE_WHITESPACE
     2 rows hold a label outside the declared classes ['no', 'yes'] (the first at row 1); the
     labels end in '.', as in UCI adult.test: remove the dots.
+    >>> labels = np.array(["no", " YES", "x"], dtype=object)
+    >>> pos = declared_positions(labels, ["no", "yes"])
+    >>> print(unknown_labels(labels, pos, ["no", "yes"], "--classes"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    2 rows hold a label outside --classes ['no', 'yes'] (the first at row 1; labels are
+    case-sensitive and must be written as the classes are written).
     """
     bad = np.flatnonzero(positions < 0)
     if not bad.size:
@@ -182,6 +196,21 @@ def unknown_labels(labels, positions: np.ndarray, classes, what: str, path=None,
     dotted = all(isinstance(v, str) and v.strip().endswith(".")
                  and declared.index(v.strip()[:-1]) >= 0 for v in set(labels[bad].tolist()))
     hint = "; the labels end in '.', as in UCI adult.test: remove the dots" if dotted else ""
-    marker = f"; {MARKER_HINT}" if reads_as_marker(labels[bad[0]]) else ""
+    marker = (f"; {MARKER_HINT}" if reads_as_marker(labels[bad[0]]) else
+              f"; {CASE_HINT}" if _case_variant(labels[bad[0]], classes) else "")
     return (f"{prefix}{rows} a label outside {what} {list(classes)} (the first at "
             f"{where}{marker}){hint}.")
+
+
+def _case_variant(label, classes) -> bool:
+    """Whether ``label`` (spaces around it ignored) is a class in another case.
+
+    Examples
+    --------
+    >>> _case_variant(" YES ", ["no", "yes"]), _case_variant("Yes.", ["no", "yes"])
+    (True, False)
+    """
+    if not isinstance(label, str):
+        return False
+    key = unicodedata.normalize("NFC", label.strip()).casefold()
+    return any(unicodedata.normalize("NFC", str(c).strip()).casefold() == key for c in classes)

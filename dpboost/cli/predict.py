@@ -175,6 +175,7 @@ def _check_dask_label(schema, args) -> None:
 
 def _check_truth(truth, path, frame) -> None:
     """A missing label in the file is a one-line error naming its line (as in train)."""
+    from dpboost.csv_errors import totals_row_hint
     from dpboost.readers import line_of, table_format
     from dpboost.schema import category_key, is_nan_text
 
@@ -188,7 +189,8 @@ def _check_truth(truth, path, frame) -> None:
         where = f"line {line}" if line is not None else f"row {row}"
         raise UserError(f"{path}: the label is missing at {where} ({len(missing)} row"
                         f"{'' if len(missing) == 1 else 's'} without a label); accuracy "
-                        "needs a label on every row: fill them in, or drop --label.")
+                        "needs a label on every row: fill them in, or drop --label."
+                        + totals_row_hint(path, line))
 
 
 def _by_name(model, args):
@@ -246,8 +248,11 @@ def _positional(model, args):
             X = np.hstack([X, np.zeros((X.shape[0], d - X.shape[1]))])
         truth = y if args.label is not None else None
     else:
-        X, y = _load_csv(args.data, args.label, header="infer",
-                         with_label=args.label is not None)
+        try:
+            X, y = _load_csv(args.data, args.label, header="infer",
+                             with_label=args.label is not None)
+        except ValueError as exc:
+            raise _without_schema_flag(exc, args) from None
         truth = y
     if X.shape[1] != d:
         raise ModelFileError(f"{args.model} expects {d} features but {args.data} has "
@@ -260,6 +265,25 @@ def _positional(model, args):
                                 "fitted Pipeline(TabularEncoder, model), or train it with "
                                 "'dpboost train --schema'"))
     return X, truth, None  # a header row is inferred, as the reader did
+
+
+#: The fix :func:`dpboost.data._load_csv` offers for a text cell, which names train's flag.
+_SCHEMA_FIX = "Encode categories as numbers first, or declare a schema (--schema)."
+
+
+def _without_schema_flag(exc: ValueError, args) -> Exception:
+    """The numeric reader's refusal of a text cell, reworded for predict, which has no
+    ``--schema``: without ``--label`` the cell may be the label column's (every column is
+    then read as a feature); else the model must be trained with a schema."""
+    text = str(exc)
+    if _SCHEMA_FIX not in text:
+        return exc
+    fix = ("Encode categories as numbers first, or train the model with a schema that "
+           "declares the columns ('dpboost train --schema')." if args.label is not None else
+           "If it is the label column, name it with --label (without it every column is read "
+           "as a feature); else encode categories as numbers first, or train the model with a "
+           "schema that declares the columns ('dpboost train --schema').")
+    return UserError(text.replace(_SCHEMA_FIX, fix))
 
 
 _AUC_UNDEFINED = "ROC AUC: undefined (the file holds one class)"
@@ -275,7 +299,7 @@ def _metrics(model, truth, score, pred, path=None, header: bool | None = None) -
     row), the count and the classes, never the label (a missing-value marker such as ``?``
     is said to be one, as ``train`` says it).
     """
-    from dpboost.cli._labels import MARKER_HINT, declared_positions, unknown_labels
+    from dpboost.cli._labels import CASE_HINT, MARKER_HINT, declared_positions, unknown_labels
 
     schema = getattr(model, "schema_", None)
     decimal = schema.decimal if schema is not None else "."  # "1,5" is 1.5 under a comma
@@ -284,9 +308,10 @@ def _metrics(model, truth, score, pred, path=None, header: bool | None = None) -
     message = unknown_labels(truth, index, classes, "the model's classes", path,
                              header=header, decimal=decimal)
     if message is not None:  # the marker hint already says to drop --label
+        fix = ("write them so, or " if CASE_HINT in message else
+               "spell the labels as the classes, or ")
         raise UserError(message if MARKER_HINT in message else
-                        f"{message[:-1]}; spell the labels as the classes, or drop --label to "
-                        "predict without scoring.")
+                        f"{message[:-1]}; {fix}drop --label to predict without scoring.")
     predicted = declared_positions(np.asarray(pred, dtype=object), classes, decimal)
     accuracy = float(np.mean(index == predicted))
     if np.ndim(score) == 2:  # multiclass: macro one-vs-rest ROC AUC over the classes present
@@ -320,6 +345,7 @@ def run(args) -> int:
     if not Path(args.model).is_file():
         raise UserError(f"--model {args.model}: no such file.")
     model = load_model(args.model)
+    _refuse_totals_row(args.data)
     if args.workers is not None or args.scheduler is not None:
         return _run_dask(model, args)
     result = None
@@ -362,6 +388,18 @@ def run(args) -> int:
     if summary is not None:
         print(f"test: {summary}", file=sys.stderr if args.out is None else sys.stdout)
     return 0
+
+
+def _refuse_totals_row(data) -> None:
+    """A CSV file whose last record is a spreadsheet's totals row
+    (:func:`~dpboost.csv_errors.last_totals_line`) is refused, naming the line: predicted, it
+    was one more output row, of a sum, without a word."""
+    from dpboost.csv_errors import last_totals_line, totals_row_error
+    from dpboost.readers import table_format
+
+    path = Path(str(data))
+    if path.is_file() and table_format(path) == "csv" and (line := last_totals_line(path)):
+        raise UserError(str(totals_row_error(path, line)))
 
 
 def keep_names(text: str | None) -> list[str]:
