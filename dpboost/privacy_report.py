@@ -1,8 +1,8 @@
 """``privacy_report_`` of ``PrivateHalfspaceClassifier``: every mechanism, its share, the rules.
 
 Everything in the report is public (parameters, ``n``, ``d``) or private output (the noisy
-count, the learned ``kappa``, ``T`` and scale, the calibration); the fields are listed in the
-estimator's docstring.
+count, the learned ``kappa``, ``T`` and scale, the calibration, and ``signal_ratio`` from the
+released centres); the fields are listed in the estimator's docstring.
 """
 
 from __future__ import annotations
