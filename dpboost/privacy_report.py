@@ -20,7 +20,7 @@ __all__ = ["NOISE_WARNING_RATIO", "PLATT_SPREAD_WARNING", "build_report", "noise
 NOISE_WARNING_RATIO = 1.0
 #: The Platt log-odds spread (:func:`platt_spread`) below which a fit whose
 #: :func:`signal_ratio` is within pure noise's range warns (measured, session 23: at most 0.31
-#: where held-out AUC was below 0.6, at least 0.78 where it was 0.71 or more).
+#: where held-out AUC was below 0.6, at least 0.77 where it was 0.71 or more).
 PLATT_SPREAD_WARNING = 0.5
 #: Standard deviations of the pure-noise chi law above its mean that ``signal_ratio`` may reach
 #: and still count as noise-sized (:func:`pure_noise_signal_ratio`).
@@ -89,10 +89,12 @@ def platt_spread(report: dict, d: int) -> float | None:
     """``a / sqrt(d')``, ``a`` the released Platt slope of the score ``u = x . w / (R ||w||)``:
     the log-odds standard deviation the calibration implies were ``w`` a pure-noise direction
     (then ``E u^2 = ||x||^2 / (R^2 d') <= 1 / d'``).  None when no score histogram was
-    released (small data: the threshold mechanism's slope is too coarse to read).  Post-
-    processing of the histogram release, like :func:`signal_ratio`."""
+    released (small data: the threshold mechanism's slope is too coarse to read) or when its
+    cells pooled into one group (the slope is then the unfitted placeholder 1: rows far inside
+    the ball put every score in one bin; measured AUC 0.71-0.98 there).  Post-processing of
+    the histogram release, like :func:`signal_ratio`."""
     cal = report.get("calibration")
-    if not cal or "slope" not in cal:
+    if not cal or "slope" not in cal or cal.get("n_groups", 0) < 2:
         return None
     return cal["slope"] / math.sqrt(d)
 

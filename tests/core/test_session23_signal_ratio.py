@@ -131,3 +131,20 @@ def test_the_wide_trial_warns_at_4000_rows_and_epsilon_1():
     assert len(caught) == 1 and "signal_ratio" in caught[0] and _expected(model)
     model, caught = _fit(X, y, eps=5.0)
     assert caught == [] and not _expected(model)
+
+
+def test_a_single_pooled_group_is_no_flat_slope():
+    """Rows at 1% of the norm bound (labels sign(x_0), 3,000 rows, epsilon 1): every score falls
+    in one bin, the histogram pools to one group and the Platt slope is the placeholder 1.0,
+    yet held-out AUC was 0.98 (seed 2; signal_ratio 1.05, d' = 6, 1 / sqrt(6) = 0.41): no
+    warning from that slope."""
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(3000, 5)) * 0.01 / math.sqrt(5)
+    y = (X[:, 0] > 0).astype(int)
+    model, caught = _fit(X, y, seed=2)
+    cal = model.privacy_report_["calibration"]
+    assert cal["n_groups"] == 1 and cal["slope"] == 1.0
+    assert platt_spread(model.privacy_report_, 6) is None
+    assert caught == [] and not _expected(model)
+    assert platt_spread({"calibration": {**cal, "n_groups": 2}}, 6) == pytest.approx(
+        1 / math.sqrt(6))
