@@ -180,22 +180,22 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         rounds alone, else a ``ComposedEvent`` of (count of positives, rounds, score histogram),
         each a discrete Gaussian (:mod:`dpboost.budget_plan`).
     privacy_report_ : dict
-        ``rho`` (zCDP), ``mu`` (GDP; None for the discrete Gaussian release), ``delta``,
-        ``epsilon`` (dict by method plus ``"best"``),
-        ``sigma`` (absolute noise scale per coordinate per round), ``noise_multiplier``,
+        ``rho`` (zCDP), ``mu`` (GDP; None for the discrete Gaussian release), ``delta``, ``epsilon``
+        (dict by method plus ``"best"``), ``sigma`` (absolute noise scale per coordinate per round),
+        ``noise_ratio``, ``signal_ratio`` (:mod:`dpboost.privacy_report`), ``noise_multiplier``,
         ``sensitivity`` (the effective ``Delta'`` the noise is calibrated to),
         ``sensitivity_exact_arithmetic`` (``2R/(kappa n)``), ``float_error_bound``,
         ``grid_granularity``, ``mechanism``, ``n_rounds``, ``kappa``, ``learning_rate``,
         ``norm_bound``, ``n_samples``, ``sigma_util`` (theory mode: Algorithm 5's utility noise
         level ``tau/(8 c sqrt(log(3T/beta)))``, ``c = sqrt(2)``; else None),
-        ``sigma_at_most_sigma_util`` (theory mode; else None), ``utility_guarantee_applies``
-        (theory mode: ``sigma <= sigma_util`` and the Algorithm 5 settings not overridden; else
-        None), ``sensitivity_rule``, ``accounting_method``, ``mode``,
-        ``labels_inferred_from_data``; and ``mechanisms`` (every mechanism that touched the data:
-        name, event, rho, share), ``budget_shares``, ``kappa_rule``, ``n_rounds_rule``,
-        ``noisy_positive_count``, ``calibration`` (slope, offset, bins), ``threshold`` (the
-        small-data cut and slope, else None) and ``predict_proba``
-        (how the probabilities were obtained).  ``rho``/``epsilon`` are for the whole run.
+        ``sigma_at_most_sigma_util`` (theory mode; else None), ``utility_guarantee_applies`` (theory
+        mode: ``sigma <= sigma_util`` and the Algorithm 5 settings not overridden; else None),
+        ``sensitivity_rule``, ``accounting_method``, ``mode``, ``labels_inferred_from_data``; and
+        ``mechanisms`` (every mechanism that touched the data: name, event, rho, share),
+        ``budget_shares``, ``kappa_rule``, ``n_rounds_rule``, ``noisy_positive_count``,
+        ``calibration`` (slope, offset, bins), ``threshold`` (the small-data cut and slope, else
+        None) and ``predict_proba`` (how the probabilities were obtained).  ``rho``/``epsilon`` are
+        for the whole run.
     diagnostics_ : dict
         Only with ``diagnostics=True``; labelled non-private: fraction of training points with
         ``y H(x) <= gamma`` (``gamma = tau/8`` in theory mode, 0 otherwise) beside Theorem 24's

@@ -1,8 +1,8 @@
 """``privacy_report_`` of ``PrivateHalfspaceClassifier``: every mechanism, its share, the rules.
 
 Everything in the report is public (parameters, ``n``, ``d``) or private output (the noisy
-count, the learned ``kappa``, ``T`` and scale, the calibration); the fields are listed in the
-estimator's docstring.
+count, the learned ``kappa``, ``T`` and scale, the calibration, and ``signal_ratio`` from the
+released centres); the fields are listed in the estimator's docstring.
 """
 
 from __future__ import annotations
@@ -12,11 +12,19 @@ import math
 from accounting import ZCDPAccountant
 from dpboost.theory import sigma_util
 
-__all__ = ["NOISE_WARNING_RATIO", "build_report", "noise_ratio", "warn_if_noise_dominates",
+__all__ = ["NOISE_WARNING_RATIO", "PLATT_SPREAD_WARNING", "build_report", "noise_ratio",
+           "platt_spread", "pure_noise_signal_ratio", "signal_ratio", "warn_if_noise_dominates",
            "whitening_entry"]
 
 #: The noise ratio (:func:`noise_ratio`) from which a fit warns that its predictions are poor.
 NOISE_WARNING_RATIO = 1.0
+#: The Platt log-odds spread (:func:`platt_spread`) below which a fit whose
+#: :func:`signal_ratio` is within pure noise's range warns (measured, session 23: at most 0.31
+#: where held-out AUC was below 0.6, at least 0.77 where it was 0.71 or more).
+PLATT_SPREAD_WARNING = 0.5
+#: Standard deviations of the pure-noise chi law above its mean that ``signal_ratio`` may reach
+#: and still count as noise-sized (:func:`pure_noise_signal_ratio`).
+NOISE_SIZED_SDS = 3.0
 
 
 def noise_ratio(sigma: float, d: int, n_rounds: int, norm_bound: float) -> float:
@@ -31,25 +39,99 @@ def noise_ratio(sigma: float, d: int, n_rounds: int, norm_bound: float) -> float
     return sigma * math.sqrt(d / n_rounds) / norm_bound
 
 
+def signal_ratio(centres, sigma: float, norm_bound: float) -> float:
+    """``r = ||w_bar|| / (sigma sqrt(d' / T))``: the mean released centre against its own
+    noise level.
+
+    ``centres`` is ``released_centres_`` (``T`` rows ``z_hat_t / R^2`` on the public grid, over
+    the ``d'`` mapped coordinates), so ``w_bar = R^2 mean_t centres[t]`` is the mean of the
+    centres ``z_hat_t = z_t + N_t`` and ``N_t`` has ``d'`` independent coordinates of scale
+    ``sigma``: ``E ||mean_t N_t||^2 = sigma^2 d' / T``, a public figure.  Privacy: ``r`` is a
+    function of released values (the centres, ``sigma`` and ``T`` set from the private
+    ``kappa``) and public ones (``R``, ``d'``), i.e. post-processing of the rounds' discrete
+    Gaussian releases (Dwork & Roth 2014, Proposition 2.1; for zCDP Bun & Steinke 2016, Lemma
+    1.8): it costs no budget and carries no guarantee of its own.
+
+    Reading it: were every centre pure noise drawn independently, ``r`` would follow the chi
+    law of :func:`pure_noise_signal_ratio` (mean about 1, sd ``1/sqrt(2 d')``); a signal
+    lengthens ``w_bar``.  But the rounds are adaptive: round ``t``'s measure reacts to the noise
+    of the earlier hypotheses, so the data part of ``w_bar`` partly cancels its noise (its
+    cosine with the noise: -0.17 to -0.71 over five tasks).  Measured (session 23): labels
+    independent of the rows give ``r`` = 0.66-0.89, not 1; real tasks gave ``r`` = 0.82-0.99
+    with held-out AUC 0.80-0.84 (german at epsilon 5, a9a with 2,000 rows at epsilon 1).  So a
+    small ``r`` alone does not mean chance predictions; :func:`warn_if_noise_dominates` uses it
+    only beside the private calibration's slope.
+
+    >>> round(signal_ratio([[0.3, 0.4], [0.3, 0.4]], sigma=0.5, norm_bound=2.0), 3)
+    4.0
+    """
+    import numpy as np
+
+    c = np.asarray(centres, dtype=np.float64)
+    n_rounds, d = c.shape
+    w_bar = norm_bound**2 * c.mean(axis=0)
+    return float(np.linalg.norm(w_bar) / (sigma * math.sqrt(d / n_rounds)))
+
+
+def pure_noise_signal_ratio(d: int) -> tuple[float, float]:
+    """Mean and standard deviation of ``chi_d / sqrt(d)``: :func:`signal_ratio` of ``T``
+    independent pure-noise centres in ``d`` coordinates (exact; the mean is about
+    ``1 - 1/(4d)``, the sd about ``1/sqrt(2d)``).
+
+    >>> [tuple(round(v, 3) for v in pure_noise_signal_ratio(d)) for d in (32, 125, 502)]
+    [(0.992, 0.125), (0.998, 0.063), (1.0, 0.032)]
+    """
+    mean = math.exp(math.lgamma((d + 1) / 2) - math.lgamma(d / 2)) * math.sqrt(2.0 / d)
+    return mean, math.sqrt(max(0.0, 1.0 - mean * mean))
+
+
+def platt_spread(report: dict, d: int) -> float | None:
+    """``a / sqrt(d')``, ``a`` the released Platt slope of the score ``u = x . w / (R ||w||)``:
+    the log-odds standard deviation the calibration implies were ``w`` a pure-noise direction
+    (then ``E u^2 = ||x||^2 / (R^2 d') <= 1 / d'``).  None when no score histogram was
+    released (small data: the threshold mechanism's slope is too coarse to read) or when its
+    cells pooled into one group (the slope is then the unfitted placeholder 1: rows far inside
+    the ball put every score in one bin; measured AUC 0.71-0.98 there).  Post-processing of
+    the histogram release, like :func:`signal_ratio`."""
+    cal = report.get("calibration")
+    if not cal or "slope" not in cal or cal.get("n_groups", 0) < 2:
+        return None
+    return cal["slope"] / math.sqrt(d)
+
+
 def warn_if_noise_dominates(report: dict, d: int, name: str) -> None:
     """Warn (:class:`~dpboost.exceptions.NoiseDominatesWarning`) when the report's
-    :func:`noise_ratio` is at least :data:`NOISE_WARNING_RATIO`; the message states public
-    figures only (``n``, the ratio), the same for a dataset and its neighbour."""
+    :func:`noise_ratio` is at least :data:`NOISE_WARNING_RATIO`, or when its
+    :func:`signal_ratio` is within pure noise's range (below the chi law's mean plus
+    :data:`NOISE_SIZED_SDS` sd) and the private calibration's :func:`platt_spread` is below
+    :data:`PLATT_SPREAD_WARNING`.  The message states public and released figures only (``n``,
+    ``d``, ``T``, the ratios, the released slope), the same function of the releases for a
+    dataset and its neighbour."""
     import warnings
 
     from dpboost.exceptions import NoiseDominatesWarning
 
-    ratio = report["noise_ratio"]
-    if ratio < NOISE_WARNING_RATIO:
-        return
-    warnings.warn(
-        f"{name}: with n = {report['n_samples']} rows at epsilon = "
-        f"{report['epsilon']['best']:.3g} the noise dominates: the released halfspace's noise "
-        f"norm is {ratio:.2g} times the norm bound its signal stays within (sigma sqrt(d / T) "
-        f"/ R, from public and released values; d = {d}, T = {report['n_rounds']}), so "
-        "expect predictions near chance, their ranking possibly inverted. More "
-        "rows or a larger epsilon lower it (about as 1 / (n epsilon)).",
-        NoiseDominatesWarning, stacklevel=5)  # the caller of fit
+    ratio, r = report["noise_ratio"], report["signal_ratio"]
+    head = f"{name}: with n = {report['n_samples']} rows at epsilon = " \
+           f"{report['epsilon']['best']:.3g} the noise dominates: "
+    tail = (" so expect predictions near chance, their ranking possibly inverted. More rows "
+            "or a larger epsilon lower it (about as 1 / (n epsilon))")
+    if ratio >= NOISE_WARNING_RATIO:
+        text = (f"{head}the released halfspace's noise norm is {ratio:.2g} times the norm bound "
+                f"its signal stays within (sigma sqrt(d / T) / R, from public and released "
+                f"values; d = {d}, T = {report['n_rounds']}),{tail}.")
+    else:
+        mean, sd = pure_noise_signal_ratio(d)
+        spread = platt_spread(report, d)
+        if spread is None or spread >= PLATT_SPREAD_WARNING or r > mean + NOISE_SIZED_SDS * sd:
+            return
+        text = (f"{head}the released halfspace is no longer than its own noise (signal_ratio "
+                f"||mean released centre|| / (sigma sqrt(d / T)) = {r:.3g}; pure noise gives "
+                f"{mean:.3g} +- {sd:.2g}; d = {d}, T = {report['n_rounds']}) and the private "
+                f"calibration's slope is flat (released Platt slope "
+                f"{report['calibration']['slope']:.3g}, / sqrt(d) = {spread:.2g} < "
+                f"{PLATT_SPREAD_WARNING:g}),{tail}.")
+    warnings.warn(text, NoiseDominatesWarning, stacklevel=5)  # the caller of fit
 
 
 def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict:
@@ -75,6 +157,7 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
         "epsilon": epsilons,
         "sigma": sigma,
         "noise_ratio": noise_ratio(sigma, est.released_centres_.shape[1], T, s["R"]),
+        "signal_ratio": signal_ratio(est.released_centres_, sigma, s["R"]),
         "noise_multiplier": learner.noise_multiplier,
         "sensitivity": mech.effective_sensitivity,
         "sensitivity_exact_arithmetic": learner.sensitivity(n),

@@ -57,6 +57,8 @@ REPORT = {
     # the rounds' noise: n, d, R, epsilon and the kappa, T learned from the count
     "sigma": BY_COUNT, "noise_multiplier": BY_COUNT, "sensitivity": BY_COUNT,
     "noise_ratio": BY_COUNT,  # sigma sqrt(d / T) / R (dpboost.privacy_report.noise_ratio)
+    # ||R^2 mean_t released_centres_[t]|| / (sigma sqrt(d' / T)) (privacy_report.signal_ratio)
+    "signal_ratio": frozenset({ROUNDS, COUNT}),
     "sensitivity_exact_arithmetic": BY_COUNT, "float_error_bound": BY_COUNT,
     "grid_granularity": BY_COUNT, "mechanism": PUBLIC,
     "mechanisms[].name": PUBLIC, "mechanisms[].rho": BY_COUNT, "mechanisms[].share": BY_COUNT,
@@ -367,6 +369,9 @@ def test_count_derived_settings_are_recomputed_from_the_noisy_count(fits):
     assert report["n_rounds"] == adaptive_rounds(report["kappa"], n, d, rounds["rho"])
     assert report["noise_ratio"] == report["sigma"] * (d / report["n_rounds"]) ** 0.5 / (
         report["norm_bound"])
+    w_bar = est.released_centres_.mean(axis=0) * report["norm_bound"] ** 2
+    assert report["signal_ratio"] == pytest.approx(float(np.linalg.norm(w_bar)) / (
+        report["sigma"] * (d / report["n_rounds"]) ** 0.5), rel=1e-12)
     assert est.class_gain_ == class_balancing_gain(count, n, report["learning_rate"])
 
 
