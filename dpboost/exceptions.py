@@ -45,11 +45,15 @@ class ClippedRowsWarning(UserWarning):
 class NoiseDominatesWarning(UserWarning):
     """The released halfspace's noise is large against the largest signal it can carry.
 
-    Raised when :func:`dpboost.privacy_report.noise_ratio` (the rounds' noise scale, ``d``,
-    ``T`` and ``R``: public quantities and released ones, never the data) reaches 1.
-    Measured (session 22, breast cancer at epsilon = 1): at a ratio of 3.7 (20 rows) the
-    held-out ROC AUC was 0.01-0.99 over 12 seeds, the ranking inverted in 8; over 4 seeds
-    each, at 1.2 (60 rows) its mean was 0.45, at 0.37 (200 rows) 0.76, at 0.20 (427) 0.98.
+    Raised by :func:`dpboost.privacy_report.warn_if_noise_dominates`, from public and
+    released values only, when ``noise_ratio`` (``sigma sqrt(d/T) / R``) reaches 1, or when
+    ``signal_ratio`` (the mean released centre's norm over its noise level
+    ``sigma sqrt(d/T)``) is within pure noise's chi range and the released Platt slope over
+    ``sqrt(d)`` is below 0.5.  Measured (session 22, breast cancer at epsilon = 1): at a
+    noise ratio of 3.7 (20 rows) the held-out ROC AUC was 0.01-0.99 over 12 seeds, the ranking
+    inverted in 8; over 4 seeds each, at 1.2 (60 rows) its mean was 0.45, at 0.37 (200 rows)
+    0.76, at 0.20 (427) 0.98.  Session 23: that slope ratio was at most 0.31 where held-out
+    AUC was below 0.6, at least 0.77 where it was 0.6 or more.
     """
 
 

@@ -111,7 +111,8 @@ def _warn(what: str, declared: list, stacklevel: int = 5) -> None:
         "every cell (codes 1/2 read as numbers, and one cell 'x' makes them all text), and a "
         "number matches a declared code by its number, a text by its spelling, so one row "
         "can change how the whole column encodes, outside the privacy guarantee. Read the "
-        "file with dpboost.readers.read_table(path, text_columns=schema.text_columns), or "
+        "file with dpboost.readers.read_table(path, names=schema.names, "
+        "text_columns=schema.text_columns), or "
         "with pandas.read_csv(..., dtype=str) and say so: frame.attrs['dpboost_typed'] = "
         "tuple(frame.columns).", PrivacyLeakWarning, stacklevel=stacklevel)
 

@@ -228,7 +228,7 @@ def _with_line(exc, path, frame=None, *, header: bool | None = None):
     Parquet file has no lines: the error names the file and keeps the row.  A line that
     repeats the header row (:func:`~dpboost.csv_errors.repeats_header`) is named as such.
     """
-    from dpboost.csv_errors import repeats_header
+    from dpboost.csv_errors import repeats_header, totals_row_hint
     from dpboost.readers import header_names, line_of, table_format
 
     if table_format(path) == "parquet":
@@ -241,6 +241,8 @@ def _with_line(exc, path, frame=None, *, header: bool | None = None):
                           "together?): delete it.")
     text = str(exc).replace(f"at row {exc.row}", f"at line {line}" if line else
                             f"at row {exc.row}")
+    if text.startswith("The label is missing"):  # a spreadsheet's totals row
+        text += totals_row_hint(path, line)
     if not header and exc.row == 0 and header_names(path, "infer") is not None:
         # 'names' declared, but line 1 reads as a header (words above numbers)
         text += (" That line looks like a header row: delete 'names' from the schema and "

@@ -59,7 +59,10 @@ def test_no_data_derived_parameter():
     r1 = _fit(X1, y1).privacy_report_
     r2 = _fit(X2, y2).privacy_report_
     r3 = _fit(X1 * 1000.0, y1).privacy_report_  # scaled up, rows then clipped
-    assert r1 == r2 == r3
+    def public(report):  # signal_ratio is read from the released centres (post-processing)
+        return {k: v for k, v in report.items() if k != "signal_ratio"}
+
+    assert public(r1) == public(r2) == public(r3)
     assert r1["sigma"] == r2["sigma"] == r3["sigma"]
 
 
