@@ -108,14 +108,19 @@ LABEL_SCHEMA = {"columns": {"age": {"type": "numeric", "lower": 0, "upper": 120}
                 "label": {"column": "y", "classes": ["no", "yes"]}}
 
 
-@pytest.fixture
-def model(tmp_path, capsys):
-    data = _write(tmp_path / "train.csv", "age,y\n" + _rows(40))
-    schema = _write(tmp_path / "s.json", LABEL_SCHEMA)
+def _trained(tmp_path, capsys, data, schema: dict):
+    """The model file of ``train DATA --schema SCHEMA`` (its output swallowed)."""
+    schema = _write(tmp_path / "s.json", schema)
     assert main(["train", str(data), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m.json")]) == 0
     capsys.readouterr()
     return tmp_path / "m.json"
+
+
+@pytest.fixture
+def model(tmp_path, capsys):
+    return _trained(tmp_path, capsys, _write(tmp_path / "train.csv", "age,y\n" + _rows(40)),
+                    LABEL_SCHEMA)
 
 
 @pytest.mark.parametrize("labels, count", [
@@ -201,12 +206,8 @@ EXCEL_SCHEMA = {"columns": {"id": {"type": "drop"},
 
 @pytest.fixture
 def excel_model(tmp_path, capsys):
-    data = _excel(tmp_path / "train.csv", "00099,30,1000,no,,")
-    schema = _write(tmp_path / "s.json", EXCEL_SCHEMA)
-    assert main(["train", str(data), "--schema", str(schema), *TRAIN,
-                 "--out", str(tmp_path / "m.json")]) == 0
-    capsys.readouterr()
-    return tmp_path / "m.json"
+    return _trained(tmp_path, capsys, _excel(tmp_path / "train.csv", "00099,30,1000,no,,"),
+                    EXCEL_SCHEMA)
 
 
 @pytest.mark.parametrize("last, tail", [
