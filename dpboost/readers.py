@@ -170,6 +170,8 @@ def header_names(path: str | os.PathLike, header: bool | str = True) -> list[str
     lines = _first_lines(path)
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
+    if header:
+        _check_header_line(path, lines[0])
     delimiter = sniff_delimiter(lines[0][1])
     first = _split(lines[0][1], delimiter)
     if header == "infer":
@@ -178,6 +180,17 @@ def header_names(path: str | os.PathLike, header: bool | str = True) -> list[str
                   any(not is_decimal_number(a) and is_decimal_number(b)
                       for a, b in zip(first, second)))
     return first if header else None
+
+
+def _check_header_line(path: Path, line: tuple[int, str]) -> None:
+    """Refuse a header line that opens a quoted name and ends inside it: a spreadsheet's
+    wrapped header cell (``id,age,"inc<line break>ome",...``).  Read line by line, the names
+    were cut there, and the missing-column hint said to delete the first of "two header
+    rows", the header itself."""
+    number, text = line
+    if text.count('"') % 2 and re.search(r'(^|[,;\t|])\s*"[^"]*$', text):
+        raise ValueError(f"{path}, line {number}: a quoted name of the header row holds a line "
+                         "break (a wrapped header cell?); write each column name on one line.")
 
 
 def field_count(path: str | os.PathLike, decimal: str = ".") -> int:
@@ -264,6 +277,7 @@ def csv_layout(path: str | os.PathLike, names=None, columns=None,
                          "delete those spaces, or read the file without --workers.")
     first = _split(lines[0][1], delimiter)
     if names is None:
+        _check_header_line(path, lines[0])
         _check_unique(path, first, columns)
         if len(lines) < 2:  # as read_table says it
             raise ValueError(f"{path} has a header row but no data rows.")

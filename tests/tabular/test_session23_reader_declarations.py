@@ -177,3 +177,31 @@ def test_text_that_is_not_utf8_is_one_line_whatever_the_name(tmp_path, one_line_
                         "--out", str(tmp_path / "p.csv")],
             "schema": ["schema", str(data), "--label", "y", "--out", str(tmp_path / "d.json")]}
     one_line_error(main(argv[command]), str(data), needle)
+
+
+WRAPPED = {"columns": {"age": {"type": "numeric", "lower": 0, "upper": 120},
+                       "inc\nome": {"type": "numeric", "lower": 0, "upper": 100}},
+           "label": {"column": "y", "classes": ["no", "yes"]}}
+
+
+@pytest.mark.parametrize("command", ["schema", "train", "train-no-schema"])
+def test_a_wrapped_header_cell_is_named_not_cut(tmp_path, one_line_error, command):
+    """An Excel header cell with a line break ('"inc<LF>ome"') cut the header there: 'two
+    header rows' said the hint, advising to delete the header (user trial, session 23)."""
+    rows = "".join(f"{20 + k},{k},{'yes' if k % 2 else 'no'}\n" for k in range(20))
+    data = _write(tmp_path / "d.csv", 'age,"inc\nome",y\n' + rows)
+    schema = _write(tmp_path / "s.json", json.dumps(WRAPPED))
+    out = ["--out", str(tmp_path / "m.json")]
+    argv = {"schema": ["schema", str(data), "--label", "y", *out],
+            "train": ["train", str(data), "--schema", str(schema), *TRAIN, *out],
+            "train-no-schema": ["train", str(data), "--label", "y", "--classes", "no,yes",
+                                *TRAIN, *out]}[command]
+    one_line_error(main(argv), "line 1: a quoted name of the header row holds a line break")
+
+
+def test_quotes_that_close_or_sit_inside_a_name_are_not_a_wrapped_header(tmp_path):
+    rows = "".join(f"{20 + k},{k},{'yes' if k % 2 else 'no'}\n" for k in range(20))
+    for header in ('"age",height ("),y\n', 'age,"a ""b"" c",y\n'):
+        data = _write(tmp_path / "d.csv", header + rows)
+        assert main(["train", str(data), "--label", "y", "--classes", "no,yes", *TRAIN,
+                     "--out", str(tmp_path / "m.json")]) == 0
