@@ -31,10 +31,15 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
     if absent:
         shown = [str(a).split("\x00")[0] for a in available][:30]  # repeats unsuffixed
         if header and first_line_is_data(path, shown):  # its "names" are a row: never shown
+            from dpboost.data import _looks_like_libsvm
+
             raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema): its "
                              "first line looks like data, not a header (its fields are not "
                              "shown: a row is private); if the file has no header row, list "
-                             "its column names in the schema's 'names'.")
+                             "its column names in the schema's 'names'" + (
+                                 "; if it is a LIBSVM file ('label idx:value ...'), declare "
+                                 "'n_features' and 'index_base' in the schema instead of "
+                                 "'columns'" if _looks_like_libsvm(Path(path)) else "") + ".")
         hint = ""
         folded = [a for a in shown if a.casefold() == absent[0].casefold()]
         spaced = [a for a in shown

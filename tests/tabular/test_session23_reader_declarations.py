@@ -205,3 +205,14 @@ def test_quotes_that_close_or_sit_inside_a_name_are_not_a_wrapped_header(tmp_pat
         data = _write(tmp_path / "d.csv", header + rows)
         assert main(["train", str(data), "--label", "y", "--classes", "no,yes", *TRAIN,
                      "--out", str(tmp_path / "m.json")]) == 0
+
+
+def test_a_libsvm_file_under_a_table_schema_says_how_to_declare_it(tmp_path, one_line_error):
+    """Read as the table the schema declares, a LIBSVM file fails on its missing columns; the
+    error says how a LIBSVM file is declared (before session 23 it was sniffed as LIBSVM)."""
+    data = _write(tmp_path / "a9a", "".join(f"{'+1' if k % 2 else '-1'} 3:1 11:1 {14 + k}:1\n"
+                                            for k in range(20)))
+    schema = _write(tmp_path / "s.json", json.dumps(NUMS))
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "first line looks like data", "declare 'n_features' and 'index_base'")
