@@ -524,7 +524,8 @@ def _looks_like_libsvm(path: Path) -> bool:
     try:
         with opener(path, "rt", encoding="utf-8", newline="") as handle:
             for line in handle:
-                tokens = line.split("#", 1)[0].split()
+                line = line.split("#", 1)[0]  # a comment may hold anything
+                tokens = line.split()
                 if tokens:
                     if "," in line:
                         return False

@@ -51,16 +51,18 @@ def _is_gzip(path: Path) -> bool:
         return handle.read(2) == b"\x1f\x8b"
 
 
-def table_format(path: str | os.PathLike, *, table: bool = False) -> str:
-    """``"parquet"``, ``"libsvm"`` or ``"csv"``: by suffix, then by content.
+def table_format(path: str | os.PathLike, *, declared: str | None = None) -> str:
+    """``"parquet"``, ``"libsvm"`` or ``"csv"``: by suffix, then by declaration, then by content.
 
-    ``table``: a schema declares the file's columns or ``"names"``, so it is a table whatever
-    its first line holds; only a LIBSVM suffix makes it ``"libsvm"`` (which
-    :func:`read_table` refuses).  Without it, a name with no known suffix is LIBSVM when its
-    first line reads ``label idx:value ...`` (:func:`dpboost.data.detect_format`), a choice
-    made from a row: in a headerless file, times of day (``1 09:00 17:30``) in the first row
-    made the file LIBSVM and dropped the schema (a model of another shape than its
-    neighbour's).  A ``.csv``/``.tsv`` suffix is never overruled by content, and a file of
+    ``declared``: what the caller's public declarations say the file is.  ``"table"`` (a schema
+    declares the file's columns or ``"names"``): a table whatever its first line holds; only a
+    LIBSVM suffix makes it ``"libsvm"`` (which :func:`read_table` refuses).  ``"libsvm"`` (an
+    index base is declared): LIBSVM unless its suffix names a table.  None: a name with no
+    known suffix is LIBSVM when its first line reads ``label idx:value ...``
+    (:func:`dpboost.data.detect_format`), a choice made from a row: in a headerless file, times
+    of day (``1 09:00 17:30``) in the first row made the file LIBSVM and dropped the schema (a
+    model of another shape than its neighbour's), and a comment on a LIBSVM file's first line
+    made it CSV.  A ``.csv``/``.tsv`` suffix is never overruled by content, and a file of
     another name is Parquet only when it starts AND ends with Parquet's magic ``PAR1`` (a
     first cell ``PAR1`` made a CSV file Parquet).
     """
@@ -83,8 +85,8 @@ def table_format(path: str | os.PathLike, *, table: bool = False) -> str:
         return "csv"
     if magic[:4] == b"PAR1" and tail == b"PAR1":
         return "parquet"
-    if table:
-        return "libsvm" if name.endswith(_LIBSVM_SUFFIXES) else "csv"
+    if declared is not None:
+        return "libsvm" if declared == "libsvm" or name.endswith(_LIBSVM_SUFFIXES) else "csv"
     return detect_format(path)
 
 
@@ -129,9 +131,13 @@ def sniff_delimiter(line: str, decimal: str = ".") -> str | None:
     (None, '\t')
     >>> sniff_delimiter("1 12,5 3"), sniff_delimiter("1 12,5 3", decimal=",")
     (',', None)
+    >>> sniff_delimiter("1,0,1", decimal=","), sniff_delimiter('"0,91","0,9",1', decimal=",")
+    (',', ',')
     """
     outside = re.sub(r'"[^"]*"', "", line)
-    if decimal == ",":  # a declared decimal comma (12,5) is not a separator
+    if decimal == "," and (re.search(r"[;\t|]", outside) or re.search(r"\S\s+\S", outside)):
+        # a declared decimal comma (12,5) is not a separator beside ';', a tab, '|' or spaces;
+        # without them '1,0,1' is comma-separated (its commas are not decimal marks)
         outside = re.sub(r"(?<=\d),(?=\d)", "", outside)
     counts = {d: outside.count(d) for d in (",", ";", "\t", "|")}
     best = max(counts, key=counts.get)
@@ -140,6 +146,15 @@ def sniff_delimiter(line: str, decimal: str = ".") -> str | None:
             for tokens in (field.split() for field in outside.split("\t"))):
         return None  # several numbers (and maybe a '?') in one field: space-aligned
     return best if counts[best] > 0 else None
+
+
+def _file_delimiter(path, line: str, decimal: str = ".") -> str | None:
+    """The separator of ``path``: a tab for a ``.tsv`` file (its name declares it), else
+    :func:`sniff_delimiter` of its first line.  In a headerless ``.tsv`` file, two numbers in
+    a free-text cell of line 1 (``flat 3 12``) made the whole file whitespace-separated."""
+    if Path(path).name.lower().endswith((".tsv", ".tsv.gz")):
+        return "\t"
+    return sniff_delimiter(line, decimal)
 
 
 def _split(line: str, delimiter: str | None) -> list[str]:
@@ -172,7 +187,7 @@ def header_names(path: str | os.PathLike, header: bool | str = True) -> list[str
         raise ValueError(f"{path} is empty: no rows to read.")
     if header:
         _check_header_line(path, lines[0])
-    delimiter = sniff_delimiter(lines[0][1])
+    delimiter = _file_delimiter(path, lines[0][1])
     first = _split(lines[0][1], delimiter)
     if header == "infer":
         second = _split(lines[1][1], delimiter) if len(lines) > 1 else None
@@ -199,7 +214,7 @@ def field_count(path: str | os.PathLike, decimal: str = ".") -> int:
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
     _check_first_two(Path(path), lines, decimal)
-    return len(_split(lines[0][1], sniff_delimiter(lines[0][1], decimal)))
+    return len(_split(lines[0][1], _file_delimiter(path, lines[0][1], decimal)))
 
 
 def _check_first_two(path: Path, lines, decimal: str = ".") -> None:
@@ -212,7 +227,7 @@ def _check_first_two(path: Path, lines, decimal: str = ".") -> None:
     """
     if len(lines) < 2:
         return
-    delimiter = sniff_delimiter(lines[0][1], decimal)
+    delimiter = _file_delimiter(path, lines[0][1], decimal)
     if delimiter is None:
         records = [(n, len(_split(line, None))) for n, line in lines]
     else:  # records, so that a quoted line break does not cut the second one
@@ -270,7 +285,7 @@ def csv_layout(path: str | os.PathLike, names=None, columns=None,
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
     _check_first_two(path, lines, decimal)
-    delimiter = sniff_delimiter(lines[0][1], decimal)
+    delimiter = _file_delimiter(path, lines[0][1], decimal)
     if delimiter is not None and quoted_after_space([line for _, line in lines], delimiter):
         raise ValueError(f"{path} puts spaces between its separators and quoted values "
                          "(a, \"b\"), which the block reader of --workers keeps as quotes; "
@@ -296,7 +311,7 @@ def line_of(path: str | os.PathLike, row: int, *, header: bool) -> int | None:
     """
     path = Path(path)
     lines = _first_lines(path, 1)
-    delimiter = sniff_delimiter(lines[0][1]) if lines else None
+    delimiter = _file_delimiter(path, lines[0][1]) if lines else None
     seen = -1 if header else 0
     with _open_text(path) as handle:
         if delimiter is None:
@@ -364,7 +379,7 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     if columns is not None:
         columns = _check_selection(columns)
     path = Path(path)
-    fmt = table_format(path, table=True)  # a table by the caller's declaration, not by a row
+    fmt = table_format(path, declared="table")  # by the caller's declaration, not by a row
     if fmt == "libsvm":
         raise ValueError(f"{path} looks like a LIBSVM file, not a table; declare its "
                          "dimension with --n-features/--index-base or a schema with "
@@ -392,7 +407,7 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
     _check_first_two(path, lines, decimal)
-    delimiter = sniff_delimiter(lines[0][1], decimal)  # a headerless file's line 1 is a row
+    delimiter = _file_delimiter(path, lines[0][1], decimal)  # (a headerless line 1 is a row)
     width = len(_split(lines[0][1], delimiter))
     if names is not None:
         names = [str(n) for n in names]

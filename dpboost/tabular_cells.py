@@ -162,8 +162,8 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
     import pandas as pd
 
     if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
-        return _na_numbers_missing(_finite(series.to_numpy(dtype=np.float64, na_value=np.nan),
-                                           name), na_values)
+        return _finite(_na_numbers_missing(series.to_numpy(dtype=np.float64, na_value=np.nan),
+                                           na_values), name)
     text = series.astype(object).where(series.notna(), None)
     text = text.map(lambda v: None if v is None else str(v).strip())
     missing = ((text == "") | text.map(is_nan_text).astype(bool)
@@ -196,7 +196,7 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
                 or _not_a_number_hint(text.iloc[row], decimal))  # never the cell itself
         raise BadValueError(f"Column {name!r} is declared numeric but the cell at row {row} is "
                             f"not a number{hint}.", column=name, row=row)
-    return _na_numbers_missing(_finite(values, name), na_values)
+    return _finite(_na_numbers_missing(values, na_values), name)
 
 
 def _finite(values: np.ndarray, name: str) -> np.ndarray:
@@ -263,6 +263,9 @@ def _not_a_number_hint(value: str, decimal: str = ".") -> str:
             "'na_values'")
 
 
+_INFINITY = re.compile(r"[+-]?(inf|infinity)", re.IGNORECASE)
+
+
 def _na_numbers_missing(values: np.ndarray, na_values: tuple[str, ...]) -> np.ndarray:
     """``values`` with NaN where a value equals a number of the schema's ``na_values``.
 
@@ -270,7 +273,8 @@ def _na_numbers_missing(values: np.ndarray, na_values: tuple[str, ...]) -> np.nd
     turns the text ``999`` into a missing cell, but a Parquet column of numbers (or a CSV cell
     ``999.0``) holds the number itself, which was clipped as a value instead.
     """
-    sentinels = [float(v) for v in na_values if is_decimal_number(v) and not is_nan_text(v)]
+    sentinels = [float(v) for v in na_values  # an infinity too, declared "inf" or "-Infinity"
+                 if (is_decimal_number(v) or _INFINITY.fullmatch(v.strip())) and not is_nan_text(v)]
     if not sentinels:
         return values
     return np.where(np.isin(values, sentinels), np.nan, values)

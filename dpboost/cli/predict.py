@@ -89,7 +89,7 @@ def _encoded(model, args):
     names = schema.names
     _refuse_feature_label(args, schema)
     if label is not None:
-        if names is not None and table_format(args.data, table=True) == "csv":
+        if names is not None and table_format(args.data, declared="table") == "csv":
             # a headerless test file may leave out the label: one field fewer than 'names'
             has_label = label in names and field_count(args.data, schema.decimal) != len(names) - 1
             if label in names and not has_label:
@@ -437,7 +437,7 @@ def _kept_columns(model, args, n_rows: int) -> list[tuple[str, list[str]]]:
                           or header_names(args.data, "infer") is None):
         raise UserError(f"--keep needs column names, and {args.data} has no header row (nor "
                         "does the model's schema declare 'names'): add a header row.")
-    if (names is not None and table_format(args.data, table=True) == "csv"
+    if (names is not None and table_format(args.data, declared="table") == "csv"
             and schema.label is not None
             and field_count(args.data, schema.decimal) == len(names) - 1):  # without the label
         names = tuple(n for n in names if n != schema.label.column)

@@ -44,6 +44,7 @@ from dpboost.cli._options import (
     add_target_epsilon_delta,
     allow_negative_values,
 )
+from dpboost.cli._declarations import check_declarations, declared_format
 from dpboost.cli._owner_checks import CLIP_WARN_FRACTION, warn_data_checks
 from dpboost.cli._labels import CLASSES_HELP, SPELLING_HELP, label_text, spelt_as_text
 
@@ -319,12 +320,6 @@ def _figures(args) -> bool:
     return bool(getattr(args, "non_private_figures", False))
 
 
-def _declares_table(schema) -> bool:
-    """Whether the schema declares a table (columns or ``"names"``): then the file is read as
-    one whatever its first line holds (:func:`dpboost.readers.table_format`)."""
-    return schema is not None and (bool(schema.columns) or schema.names is not None)
-
-
 def _label_from_flags(schema, args):
     """A schema without a label, completed by ``--label COL --classes NEG,POS`` (both public).
 
@@ -361,9 +356,7 @@ def run(args) -> int:
     if schema is not None and schema.columns and schema.label is None and args.label \
             and args.classes is not None:
         schema = _label_from_flags(schema, args)
-    if _declares_table(schema) and (args.n_features is not None or args.index_base is not None):
-        raise UserError(f"--n-features/--index-base declare a LIBSVM file, but {args.schema} "
-                        "declares a table (its 'columns' or 'names'); remove the flags.")
+    check_declarations(args, schema)  # the file's format: declared, never read from a row
     if args.norm_bound is None:
         args.norm_bound = (schema.norm_bound if schema is not None
                            and schema.norm_bound is not None else 1.0)
@@ -386,7 +379,7 @@ def run(args) -> int:
         ledger.check(planned)
     if on_dask:
         return run_dask(args, schema, ledger)
-    fmt = table_format(args.data, table=_declares_table(schema))  # never chosen by a row
+    fmt = table_format(args.data, declared=declared_format(args, schema))  # never by a row
     feature_names = public_classes = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

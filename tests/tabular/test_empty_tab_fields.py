@@ -23,6 +23,7 @@ SCHEMA = {"names": ["y", "b", "c"],
 
 
 def _file(path, first):
+    """A file read as whitespace-separated unless its name is ``.tsv`` (then tab-separated)."""
     rows = [first] + [f"{'yes' if i % 2 else 'no'}\t\t{i % 7} {i % 5}" for i in range(300)]
     path.write_text("\n".join(rows) + "\n")
     return path
@@ -33,7 +34,7 @@ def _file(path, first):
 def test_whitespace_reading_refuses_an_empty_tab_field(tmp_path, capsys, first, workers):
     schema = tmp_path / "s.json"
     schema.write_text(json.dumps(SCHEMA))
-    code = main(["train", str(_file(tmp_path / "d.tsv", first)), "--schema", str(schema),
+    code = main(["train", str(_file(tmp_path / "d.txt", first)), "--schema", str(schema),
                  "--target-epsilon", "1", "--target-delta", "1e-6",
                  "--out", str(tmp_path / "m.json"), *workers])
     err = [ln for ln in capsys.readouterr().err.splitlines() if "error" in ln]

@@ -55,7 +55,7 @@ def test_a_declared_table_is_read_as_one_whatever_its_first_row(tmp_path, first)
     schema = _write(tmp_path / "s.json", json.dumps(SHIFTS))
     data = _shifts(tmp_path, first, "shifts.txt")
     assert table_format(data) == ("csv" if "?" in first else "libsvm")  # the undeclared guess
-    assert table_format(data, table=True) == "csv"
+    assert table_format(data, declared="table") == "csv"
     out = tmp_path / "m.json"
     assert main(["train", str(data), "--schema", str(schema), *TRAIN, "--out", str(out)]) == 0
     model = _model(out)
@@ -216,3 +216,78 @@ def test_a_libsvm_file_under_a_table_schema_says_how_to_declare_it(tmp_path, one
     code = main(["train", str(data), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
     one_line_error(code, "first line looks like data", "declare 'n_features' and 'index_base'")
+
+
+# -- the second red-team round: every pair below trained one neighbour and not the other, or
+# -- (names without columns) trained both into models of other shapes
+
+
+def _pair_trains(tmp_path, rows, first_rows, schema, suffix, extra=()):
+    """Train on ``rows`` with each of ``first_rows`` as line 1; the model files' shapes."""
+    path = _write(tmp_path / "s.json", json.dumps(schema)) if schema else None
+    shapes = []
+    for k, first in enumerate(first_rows):
+        data = _write(tmp_path / f"d{k}{suffix}", "\n".join([first, *rows]) + "\n")
+        out = tmp_path / f"m{k}.json"
+        argv = ["train", str(data), *(["--schema", str(path)] if path else []), *extra,
+                *TRAIN, "--out", str(out)]
+        assert main(argv) == 0, first
+        model = _model(out)
+        shapes.append((model["n_features"], model["privacy_report"]["n_samples"],
+                       model.get("feature_names")))
+    return shapes
+
+
+def test_names_without_columns_are_refused(tmp_path, one_line_error):
+    """'names' alone left the file to the numeric reader, which inferred a header: a first row
+    'low,high,neg' was dropped (299 rows) and its cells became the feature names."""
+    rows = [f"{0.01 * k:.2f},{-0.01 * k:.2f},{'pos' if k % 2 else 'neg'}" for k in range(30)]
+    data = _write(tmp_path / "d.csv", "\n".join(["low,high,neg", *rows]) + "\n")
+    schema = _write(tmp_path / "s.json", json.dumps(
+        {"names": ["0", "1", "2"], "label": {"column": "2", "classes": ["neg", "pos"]}}))
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "declares 'names' but no 'columns'")
+
+
+def test_decimal_commas_between_comma_separators(tmp_path):
+    rows = [f'"{0.01 * k:.2f}","{-0.01 * k:.2f}",{k % 2}'.replace(".", ",")
+            for k in range(1, 30)]
+    shapes = _pair_trains(tmp_path, rows, ['"0,91","0,9",1', "1,0,1"], {
+        **WS, "names": ["a", "b", "y"],
+        "columns": {"a": {"type": "numeric", "lower": -1, "upper": 1},
+                    "b": {"type": "numeric", "lower": -1, "upper": 1}}}, ".csv")
+    assert shapes[0] == shapes[1]
+
+
+def test_a_comment_on_a_libsvm_first_line_keeps_it_libsvm(tmp_path):
+    rows = [f"{'+1' if k % 2 else '-1'} 1:{0.01 * k:.2f} 2:0.5" for k in range(1, 30)]
+    shapes = _pair_trains(tmp_path, rows, ["-1 1:-0.37 2:-0.556",
+                                           "-1 1:-0.37 2:-0.556 # id 7, batch 2"], None,
+                          ".txt", ["--n-features", "2", "--index-base", "1", "--classes=-1,1"])
+    assert shapes[0] == shapes[1]
+
+
+def test_a_declared_infinity_marker_is_missing_whatever_the_other_rows(tmp_path):
+    schema = {"names": ["a", "b", "y"],
+              "columns": {"a": {"type": "numeric", "lower": -1, "upper": 1},
+                          "b": {"type": "numeric", "lower": -1, "upper": 1,
+                                "na_values": ["?", "inf"]}},
+              "label": {"column": "y", "classes": ["neg", "pos"]}}
+    rows = [f"0.{k % 10},{'inf' if k in (5, 9) else f'0.{k % 7}'},{'pos' if k % 2 else 'neg'}"
+            for k in range(1, 30)]
+    shapes = _pair_trains(tmp_path, rows, ["0.2,0.4,pos", "0.2,?,pos"], schema, ".csv")
+    assert shapes[0] == shapes[1]
+
+
+def test_a_tsv_file_is_tab_separated_whatever_its_first_row(tmp_path):
+    schema = {"names": ["note", "a", "b", "y"],
+              "columns": {"note": {"type": "drop"},
+                          "a": {"type": "numeric", "lower": -1, "upper": 1},
+                          "b": {"type": "numeric", "lower": -1, "upper": 1}},
+              "label": {"column": "y", "classes": ["neg", "pos"]}}
+    rows = [f"note {k}\t0.{k % 10}\t-0.{k % 7}\t{'pos' if k % 2 else 'neg'}"
+            for k in range(1, 30)]
+    shapes = _pair_trains(tmp_path, rows, ["note 0\t0.1\t0.2\tneg", "flat 3 12\t0.1\t0.2\tneg"],
+                          schema, ".tsv")
+    assert shapes[0] == shapes[1]
