@@ -237,7 +237,9 @@ def _refuse_a_row_as_header(path, label: str | None) -> None:
         return
     if label is not None and label in names and not is_decimal_number(label):
         return  # --label names a column of that line: the user reads it as a header
-    raise ValueError(f"{path}: its first line looks like data, not a header (not shown: a row "
+    missing = (f"--label {label!r} is not a column of {path}; its first line"
+               if label is not None and label not in names else f"{path}: its first line")
+    raise ValueError(f"{missing} looks like data, not a header (not shown: a row "
                      "is private), so no draft was written: its cells would have become the "
                      "draft's column names. If the file has no header row, pass --no-header "
                      "(the columns are then named 0, 1, ...); if line 1 is a header, give "
