@@ -15,7 +15,8 @@ import numpy as np
 from dpboost.cell_text import DECIMAL_COMMA, NA_WORDS, category_text
 from dpboost.schema import Schema, is_nan_text
 
-__all__ = ["DRAFT_NOTE", "draft_schema", "looks_like_identifier"]
+__all__ = ["CONSTANT_NOTE", "DRAFT_NOTE", "EMPTY_NOTE", "IDENTIFIER_NOTE", "draft_schema",
+           "looks_like_identifier", "many_values_note"]
 
 #: Written at the top of every drafted schema file.
 DRAFT_NOTE = ("DRAFT READ FROM THE DATA, NOT PRIVATE: every value marked 'from_data' was read "
@@ -23,22 +24,51 @@ DRAFT_NOTE = ("DRAFT READ FROM THE DATA, NOT PRIVATE: every value marked 'from_d
               "law) and delete the mark; training with a mark left warns PrivacyLeakWarning.")
 
 
+#: The last word of a name that makes it read as an identifier (``customer_id``,
+#: ``CustomerNumber``, ``order no``, ``Kunden-Nr.``, ``ProductKey``, ``user_uuid``).
+IDENTIFIER_WORDS = frozenset({"id", "no", "nr", "num", "number", "key", "uuid", "guid"})
+
+
+def _words(name: str) -> list[str]:
+    """The words of a column name, split at separators and camel case, lower-cased:
+    ``"CustomerNumber"`` -> ``["customer", "number"]``, ``"customerID"`` -> ``["customer",
+    "id"]``, ``"Kunden-Nr."`` -> ``["kunden", "nr"]``."""
+    return [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name)]
+
+
 def looks_like_identifier(name: str) -> bool:
-    """``id``, ``..._id``, ``... id`` or ``...-id`` (any case), a camel-case ``...Id`` or
-    ``...ID`` (Kaggle's ``PassengerId``, ``customerID``), or a column without a name (the
-    index pandas writes first, ``Unnamed: 0`` once read back): a draft drops such a column
-    when its values are unique.
+    """Whether a column name reads as a row's identifier: its last word (split at ``_``,
+    spaces, ``-``, ``.`` and camel case) is ``id``, ``no``, ``nr``, ``num``, ``number``,
+    ``key``, ``uuid`` or ``guid`` (any case: Kaggle's ``PassengerId``, ``customerID``,
+    ``customer_no``, ``CustomerNumber``, AdventureWorks' ``CustomerKey``, UCI's row number
+    ``No``); or the column has no name (the index pandas writes first, ``Unnamed: 0`` once
+    read back).  A draft drops such a column only when its values are unique and none is a
+    number with a fraction (:func:`draft_schema`), with a note saying why.
+
+    Only the last word counts, and only as a whole word: ``num_children``, ``no_of_items``,
+    ``number_of_rooms``, ``idea``, ``paid``, ``Squid``, ``monkey`` are not identifiers.
+    ``code`` is not either: ``zip_code`` and ``country_code`` are categories.  A unique
+    ``phone_number`` is dropped, as it should be (it names a person); so is a unique
+    ``atomic_number``, whose note says to declare it by hand if it is a feature.
 
     Examples
     --------
     >>> [looks_like_identifier(n) for n in ("ID", "customer_id", "PassengerId", "customerID",
     ...                                     "", "Unnamed: 0", "idea", "paid", "Squid")]
     [True, True, True, True, True, True, False, False, False]
+    >>> [looks_like_identifier(n) for n in ("customer_no", "CustomerNumber", "Order No.",
+    ...                                     "Kunden-Nr", "acct_num", "CustomerKey", "user_uuid",
+    ...                                     "GUID", "No")]
+    [True, True, True, True, True, True, True, True, True]
+    >>> [looks_like_identifier(n) for n in ("num_children", "no_of_items", "NumberOfRooms",
+    ...                                     "zip_code", "monkey", "piano", "AID", "keyboard")]
+    [False, False, False, False, False, False, False, False]
     """
-    lowered = name.strip().lower()
-    return (lowered in ("id", "") or lowered.endswith(("_id", " id", "-id"))
-            or re.fullmatch(r"unnamed: \d+", lowered) is not None
-            or re.search(r"[a-z0-9](Id|ID)$", name.strip()) is not None)
+    stripped = name.strip()
+    if stripped == "" or re.fullmatch(r"unnamed: \d+", stripped.lower()):
+        return True
+    words = _words(stripped)
+    return bool(words) and words[-1] in IDENTIFIER_WORDS
 
 
 def _looks_numeric(values) -> bool:
@@ -104,6 +134,35 @@ def _comma_numbers(values):
 #: The note a draft puts on a column that held one value.
 CONSTANT_NOTE = ("drafted as drop: the file holds one value in this column (read from the "
                  "data), which tells the model nothing; declare it if it varies")
+#: The note a draft puts on an identifier (:func:`looks_like_identifier`, unique values).
+IDENTIFIER_NOTE = ("drafted as drop: named like an identifier, and the file holds a different "
+                   "value on every row (read from the data); an identifier tells the model "
+                   "nothing about other rows; declare it by hand if it is a feature")
+#: The note a draft puts on a column without a single value.
+EMPTY_NOTE = ("drafted as drop: no cell of this column holds a value in the file (read from "
+              "the data); declare it by hand if it holds values in the data you train on")
+
+
+def many_values_note(max_categories: int) -> str:
+    """The note a draft puts on a column of text (or codes) with more than ``max_categories``
+    distinct values."""
+    return (f"drafted as drop: the file holds more than {max_categories} distinct texts in "
+            "this column (max_categories; read from the data); list a public set of "
+            "categories by hand")
+
+
+def _has_fraction(values) -> bool:
+    """Whether a present cell is a finite number with a fractional part (``1.5``, ``"2.25"``):
+    no identifier is written so, a measurement (``reynolds_number``) may be."""
+    import pandas as pd
+
+    if pd.api.types.is_bool_dtype(values):
+        return False
+    x = (values if pd.api.types.is_numeric_dtype(values) else
+         pd.to_numeric(values.dropna().astype(str).str.strip(), errors="coerce"))
+    x = x.to_numpy(np.float64, na_value=np.nan)
+    x = x[np.isfinite(x)]
+    return bool(np.any(np.floor(x) != x))
 
 
 def _symbols(values, decimal: str, thousands: str | None):
@@ -145,8 +204,8 @@ def _draft_column(values, max_categories: int, name: str = "", decimal: str = ".
     ``na_values``, marked ``"from_data"`` (which words occur was read from the data)."""
     import pandas as pd
 
-    if looks_like_identifier(name) and values.is_unique:
-        return {"type": "drop", "from_data": ["type"]}  # an identifier: never a feature
+    if looks_like_identifier(name) and values.is_unique and not _has_fraction(values):
+        return {"type": "drop", "note": IDENTIFIER_NOTE, "from_data": ["type"]}
 
     markers = _na_markers(values, decimal)
     if markers:  # read as missing, as the encoder will once they are in 'na_values'
@@ -154,7 +213,8 @@ def _draft_column(values, max_categories: int, name: str = "", decimal: str = ".
     nan_text = values.map(is_nan_text).astype(bool)
     has_missing = bool(markers or values.isna().any() or nan_text.any() or
                        (values.astype(str).str.strip() == "").any())
-    values = values.where(~nan_text, None)  # NaN text is missing, as the encoder reads it
+    # NaN text is missing, as the encoder reads it, and so is an empty cell
+    values = values.where(~nan_text & (values.astype(str).str.strip() != ""), None)
     symbols = _symbols(values, decimal, thousands)
     if symbols is not None:  # 12%, $1,200.50: numbers once the signs are stripped
         values = symbols[0]
@@ -167,7 +227,8 @@ def _draft_column(values, max_categories: int, name: str = "", decimal: str = ".
         return {"type": "drop", "note": CONSTANT_NOTE, "from_data": ["type"]}
     if codes is not None:  # ZIP-like codes: their text is the category, not a number
         spec = ({"type": "categorical", "categories": codes, "from_data": ["categories"]}
-                if len(codes) <= max_categories else {"type": "drop", "from_data": []})
+                if len(codes) <= max_categories else
+                {"type": "drop", "note": many_values_note(max_categories), "from_data": []})
     elif numbers is not None and _looks_numeric(numbers) and n_distinct >= 2:
         # two values (0/1) too: one feature on [lo, hi] carries what two one-hot ones do
         x = pd.to_numeric(numbers.astype(str).str.strip() if numbers.dtype == object
@@ -189,8 +250,9 @@ def _draft_column(values, max_categories: int, name: str = "", decimal: str = ".
     elif 0 < n_distinct <= max_categories:  # texts as written: "250.1" is not "250.10"
         cats = sorted({category_text(v, decimal) for v in values} - {None})
         spec = {"type": "categorical", "categories": cats, "from_data": ["categories"]}
-    else:  # free text or an identifier: nothing a halfspace can use
-        spec = {"type": "drop", "from_data": []}
+    else:  # free text, or no value at all: nothing a halfspace can use
+        spec = {"type": "drop", "note": EMPTY_NOTE if n_distinct == 0 else
+                many_values_note(max_categories), "from_data": []}
     # every choice below was read from the data, so each is marked: the column's type (one
     # cell 'x' turns numbers into categories), a heavy tail's log, the missing indicator
     # (only where a cell was empty); a schema that keeps one warns when it trains
@@ -231,8 +293,10 @@ def draft_schema(frame, label: str | None = None, *, max_categories: int = 50,
     A text column whose cells are numbers once the same few symbols are stripped (``12%``,
     ``$1,200.50``, ``1.5 kg``) is drafted numeric with its ``"prefix"``/``"suffix"``; a
     column of two numbers (0/1) numeric on their range, not two categories; a column of one
-    value ``"drop"``, with a note saying so; the label's classes as the file writes them
-    (``True`` stays ``True``).
+    value ``"drop"``; the label's classes as the file writes them (``True`` stays ``True``).
+    Every ``"drop"`` carries a ``"note"`` saying why: an identifier (a name that
+    :func:`looks_like_identifier`, unique values none of which has a fraction), one value, no
+    value, or more than ``max_categories`` distinct texts.
     Every value read is marked ``"from_data"``, and so is every choice the data made (the
     column's ``"type"``, ``"drop"`` included, a ``"transform"``, ``"missing": "indicator"``
     where a cell was empty), and the schema carries :data:`DRAFT_NOTE`.

@@ -80,13 +80,13 @@ def _unread_numbers(frame, draft, decimal: str = ".") -> dict[str, str]:
     lose them, or list them as categories, unsaid."""
     from dpboost.cell_text import NA_WORDS, is_nan_text
     from dpboost.schema import NumericColumn
-    from dpboost.schema_draft import looks_like_identifier
+    from dpboost.schema_draft import IDENTIFIER_NOTE
     from dpboost.tabular_cells import _number_hint
 
     found = {}
     for name, spec in draft.columns.items():
         if (isinstance(spec, NumericColumn) or name not in frame.columns
-                or looks_like_identifier(name)):  # an identifier is dropped by design
+                or getattr(spec, "note", None) == IDENTIFIER_NOTE):  # dropped by design
             continue
         text = frame[name].dropna().astype(str).str.strip()
         text = text[(text != "") & ~text.map(is_nan_text).astype(bool)]
@@ -137,34 +137,38 @@ def _say_case_variants(draft) -> None:
               "an error, a category is encoded as other).", file=sys.stderr)
 
 
-def _say_why_dropped(frame, draft, explained: set, max_categories: int) -> None:
-    """One stderr line per reason a column was drafted as 'drop' without a word before: it
-    holds no value, or more distinct texts than --max-categories (identifiers and numbers
-    written for people are dropped by design or explained elsewhere)."""
+def _say_why_dropped(draft, explained: set, max_categories: int) -> None:
+    """One stderr line per reason a column was drafted as 'drop', from the draft's notes: an
+    identifier, no value, one value, more distinct texts than --max-categories (numbers
+    written for people, in ``explained``, are explained elsewhere)."""
     from dpboost.schema import DropColumn
-    from dpboost.schema_draft import looks_like_identifier
+    from dpboost.schema_draft import (CONSTANT_NOTE, EMPTY_NOTE, IDENTIFIER_NOTE,
+                                      many_values_note)
 
-    empty, many, constant = [], [], []
+    kinds = {IDENTIFIER_NOTE: [], EMPTY_NOTE: [], CONSTANT_NOTE: [],
+             many_values_note(max_categories): []}
     for name, spec in draft.columns.items():
-        if not isinstance(spec, DropColumn) or name in explained or name not in frame.columns:
-            continue
-        text = frame[name].dropna().astype(str).str.strip()
-        if spec.note:  # one value: the draft's note says so
-            constant.append(name)
-        elif not (text != "").any():
-            empty.append(name)
-        elif not (looks_like_identifier(name) and frame[name].is_unique):
-            many.append(name)
+        if isinstance(spec, DropColumn) and name not in explained and spec.note in kinds:
+            kinds[spec.note].append(name)
+    identifiers, empty, constant, many = kinds.values()
+
+    def shown(names: list) -> str:
+        return f"{names[:10]}{' and more' if len(names) > 10 else ''}"
+
+    if identifiers:
+        print(f"drafted as 'drop', named like an identifier and holding a different value on "
+              f"every row: {shown(identifiers)}; declare such a column by hand if it is a "
+              "feature.", file=sys.stderr)
     if empty:
         print(f"drafted as 'drop', holding no value: {empty}.", file=sys.stderr)
     if constant:
         print(f"drafted as 'drop', holding one value on every row (a note in the draft says "
-              f"so): {constant[:10]}{' and more' if len(constant) > 10 else ''}; declare "
-              "such a column by hand if it varies in the data you train on.", file=sys.stderr)
+              f"so): {shown(constant)}; declare such a column by hand if it varies in the data "
+              "you train on.", file=sys.stderr)
     if many:
         print(f"drafted as 'drop', holding more than {max_categories} distinct texts "
-              f"(--max-categories): {many[:10]}{' and more' if len(many) > 10 else ''}; list "
-              "a public set of categories by hand, or raise --max-categories.", file=sys.stderr)
+              f"(--max-categories): {shown(many)}; list a public set of categories by hand, "
+              "or raise --max-categories.", file=sys.stderr)
 
 
 def _integral(values) -> bool:
@@ -187,7 +191,6 @@ def _named_columns(path, no_header: bool) -> list[str] | None:
     leaves them out and says so.  Before, the draft stopped at "the header row names the
     column(s) [...] more than once", and a schema could be drafted for no column.
     """
-    from dpboost.column_check import first_line_is_data
     from dpboost.readers import header_names
 
     names = None if no_header else header_names(path)
@@ -206,20 +209,45 @@ def _named_columns(path, no_header: bool) -> list[str] | None:
               f"header row (position{'s' if len(empty) > 1 else ''} "
               f"{', '.join(map(str, empty))}{why}) left out of the draft: a schema names the "
               "columns it uses.", file=sys.stderr)
-    if repeated and first_line_is_data(path, names):  # the "names" are a row: never shown
-        print(f"{len(repeated)} value{'s' if len(repeated) > 1 else ''} repeated in the first "
-              "line, read as the header: it looks like data, not a header (not shown: a row is "
-              "private); if the file has no header row, pass --no-header.", file=sys.stderr)
-    elif repeated:
+    if repeated:  # a first line that looks like data was refused before (never shown)
         print(f"column name{'s' if len(repeated) > 1 else ''} {repeated} repeated in the header "
               "row: those columns are left out of the draft; rename them in the file to use "
               "them.", file=sys.stderr)
     return named
 
 
+def _refuse_a_row_as_header(path, label: str | None) -> None:
+    """Refuse a CSV file whose first line looks like data (a number among its cells, and no
+    name above a number: :func:`~dpboost.column_check.first_line_is_data`), unless ``--label``
+    names one of its cells that is not a number (the user read it as a header).
+
+    Read as a header, that row's cells became the draft's column names: a private row in a
+    file meant to be reviewed and published, where names are never marked ``"from_data"``,
+    and the row itself was missing from the draft.  Before session 23 the draft was written
+    with a warning after it; ``dpboost train`` without a schema refuses such a line 1 too.
+    """
+    from dpboost.cell_text import is_decimal_number
+    from dpboost.column_check import first_line_is_data
+    from dpboost.readers import header_names, table_format
+
+    if table_format(path) != "csv":
+        return
+    names = header_names(path)
+    if not names or not first_line_is_data(path, names):
+        return
+    if label is not None and label in names and not is_decimal_number(label):
+        return  # --label names a column of that line: the user reads it as a header
+    missing = (f"--label {label!r} is not a column of {path}; its first line"
+               if label is not None and label not in names else f"{path}: its first line")
+    raise ValueError(f"{missing} looks like data, not a header (not shown: a row "
+                     "is private), so no draft was written: its cells would have become the "
+                     "draft's column names. If the file has no header row, pass --no-header "
+                     "(the columns are then named 0, 1, ...); if line 1 is a header, give "
+                     "its columns names that are not numbers, or name the label with --label.")
+
+
 def run(args) -> int:
     from dpboost._io import check_writable
-    from dpboost.column_check import first_line_is_data
     from dpboost.readers import read_table, table_format
     from dpboost.schema import Schema
     from dpboost.schema_draft import draft_schema
@@ -228,6 +256,8 @@ def run(args) -> int:
         raise ValueError(f"--max-categories must be an int >= 1. Got {args.max_categories} "
                          "instead.")
     check_writable(args.out, what="--out", inputs=[("data", args.data)])  # before reading
+    if not args.no_header:
+        _refuse_a_row_as_header(args.data, args.label)
     frame = read_table(args.data, header=not args.no_header, decimal=args.decimal,
                        columns=_named_columns(args.data, args.no_header),
                        text_columns=[args.label] if args.label is not None else [])
@@ -246,16 +276,7 @@ def run(args) -> int:
     if args.no_header and args.label is not None and args.label not in frame.columns:
         raise ValueError(f"--label {args.label!r}: a file without a header has columns named "
                          f"0 to {frame.shape[1] - 1}.")
-    headerless = (not args.no_header and table_format(args.data) == "csv"
-                  and first_line_is_data(args.data, frame.columns))
-    hint = (" Its first line looks like data, not a header: if the file has no header row, "
-            "pass --no-header (the columns are then named 0, 1, ...).")
     if args.label is not None and args.label not in frame.columns:
-        if headerless:  # the "names" are a row of data: never shown
-            raise ValueError(f"--label {args.label!r} is not a column of {args.data}; its "
-                             "first line looks like data, not a header (not shown: a row is "
-                             "private): if the file has no header row, pass --no-header (the "
-                             "columns are then named 0, 1, ...).")
         raise ValueError(f"--label {args.label!r} is not a column of {args.data}; its columns "
                          f"are {[str(c) for c in frame.columns][:30]}.")
     draft = draft_schema(frame, args.label, max_categories=args.max_categories,
@@ -276,9 +297,6 @@ def run(args) -> int:
     print("It is NOT private: replace every value marked 'from_data' with a public fact "
           "(a data dictionary, a unit, a law) and delete the mark; 'dpboost train' warns "
           "while a mark is left.", file=sys.stderr)
-    if headerless:  # the first data row became the column names
-        print(f"The draft's column names are the first line of {args.data}.{hint}",
-              file=sys.stderr)
     na_columns = {name: list(spec.na_values) for name, spec in draft.columns.items()
                   if getattr(spec, "na_values", ())}
     if na_columns:
@@ -289,7 +307,7 @@ def run(args) -> int:
               "and keep those a public codebook lists.", file=sys.stderr)
     _say_case_variants(draft)
     unread = _unread_numbers(frame, draft, args.decimal)
-    _say_why_dropped(frame, draft, set(unread), args.max_categories)
+    _say_why_dropped(draft, set(unread), args.max_categories)
     for name, hint in list(unread.items())[:3]:
         kind = draft.columns[name].to_dict()["type"]
         print(f"column {name!r} was drafted as {kind!r}: its cells look like numbers but are not "
