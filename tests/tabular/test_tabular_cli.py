@@ -11,6 +11,7 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from dpboost.cli import main
+from dpboost.schema_draft import IDENTIFIER_NOTE
 
 TRAIN = ["--target-epsilon", "1", "--target-delta", "1e-6", "--n-rounds", "30", "--seed", "0"]
 
@@ -178,7 +179,8 @@ def test_schema_subcommand_drafts_and_train_warns(files, capsys, tmp_path):
     assert "NOT private" in capsys.readouterr().err
     content = json.loads(draft.read_text())
     assert "NOT PRIVATE" in content["note"]
-    assert content["columns"]["id"] == {"type": "drop", "from_data": ["type"]}
+    assert content["columns"]["id"] == {"type": "drop", "from_data": ["type"],
+                                        "note": IDENTIFIER_NOTE}
     assert content["columns"]["age"]["from_data"] == ["type", "lower", "upper"]
     assert content["label"]["classes"] == ["no", "yes"]
     model = tmp_path / "m.json"

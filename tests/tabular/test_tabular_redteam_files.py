@@ -372,7 +372,7 @@ def test_the_block_reader_refuses_quoted_values_after_a_space(tmp_path):
 
 def test_schema_says_why_a_column_was_drafted_as_drop(tmp_path, capsys):
     """A city column of 120 names and an export's empty 'cabin' column were drafted as
-    'drop' without a word; an identifier is still dropped silently (by design)."""
+    'drop' without a word; an identifier's drop is said too (session 23)."""
     rows = ["customerID,city,cabin,amount,y"] + [
         f"C{k:03d},city{k},,{k},{k % 2}" for k in range(120)]
     data = _write(tmp_path / "d.csv", "\n".join(rows) + "\n")
@@ -381,7 +381,8 @@ def test_schema_says_why_a_column_was_drafted_as_drop(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "drafted as 'drop', holding no value: ['cabin']." in err
     assert "holding more than 50 distinct texts (--max-categories): ['city']" in err
-    assert "customerID" not in err and "city0" not in err
+    assert "city0" not in err and "C000" not in err
+    assert "holding a different value on every row: ['customerID']" in err
 
 
 def test_a_headerless_file_read_with_a_header_never_shows_its_first_row(tmp_path, capsys,

@@ -11,7 +11,7 @@ import pytest
 
 from dpboost.readers import line_of, read_table, sniff_delimiter
 from dpboost.schema import Schema, category_key
-from dpboost.schema_draft import DRAFT_NOTE, draft_schema
+from dpboost.schema_draft import DRAFT_NOTE, IDENTIFIER_NOTE, draft_schema
 
 GOOD = {
     "names": ["id", "age", "job", "y"],
@@ -88,7 +88,8 @@ def test_draft_marks_every_value_it_read():
                           "y": [0, 1, 0, 1, 1, 0] * 2})
     draft = draft_schema(frame, "y")
     assert draft.note == DRAFT_NOTE
-    assert draft.columns["user_id"].to_dict() == {"type": "drop", "from_data": ["type"]}
+    assert draft.columns["user_id"].to_dict() == {"type": "drop", "from_data": ["type"],
+                                                  "note": IDENTIFIER_NOTE}
     amount = draft.columns["amount"]
     assert (amount.lower, amount.upper, amount.transform) == (0, 1000, "log")
     assert amount.from_data == ("type", "lower", "upper", "transform")  # the log: one row
