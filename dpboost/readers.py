@@ -242,7 +242,10 @@ def _check_first_two(path: Path, lines, decimal: str = ".") -> None:
                 start = reader.line_num + 1
     second = lines[1][1]
     found = sniff_delimiter(second, decimal)
-    other = (found is not None and found != delimiter and found not in lines[0][1]
+    # outside quotes: a first row '"a,z" b 1' above rows 'a, b, 1' read them all as
+    # whitespace-separated (fields 'a,' and 'b,': every category "other"), red team round 3
+    other = (found is not None and found != delimiter
+             and found not in re.sub(r'"[^"]*"', "", lines[0][1])
              and (delimiter not in second if delimiter is not None  # each has only its own
                   else not re.search(r"\d,\d", second)))  # not a decimal comma: 1,5 1,7
     if len(records) == 2 and (records[0][1] != records[1][1] or other):

@@ -31,12 +31,23 @@ def declared_format(args, schema) -> str | None:
     return None
 
 
-def check_declarations(args, schema) -> None:
-    """Refuse a schema with ``"names"`` but no ``"columns"``, and LIBSVM flags beside a table.
+def _named_as_table(path) -> bool:
+    from pathlib import Path
 
-    A names-only schema was read as a numeric file whose header was inferred: a first row of
-    words became the header, so the model trained on ``n - 1`` rows with that row's cells as
-    its feature names, where the neighbour's had ``n`` rows and none.
+    from dpboost.data import _CSV_SUFFIXES
+    from dpboost.readers import _PARQUET_SUFFIXES
+
+    return Path(path).name.lower().endswith(_CSV_SUFFIXES + _PARQUET_SUFFIXES)
+
+
+def check_declarations(args, schema) -> None:
+    """Refuse a schema with ``"names"`` but no ``"columns"``, LIBSVM flags beside a table, and
+    a LIBSVM declaration on a file named as a table.
+
+    A names-only schema, or a ``.csv`` file under an index base, was read as a numeric file
+    whose header was inferred: a first row of words became the header, so the model trained
+    on ``n - 1`` rows with that row's cells as its feature names, where the neighbour's had
+    ``n`` rows and none (red team, session 23).
     """
     if schema is not None and schema.names is not None and not schema.columns:
         raise UserError(f"{args.schema} declares 'names' but no 'columns': a headerless file "
@@ -47,3 +58,8 @@ def check_declarations(args, schema) -> None:
     if declares_table(schema) and (args.n_features is not None or args.index_base is not None):
         raise UserError(f"--n-features/--index-base declare a LIBSVM file, but {args.schema} "
                         "declares a table (its 'columns' or 'names'); remove the flags.")
+    if declared_format(args, schema) == "libsvm" and _named_as_table(args.data):
+        # read as the table its name says, its header was inferred from the first row
+        raise UserError(f"{args.data} is named as a table (.csv, .tsv or Parquet), but an index "
+                        "base (--index-base, or the schema's 'index_base') declares LIBSVM: "
+                        "rename the file (e.g. .svm), or drop the LIBSVM declarations.")

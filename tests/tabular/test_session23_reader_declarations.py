@@ -291,3 +291,39 @@ def test_a_tsv_file_is_tab_separated_whatever_its_first_row(tmp_path):
     shapes = _pair_trains(tmp_path, rows, ["note 0\t0.1\t0.2\tneg", "flat 3 12\t0.1\t0.2\tneg"],
                           schema, ".tsv")
     assert shapes[0] == shapes[1]
+
+
+# -- the third red-team round
+
+
+def test_a_quoted_separator_in_line_1_cannot_make_a_comma_file_whitespace(tmp_path,
+                                                                          one_line_error):
+    """Line 1 '"a,z" b 1' (its only comma quoted) made the file whitespace-separated, and
+    every other row 'a, b, 1' read as the fields 'a,' 'b,' '1': still three fields, every
+    category "other" (held-out accuracy 0.49 against 0.915 for the neighbour)."""
+    schema = {"names": ["a", "b", "y"],
+              "columns": {"a": {"type": "categorical", "categories": ["a", "b"]},
+                          "b": {"type": "categorical", "categories": ["a", "b"]}},
+              "label": {"column": "y", "classes": ["0", "1"]}}
+    path = _write(tmp_path / "s.json", json.dumps(schema))
+    for sep in (",", ";"):
+        rows = [f"{'ab'[k % 2]}{sep} {'ab'[k % 3 % 2]}{sep} {k % 2}" for k in range(40)]
+        data = _write(tmp_path / "d.csv", "\n".join([f'"a{sep}z" b 1', *rows]) + "\n")
+        code = main(["train", str(data), "--schema", str(path), *TRAIN,
+                     "--out", str(tmp_path / "m.json")])
+        one_line_error(code, "line 2 is separated by", "but line 1 holds none")
+
+
+@pytest.mark.parametrize("flags, schema", [
+    (["--index-base", "1", "--n-features", "2"], None),
+    ([], {"n_features": 2, "index_base": 1, "label": {"column": None, "classes": [0, 1]}}),
+])
+def test_a_libsvm_declaration_on_a_csv_name_is_refused(tmp_path, one_line_error, flags,
+                                                       schema):
+    """Read as the table its name says, a '.csv' file under an index base had its header
+    inferred: a first row 'p q r' was dropped and published as the feature names."""
+    rows = [f"0.{k % 9} 0.{k % 7} {k % 2}" for k in range(30)]
+    data = _write(tmp_path / "d.csv", "\n".join(["p q r", *rows]) + "\n")
+    extra = ["--schema", str(_write(tmp_path / "s.json", json.dumps(schema)))] if schema else []
+    code = main(["train", str(data), *extra, *flags, *TRAIN, "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "is named as a table", "declares LIBSVM")
