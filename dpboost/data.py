@@ -518,21 +518,18 @@ _LIBSVM_SUFFIXES = (".svm", ".libsvm", ".svmlight", ".svm.gz", ".libsvm.gz", ".s
 
 
 def _looks_like_libsvm(path: Path) -> bool:
-    """Whether the first non-blank line reads ``label idx:value ...`` (text that is not UTF-8
-    is not LIBSVM: the table reader then names its line)."""
-    opener = gzip.open if _is_gzip(path) else open
+    """Whether the first non-blank line reads ``label idx:value ...`` (its comment aside; text
+    that is not UTF-8 is not LIBSVM: the table reader then names its line)."""
+    from dpboost.csv_errors import open_text
+
     try:
-        with opener(path, "rt", encoding="utf-8", newline="") as handle:
-            for line in handle:
-                line = line.split("#", 1)[0]  # a comment may hold anything
-                tokens = line.split()
-                if tokens:
-                    if "," in line:
-                        return False
-                    return all(":" in t for t in tokens[1:]) and is_decimal_number(tokens[0])
+        with open_text(path) as handle:
+            line = next((ln for ln in (raw.split("#", 1)[0] for raw in handle) if ln.strip()), "")
     except (UnicodeDecodeError, OSError, EOFError):  # not text, or a damaged gzip stream
         return False
-    return False
+    tokens = line.split()
+    return (bool(tokens) and "," not in line and is_decimal_number(tokens[0])
+            and all(":" in t for t in tokens[1:]))
 
 
 def load_dataset(path: str | os.PathLike, label: str | int | None = None, *,

@@ -134,7 +134,7 @@ def sniff_delimiter(line: str, decimal: str = ".") -> str | None:
     >>> sniff_delimiter("1,0,1", decimal=","), sniff_delimiter('"0,91","0,9",1', decimal=",")
     (',', ',')
     """
-    outside = re.sub(r'"[^"]*"', "", line)
+    outside = _outside_quotes(line)
     if decimal == "," and (re.search(r"[;\t|]", outside) or re.search(r"\S\s+\S", outside)):
         # a declared decimal comma (12,5) is not a separator beside ';', a tab, '|' or spaces;
         # without them '1,0,1' is comma-separated (its commas are not decimal marks)
@@ -146,6 +146,11 @@ def sniff_delimiter(line: str, decimal: str = ".") -> str | None:
             for tokens in (field.split() for field in outside.split("\t"))):
         return None  # several numbers (and maybe a '?') in one field: space-aligned
     return best if counts[best] > 0 else None
+
+
+def _outside_quotes(line: str) -> str:
+    """``line`` without its double-quoted values (a quoted separator separates nothing)."""
+    return re.sub(r'"[^"]*"', "", line)
 
 
 def _file_delimiter(path, line: str, decimal: str = ".") -> str | None:
@@ -245,7 +250,7 @@ def _check_first_two(path: Path, lines, decimal: str = ".") -> None:
     # outside quotes: a first row '"a,z" b 1' above rows 'a, b, 1' read them all as
     # whitespace-separated (fields 'a,' and 'b,': every category "other"), red team round 3
     other = (found is not None and found != delimiter
-             and found not in re.sub(r'"[^"]*"', "", lines[0][1])
+             and found not in _outside_quotes(lines[0][1])
              and (delimiter not in second if delimiter is not None  # each has only its own
                   else not re.search(r"\d,\d", second)))  # not a decimal comma: 1,5 1,7
     if len(records) == 2 and (records[0][1] != records[1][1] or other):
