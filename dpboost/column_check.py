@@ -131,7 +131,8 @@ def _first_line_name(path: Path) -> str:
 
 def _second_row(path: Path) -> list[str]:
     """The cells of a CSV file's second non-blank line (``[]`` if it has none)."""
-    from dpboost.readers import _first_lines, _split, sniff_delimiter
+    from dpboost.readers import _first_lines
+    from dpboost.separators import sniff_delimiter, split_fields
 
     lines = _first_lines(Path(path))
-    return _split(lines[1][1], sniff_delimiter(lines[0][1])) if len(lines) > 1 else []
+    return split_fields(lines[1][1], sniff_delimiter(lines[0][1])) if len(lines) > 1 else []

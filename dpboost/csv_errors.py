@@ -253,7 +253,7 @@ def repeats_header(path: Path, line: int) -> bool:
     ...     repeats_header(p, 3), repeats_header(p, 2), repeats_header(p, 1)
     (True, False, False)
     """
-    from dpboost.readers import _split, sniff_delimiter  # the header's own split
+    from dpboost.separators import sniff_delimiter, split_fields  # the header's own split
 
     names, delimiter = None, None
     try:
@@ -264,9 +264,9 @@ def repeats_header(path: Path, line: int) -> bool:
                     if number >= line:
                         return False  # the header itself (or above it)
                     delimiter = sniff_delimiter(text)
-                    names = _split(text, delimiter)
+                    names = split_fields(text, delimiter)
                 elif number == line:
-                    return names is not None and _split(text, delimiter) == names
+                    return names is not None and split_fields(text, delimiter) == names
     except (OSError, EOFError, UnicodeDecodeError, csv.Error):
         return False
     return False
@@ -302,7 +302,7 @@ def _is_totals_cell(cell) -> bool:
 def _first_cell(path: Path, line: int) -> str | None:
     """The first cell of physical line ``line`` (1-based), split as the header is; None when
     the file has no such line or cannot be read so (an error path: it never raises)."""
-    from dpboost.readers import _split, sniff_delimiter
+    from dpboost.separators import sniff_delimiter, split_fields
 
     delimiter, sniffed = None, False
     try:
@@ -312,7 +312,7 @@ def _first_cell(path: Path, line: int) -> str | None:
                 if not sniffed and text.strip():
                     delimiter, sniffed = sniff_delimiter(text), True
                 if number == line:
-                    cells = _split(text, delimiter) if text.strip() else []
+                    cells = split_fields(text, delimiter) if text.strip() else []
                     return cells[0] if cells else None
     except (OSError, EOFError, UnicodeDecodeError, csv.Error, ValueError):
         return None
@@ -362,7 +362,7 @@ def last_totals_line(path) -> int | None:
     ...     last_totals_line(p), last_totals_line(q)
     (3, None)
     """
-    from dpboost.readers import _split, sniff_delimiter
+    from dpboost.separators import sniff_delimiter, split_fields
 
     path = Path(path)
     try:
@@ -375,7 +375,7 @@ def last_totals_line(path) -> int | None:
                 lines = [t for t in tail.splitlines() if t.strip()]
                 if not lines or not lines[-1].lstrip().lstrip('"').strip():
                     return None
-                if not _is_totals_cell(_split(lines[-1], sniff_delimiter(lines[-1]))[0]):
+                if not _is_totals_cell(split_fields(lines[-1], sniff_delimiter(lines[-1]))[0]):
                     return None
         with open_text(path) as handle:
             first = ""
@@ -395,7 +395,7 @@ def last_totals_line(path) -> int | None:
     if len(records) < 2 or records[0] is None:
         return None  # no record, or one only (a header, or a file of one row)
     line, record = records[-1]
-    cell = record[0] if sniffed else (_split(",".join(record), None) or [""])[0]
+    cell = record[0] if sniffed else (split_fields(",".join(record), None) or [""])[0]
     return line if _is_totals_cell(cell) else None
 
 

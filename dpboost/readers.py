@@ -1,12 +1,13 @@
 """Reading raw tables (CSV, Parquet) through pyarrow and pandas, with one-line errors on top.
 
-CSV files may be comma, semicolon, tab, pipe or whitespace separated (the separator is taken from
-the first non-blank line, outside quotes), quoted (a quoted value may hold the separator and
-line breaks), gzip-compressed, UTF-8 with or without a byte-order mark, with CRLF line
-endings, empty cells, stray spaces and string values; a file without a header takes its column names
-from ``names`` (a schema's ``"names"``).  Separated files go through :func:`pyarrow.csv.read_csv`
-(multi-threaded; a row with too few or too many fields is an error, and the message names its
-line); whitespace-separated files through :func:`pandas.read_csv`.  Parquet files (by suffix
+CSV files may be comma, semicolon, tab, pipe or whitespace separated (a schema's declaration, or
+else the first non-blank line, outside quotes: :mod:`dpboost.separators`), quoted (a quoted
+value may hold the separator and line breaks), gzip-compressed, UTF-8 with or without a
+byte-order mark, with CRLF line endings, empty cells, stray spaces and string values; a file
+without a header takes its column names from ``names`` (a schema's ``"names"``).  Separated
+files go through :func:`pyarrow.csv.read_csv` (multi-threaded; a row with too few or too many
+fields is an error, and the message names its line); whitespace-separated files through
+:func:`pandas.read_csv`.  Parquet files (by suffix
 ``.parquet``/``.pq`` or by their ``PAR1`` magic) through :func:`pandas.read_parquet`, and a
 folder of them as one table (:mod:`dpboost.parquet_folder`).
 
@@ -38,7 +39,9 @@ from dpboost.csv_errors import open_text as _open_text
 from dpboost.csv_errors import refuse_archive, repeated_names_error
 from dpboost.column_check import check_columns
 from dpboost.pandas_csv import (file_quotes_after_space, quoted_after_space, read_spaced,
-                                read_whitespace, whitespace_fields)
+                                read_whitespace)
+from dpboost.separators import (SEPARATOR_NAMES, file_delimiter, outside_quotes,
+                                sniff_delimiter, split_fields)
 
 __all__ = ["csv_layout", "field_count", "header_names", "line_of", "read_table",
            "sniff_delimiter", "table_format"]
@@ -116,61 +119,8 @@ def _first_lines(path: Path, k: int = 2) -> list[tuple[int, str]]:
     return out
 
 
-def sniff_delimiter(line: str, decimal: str = ".") -> str | None:
-    r"""The most frequent of ``,``, ``;``, tab and ``|`` outside double quotes; None = whitespace.
-
-    A tab is whitespace too when the line aligns numbers with spaces and uses a tab only
-    here and there (UCI's auto-mpg: ``18.0   8   307.0 ...   1<TAB>"chevrolet malibu"``):
-    a tab-separated field that is itself several numbers apart is not one field.
-
-    Examples
-    --------
-    >>> sniff_delimiter('a;"b,c";d'), sniff_delimiter("A11 6 A34"), sniff_delimiter("x|y|z")
-    (';', None, '|')
-    >>> sniff_delimiter('18.0   8   307.0\t"chevrolet malibu"'), sniff_delimiter("New York\t12")
-    (None, '\t')
-    >>> sniff_delimiter("1 12,5 3"), sniff_delimiter("1 12,5 3", decimal=",")
-    (',', None)
-    >>> sniff_delimiter("1,0,1", decimal=","), sniff_delimiter('"0,91","0,9",1', decimal=",")
-    (',', ',')
-    """
-    outside = _outside_quotes(line)
-    if decimal == "," and (re.search(r"[;\t|]", outside) or re.search(r"\S\s+\S", outside)):
-        # a declared decimal comma (12,5) is not a separator beside ';', a tab, '|' or spaces;
-        # without them '1,0,1' is comma-separated (its commas are not decimal marks)
-        outside = re.sub(r"(?<=\d),(?=\d)", "", outside)
-    counts = {d: outside.count(d) for d in (",", ";", "\t", "|")}
-    best = max(counts, key=counts.get)
-    if best == "\t" and counts[best] > 0 and any(
-            sum(map(is_decimal_number, tokens)) >= max(2, len(tokens) / 2)
-            for tokens in (field.split() for field in outside.split("\t"))):
-        return None  # several numbers (and maybe a '?') in one field: space-aligned
-    return best if counts[best] > 0 else None
-
-
-def _outside_quotes(line: str) -> str:
-    """``line`` without its double-quoted values (a quoted separator separates nothing)."""
-    return re.sub(r'"[^"]*"', "", line)
-
-
-def _file_delimiter(path, line: str, decimal: str = ".") -> str | None:
-    """The separator of ``path``: a tab for a ``.tsv`` file (its name declares it), else
-    :func:`sniff_delimiter` of its first line.  In a headerless ``.tsv`` file, two numbers in
-    a free-text cell of line 1 (``flat 3 12``) made the whole file whitespace-separated."""
-    if Path(path).name.lower().endswith((".tsv", ".tsv.gz")):
-        return "\t"
-    return sniff_delimiter(line, decimal)
-
-
-def _split(line: str, delimiter: str | None) -> list[str]:
-    """The stripped fields of one line (a quoted value after spaces unquoted, as read)."""
-    if delimiter is None:
-        return [field.strip('"') for field in whitespace_fields(line)]
-    return [cell.strip() for cell in next(csv.reader([line], delimiter=delimiter,
-                                                     skipinitialspace=True))]
-
-
-def header_names(path: str | os.PathLike, header: bool | str = True) -> list[str] | None:
+def header_names(path: str | os.PathLike, header: bool | str = True,
+                 separator: str | None = None) -> list[str] | None:
     """The stripped column names of a CSV file's header row, or None if it has none.
 
     ``header="infer"``: a first row is a header if one of its cells is not a number where the
@@ -192,10 +142,10 @@ def header_names(path: str | os.PathLike, header: bool | str = True) -> list[str
         raise ValueError(f"{path} is empty: no rows to read.")
     if header:
         _check_header_line(path, lines[0])
-    delimiter = _file_delimiter(path, lines[0][1])
-    first = _split(lines[0][1], delimiter)
+    delimiter = file_delimiter(path, lines[0][1], separator=separator)
+    first = split_fields(lines[0][1], delimiter)
     if header == "infer":
-        second = _split(lines[1][1], delimiter) if len(lines) > 1 else None
+        second = split_fields(lines[1][1], delimiter) if len(lines) > 1 else None
         header = (not any(is_decimal_number(c) for c in first) if second is None else
                   any(not is_decimal_number(a) and is_decimal_number(b)
                       for a, b in zip(first, second)))
@@ -213,28 +163,34 @@ def _check_header_line(path: Path, line: tuple[int, str]) -> None:
                          "break (a wrapped header cell?); write each column name on one line.")
 
 
-def field_count(path: str | os.PathLike, decimal: str = ".") -> int:
-    """Number of fields in the first non-blank line of a CSV file (the second must agree)."""
+def field_count(path: str | os.PathLike, decimal: str = ".",
+                separator: str | None = None) -> int:
+    """Number of fields in the first non-blank line of a CSV file (the second must agree).
+
+    ``separator``: a schema's declared separator (:func:`~dpboost.separators.file_delimiter`).
+    """
     lines = _first_lines(Path(path))
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
-    _check_first_two(Path(path), lines, decimal)
-    return len(_split(lines[0][1], _file_delimiter(path, lines[0][1], decimal)))
+    _check_first_two(Path(path), lines, decimal, separator)
+    return len(split_fields(lines[0][1], file_delimiter(path, lines[0][1], decimal, separator)))
 
 
-def _check_first_two(path: Path, lines, decimal: str = ".") -> None:
+def _check_first_two(path: Path, lines, decimal: str = ".", separator: str | None = None
+                     ) -> None:
     """Refuse a first record whose width differs from the second's, read with the separator
     of the first, or a first line without the separator of the second.
 
     A title or a note above the table (UCI adult.test's ``|1x3 Cross validator``) sets the
     separator and the width of every row; the error used to blame line 2, or a cell of line
-    1, and ``predict --label`` said the label column was absent.
+    1, and ``predict --label`` said the label column was absent.  A declared ``separator`` is
+    not compared with line 2's: it decides.
     """
     if len(lines) < 2:
         return
-    delimiter = _file_delimiter(path, lines[0][1], decimal)
+    delimiter = file_delimiter(path, lines[0][1], decimal, separator)
     if delimiter is None:
-        records = [(n, len(_split(line, None))) for n, line in lines]
+        records = [(n, len(split_fields(line, None))) for n, line in lines]
     else:  # records, so that a quoted line break does not cut the second one
         records = []
         with _open_text(path) as handle:
@@ -249,8 +205,8 @@ def _check_first_two(path: Path, lines, decimal: str = ".") -> None:
     found = sniff_delimiter(second, decimal)
     # outside quotes: a first row '"a,z" b 1' above rows 'a, b, 1' read them all as
     # whitespace-separated (fields 'a,' and 'b,': every category "other"), red team round 3
-    other = (found is not None and found != delimiter
-             and found not in _outside_quotes(lines[0][1])
+    other = (separator is None and found is not None and found != delimiter
+             and found not in outside_quotes(lines[0][1])
              and (delimiter not in second if delimiter is not None  # each has only its own
                   else not re.search(r"\d,\d", second)))  # not a decimal comma: 1,5 1,7
     if len(records) == 2 and (records[0][1] != records[1][1] or other):
@@ -267,18 +223,15 @@ def _check_first_two(path: Path, lines, decimal: str = ".") -> None:
                 f"delete it." if k2 == k1 + 1 and not other else
                 f"If line {n1} is a title or a note rather than the header or a row, delete it.")
         if other:  # line 1 has none of the separators line 2 has
-            name = _SEPARATOR_NAMES[found]
+            name = SEPARATOR_NAMES[found]
             raise ValueError(f"{path}: line {n2} is separated by {name}, but line {n1} holds "
                              f"none (the separator is read from line {n1}). {hint}")
         raise ValueError(f"{path}, line {n2}: expected {k1} fields (as in the first row), "
                          f"found {k2}. {hint}")
 
 
-_SEPARATOR_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs", "|": "pipes"}
-
-
-def csv_layout(path: str | os.PathLike, names=None, columns=None,
-               decimal: str = ".") -> tuple[str | None, list[str], int]:
+def csv_layout(path: str | os.PathLike, names=None, columns=None, decimal: str = ".",
+               separator: str | None = None) -> tuple[str | None, list[str], int]:
     """``(delimiter, column names, lines to skip)`` of a CSV file, as :func:`read_table` sees it.
 
     For readers that split a file into blocks (dask): the delimiter from the first line
@@ -292,13 +245,13 @@ def csv_layout(path: str | os.PathLike, names=None, columns=None,
     lines = _first_lines(path)
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
-    _check_first_two(path, lines, decimal)
-    delimiter = _file_delimiter(path, lines[0][1], decimal)
+    _check_first_two(path, lines, decimal, separator)
+    delimiter = file_delimiter(path, lines[0][1], decimal, separator)
     if delimiter is not None and quoted_after_space([line for _, line in lines], delimiter):
         raise ValueError(f"{path} puts spaces between its separators and quoted values "
                          "(a, \"b\"), which the block reader of --workers keeps as quotes; "
                          "delete those spaces, or read the file without --workers.")
-    first = _split(lines[0][1], delimiter)
+    first = split_fields(lines[0][1], delimiter)
     if names is None:
         _check_header_line(path, lines[0])
         _check_unique(path, first, columns)
@@ -311,7 +264,8 @@ def csv_layout(path: str | os.PathLike, names=None, columns=None,
     return delimiter, names, lines[0][0] - 1
 
 
-def line_of(path: str | os.PathLike, row: int, *, header: bool) -> int | None:
+def line_of(path: str | os.PathLike, row: int, *, header: bool,
+            separator: str | None = None) -> int | None:
     """The 1-based line number where data row ``row`` starts (0-based, blank lines skipped).
 
     Records are counted as the CSV reader sees them, so a quoted value spanning several lines
@@ -319,7 +273,7 @@ def line_of(path: str | os.PathLike, row: int, *, header: bool) -> int | None:
     """
     path = Path(path)
     lines = _first_lines(path, 1)
-    delimiter = _file_delimiter(path, lines[0][1]) if lines else None
+    delimiter = file_delimiter(path, lines[0][1], separator=separator) if lines else None
     seen = -1 if header else 0
     with _open_text(path) as handle:
         if delimiter is None:
@@ -342,7 +296,7 @@ def line_of(path: str | os.PathLike, row: int, *, header: bool) -> int | None:
 
 def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(),
                header: bool | str = True, text_columns=(), decimal: str = ".",
-               column_na_values=None):
+               column_na_values=None, separator: str | None = None):
     """Read a CSV or Parquet file into a pandas DataFrame with stripped column names.
 
     Parameters
@@ -369,6 +323,9 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     decimal : {".", ","}, default="."
         The decimal mark of the numbers (a schema's ``"decimal"``): ``","`` reads ``12,5`` as
         12.5, as a spreadsheet writes it in many locales (usually with ``;`` separators).
+    separator : one of :data:`~dpboost.separators.SEPARATORS` or None
+        The field separator a schema declares (its ``"separator"``); None: a ``.tsv`` file's
+        is a tab, another file's is sniffed from its first line.  Not used for Parquet.
 
     Returns
     -------
@@ -414,16 +371,16 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     lines = _first_lines(path)
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
-    _check_first_two(path, lines, decimal)
-    delimiter = _file_delimiter(path, lines[0][1], decimal)  # (a headerless line 1 is a row)
-    width = len(_split(lines[0][1], delimiter))
+    _check_first_two(path, lines, decimal, separator)
+    delimiter = file_delimiter(path, lines[0][1], decimal, separator)  # line 1 may be a row
+    width = len(split_fields(lines[0][1], delimiter))
     if names is not None:
         names = [str(n) for n in names]
-        _check_width(path, _split(lines[0][1], delimiter), names, lines[0][0])
-        _check_not_a_header(path, _split(lines[0][1], delimiter), names, lines[0][0])
+        _check_width(path, split_fields(lines[0][1], delimiter), names, lines[0][0])
+        _check_not_a_header(path, split_fields(lines[0][1], delimiter), names, lines[0][0])
         skip, has_header = lines[0][0] - 1, False
     else:
-        found = header_names(path, header)
+        found = header_names(path, header, separator)
         has_header = found is not None
         names = found if has_header else [str(j) for j in range(width)]
         skip = lines[0][0] if has_header else lines[0][0] - 1

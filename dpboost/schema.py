@@ -23,6 +23,7 @@ JSON layout (the same as the Python object, via :meth:`Schema.from_dict` / :meth
      "na_values": ["?"],                   # optional: strings missing in every column
      "decimal": ",",                       # optional: the file writes 12,5 for 12.5
      "thousands": ".",                     # optional: the file writes 1.234,5 for 1234.5
+     "separator": ";",                     # optional: ",", ";", "\t", "|" or "whitespace"
      "n_features": 123, "index_base": 1,   # LIBSVM files only: the public dimension
      "norm_bound": 3.7417}                 # LIBSVM/numeric files: a public bound on ||x||
 
@@ -61,6 +62,7 @@ from dpboost.schema_columns import (
     token_text,
 )
 from dpboost.schema_spellings import did_you_mean, json_mistake, key_hint
+from dpboost.separators import SEPARATORS
 from dpboost.thousands import THOUSANDS_SEPARATORS
 
 __all__ = [
@@ -113,6 +115,20 @@ def _columns_hint(raw) -> str:
         return (" Key each spec by its column's name: "
                 f"{{{json.dumps(str(raw[0]['name']))}: {json.dumps(first)}, ...}}.")
     return ""
+
+
+def _separator(value) -> str | None:
+    """A schema's ``"separator"``, validated: it decides how every row of a text table is
+    split (:func:`dpboost.separators.file_delimiter`), where otherwise the first line of the
+    file, in a headerless file a private row, is sniffed."""
+    if value is None or value in SEPARATORS:
+        return value
+    spaced = isinstance(value, str) and value.strip().lower() in ("", "space", "spaces", "blank")
+    tab = isinstance(value, str) and value.strip().lower() in ("tab", "\\t", "tabs")
+    raise ValueError(_err("'separator'", "one of ',', ';', '\\t' (a tab), '|' or 'whitespace'",
+                          value)
+                     + (" Write \"whitespace\" for fields apart by spaces." if spaced else
+                        ' Write "\\t" in the JSON for a tab.' if tab else ""))
 
 
 def _check_global_tokens(na_values, columns: dict, decimal: str) -> None:
@@ -170,6 +186,7 @@ class Schema:
     norm_bound: float | None = None
     decimal: str = "."
     thousands: str | None = None
+    separator: str | None = None
 
     @classmethod
     def from_dict(cls, content: object) -> Schema:
@@ -180,7 +197,7 @@ class Schema:
             raise TypeError(_err("top level", 'an object {"columns": ..., "label": ...}',
                                  type(content).__name__))
         known = {"columns", "label", "names", "na_values", "n_features", "index_base",
-                 "norm_bound", "note", "_comment", "decimal", "thousands"}
+                 "norm_bound", "note", "_comment", "decimal", "thousands", "separator"}
         unknown = set(content) - known
         if unknown:
             raise ValueError(_err("top-level keys", "among " + ", ".join(sorted(known)),
@@ -196,6 +213,7 @@ class Schema:
         if thousands not in (None, *THOUSANDS_SEPARATORS) or thousands == decimal:
             raise ValueError(_err("'thousands'", "one of ',', '.', \"'\" or ' ' (a space), "
                                   f"other than the decimal mark {decimal!r}", thousands))
+        separator = _separator(content.get("separator"))
         raw = content.get("columns", {})
         if not isinstance(raw, dict):
             raise TypeError(_err("'columns'", "an object mapping names to column specs", raw)
@@ -268,6 +286,9 @@ class Schema:
         if n_features is not None and columns:
             raise ValueError("A schema declares either 'columns' (a table) or 'n_features' "
                              "(a LIBSVM file), not both.")
+        if separator is not None and (n_features is not None or index_base is not None):
+            raise ValueError("A schema's 'separator' is a table's; a LIBSVM file (declared by "
+                             "'n_features' or 'index_base') has none.")
         norm_bound = content.get("norm_bound")
         if norm_bound is not None:
             norm_bound = _number(norm_bound, "'norm_bound'")
@@ -277,7 +298,7 @@ class Schema:
                 raise ValueError("A schema with 'columns' needs no 'norm_bound': its encoding "
                                  "has norm at most 1 by construction.")
         return cls(columns, label, names, tuple(na_values), n_features, index_base,
-                   content.get("note"), norm_bound, decimal, thousands)
+                   content.get("note"), norm_bound, decimal, thousands, separator)
 
     def to_dict(self) -> dict:
         out: dict = {}
@@ -291,6 +312,8 @@ class Schema:
             out["decimal"] = self.decimal
         if self.thousands is not None:
             out["thousands"] = self.thousands
+        if self.separator is not None:
+            out["separator"] = self.separator
         if self.n_features is not None:
             out["n_features"] = self.n_features
         if self.index_base is not None:

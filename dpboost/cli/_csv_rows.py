@@ -140,11 +140,13 @@ def short_row_before(path: str, schema, row: int) -> ValueError | None:
 
     header = schema.names is None
     try:
-        delimiter, names, skip = csv_layout(path, schema.names, decimal=schema.decimal)
+        delimiter, names, skip = csv_layout(path, schema.names, decimal=schema.decimal,
+                                            separator=schema.separator)
         bad = _first_bad(path, delimiter, len(names), skip)
-        at = line_of(path, row, header=header)
+        at = line_of(path, row, header=header, separator=schema.separator)
     except (OSError, ValueError):
         return None
-    if bad is None or at is None or bad[0] > at or bad[0] == line_of(path, 0, header=header):
+    if bad is None or at is None or bad[0] > at or bad[0] == line_of(
+            path, 0, header=header, separator=schema.separator):
         return None
     return ragged_row_error(path, delimiter, len(names), skip, header=header)

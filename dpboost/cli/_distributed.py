@@ -364,10 +364,12 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     # in-memory reader; the first block skips the header, the others hold data only
     names = encoder.schema_.names
     if (names is not None and not want_y and label is not None and label.column in names
-            and field_count(path, encoder.schema_.decimal) == len(names) - 1):
+            and field_count(path, encoder.schema_.decimal, encoder.schema_.separator)
+            == len(names) - 1):
         # a headerless test file may leave out the label, as in memory (predict)
         names = [n for n in names if n != label.column]
-    delimiter, names, skip = csv_layout(path, names, wanted, encoder.schema_.decimal)
+    delimiter, names, skip = csv_layout(path, names, wanted, encoder.schema_.decimal,
+                                        encoder.schema_.separator)
     blocksize = parse_bytes(blocksize or CSV_BLOCKSIZE)
     # a gzip stream cannot be cut into blocks (dask warned so, naming its own keyword), and
     # is known by its magic bytes, as the in-memory reader knows it, not only by '.gz'

@@ -91,17 +91,19 @@ def _encoded(model, args):
     if label is not None:
         if names is not None and table_format(args.data, declared="table") == "csv":
             # a headerless test file may leave out the label: one field fewer than 'names'
-            has_label = label in names and field_count(args.data, schema.decimal) != len(names) - 1
+            has_label = label in names and field_count(
+                args.data, schema.decimal, schema.separator) != len(names) - 1
             if label in names and not has_label:
                 names = tuple(n for n in names if n != label)
         else:
-            has_label = label in (header_names(args.data) or [])
+            has_label = label in (header_names(args.data, separator=schema.separator) or [])
         if args.label is not None and not has_label:
             raise UserError(f"{args.data} has no label column {args.label!r}."
                             + _label_hint(args, schema, names))
     read = frame_columns + ([label] if has_label else [])
     frame = read_table(args.data, names=names, columns=read, na_values=schema.na_values,
                        decimal=schema.decimal, column_na_values=schema.column_na_values,
+                       separator=schema.separator,
                        text_columns=[c for c in dict.fromkeys([*schema.text_columns, label])
                                      if c in read])
     encoder = TabularEncoder.of_model(schema)
@@ -161,9 +163,10 @@ def _check_dask_label(schema, args) -> None:
     if files:
         header = header_names(files[0])
     elif names is not None:  # a headerless test file may leave out the label
-        header = [n for n in names if n != ours or field_count(args.data) == len(names)]
+        header = [n for n in names if n != ours or field_count(
+            args.data, schema.decimal, schema.separator) == len(names)]
     else:
-        header = header_names(args.data) or []
+        header = header_names(args.data, separator=schema.separator) or []
     if args.label not in header:
         raise UserError(f"{args.data} has no label column {args.label!r}."
                         + _label_hint(args, schema, names, header))
@@ -439,7 +442,8 @@ def _kept_columns(model, args, n_rows: int) -> list[tuple[str, list[str]]]:
                         "does the model's schema declare 'names'): add a header row.")
     if (names is not None and table_format(args.data, declared="table") == "csv"
             and schema.label is not None
-            and field_count(args.data, schema.decimal) == len(names) - 1):  # without the label
+            and field_count(args.data, schema.decimal, schema.separator)
+            == len(names) - 1):  # without the label
         names = tuple(n for n in names if n != schema.label.column)
     present = list(names) if names is not None else header_names(args.data, "infer")
     absent = [k for k in keep if k not in present]
@@ -451,7 +455,8 @@ def _kept_columns(model, args, n_rows: int) -> list[tuple[str, list[str]]]:
         raise UserError(f"--keep: {args.data} has no column {absent[0]!r}"
                         + (f"; did you mean {close[0]!r}?" if close else
                            f"; its columns are {present[:30]}."))
-    frame = read_table(args.data, names=names, columns=keep, na_values=None, text_columns=keep)
+    frame = read_table(args.data, names=names, columns=keep, na_values=None, text_columns=keep,
+                       separator=None if schema is None else schema.separator)
     if len(frame) != n_rows:  # the readers skip the same blank lines; guard the alignment
         raise UserError(f"--keep: {args.data} read {len(frame)} rows for the kept columns "
                         f"and {n_rows} for the features; predict without --keep.")

@@ -303,7 +303,7 @@ def _read_encoded(args, schema):
     columns = list(dict.fromkeys([*schema.used_columns, label]))  # "drop" may be absent
     frame = read_table(args.data, names=schema.names, columns=columns,
                        na_values=schema.na_values, decimal=schema.decimal,
-                       column_na_values=schema.column_na_values,
+                       column_na_values=schema.column_na_values, separator=schema.separator,
                        text_columns=list(dict.fromkeys([*schema.text_columns, label])))
     try:
         X = encoder.transform(frame)
