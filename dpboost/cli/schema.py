@@ -9,7 +9,9 @@ starting point for writing the public schema by hand (from a data dictionary, un
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -246,6 +248,15 @@ def _refuse_a_row_as_header(path, label: str | None) -> None:
                      "its columns names that are not numbers, or name the label with --label.")
 
 
+def _read_separator(path, decimal: str) -> str:
+    """The separator the draft read a headerless file with, as a schema declares it."""
+    from dpboost.readers import _first_lines
+    from dpboost.separators import file_delimiter
+
+    found = file_delimiter(path, _first_lines(Path(path), 1)[0][1], decimal)
+    return "whitespace" if found is None else found
+
+
 def run(args) -> int:
     from dpboost._io import check_writable
     from dpboost.readers import read_table, table_format
@@ -285,6 +296,8 @@ def run(args) -> int:
         content = draft.to_dict()
         if args.no_header:
             content["names"] = [str(c) for c in frame.columns]
+            if table_format(args.data) == "csv":  # train then reads as the draft did
+                content["separator"] = _read_separator(args.data, args.decimal)
         if args.decimal != ".":
             content["decimal"] = args.decimal
         if args.thousands is not None:
@@ -305,6 +318,10 @@ def run(args) -> int:
         print(f"cells among numbers were read as missing and listed in the column's "
               f"'na_values' (marked 'from_data'): {shown}{more}; delete any that is a value, "
               "and keep those a public codebook lists.", file=sys.stderr)
+    if draft.separator is not None:
+        print(f"the draft declares \"separator\": {json.dumps(draft.separator)}, as line 1 "
+              "was read: check it, so that no row of a headerless file chooses how the "
+              "others are split.", file=sys.stderr)
     _say_case_variants(draft)
     unread = _unread_numbers(frame, draft, args.decimal)
     _say_why_dropped(draft, set(unread), args.max_categories)

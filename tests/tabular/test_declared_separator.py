@@ -140,3 +140,12 @@ def test_a_declared_separator_is_the_one_read_even_beside_a_tsv_name(tmp_path):
     frame = read_table(path, names=["a", "b", "y"], separator=";", text_columns=["y"])
     assert frame["y"].tolist() == ["1", "0"]
     assert np.array_equal(frame["a"].to_numpy(), np.array(["a", "b"], dtype=object))
+
+
+@pytest.mark.parametrize("sep,declared", [(";", ";"), ("\t", "\t"), (" ", "whitespace")])
+def test_a_headerless_draft_declares_the_separator_it_read(tmp_path, sep, declared):
+    data = _write(tmp_path / "d.txt", "\n".join(sep.join([CATS[k % 2], str(k % 5), str(k % 2)])
+                                                for k in range(40)) + "\n")
+    out = tmp_path / "s.json"
+    assert main(["schema", str(data), "--no-header", "--label", "2", "--out", str(out)]) == 0
+    assert json.loads(out.read_text())["separator"] == declared
