@@ -539,7 +539,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         return estimator
     from accounting import ZCDPAccountant
     from dpboost.multiclass_prior import class_prior_entry, rename_count
-    from dpboost.privacy_report import whitening_entry
+    from dpboost.privacy_report import add_multiclass_noise, whitening_entry
 
     acc = ZCDPAccountant().compose(event)
     epsilons = acc.epsilons(s["delta"])
@@ -577,6 +577,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         "accounting_method": plan.method, "mode": s["mode"],
         "labels_inferred_from_data": estimator.classes is None,
     }
+    add_multiclass_noise(estimator.privacy_report_, coefs, type(estimator).__name__)
     return estimator
 
 
