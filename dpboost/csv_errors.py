@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import csv
 import gzip
+import io
 import re
+import zlib
 from pathlib import Path
 
 __all__ = ["TOTALS_WORDS", "WHITESPACE_WIDTH_HINT", "arrow_error", "bad_record_line",
-           "decode_error", "field_count_error", "last_totals_line", "open_text",
+           "decode_error", "field_count_error", "last_totals_line", "open_bytes", "open_text",
            "refuse_archive", "repeated_names_error", "repeats_header", "totals_row_error",
            "totals_row_hint", "undecodable_line"]
 
@@ -35,12 +37,53 @@ csv.field_size_limit(max(csv.field_size_limit(), 2**31 - 1))
 
 
 def open_text(path: Path):
-    """The file as text: UTF-8 (a leading byte-order mark is dropped), gzip undone."""
+    """The file as text: UTF-8 (a leading byte-order mark is dropped), gzip undone.
+
+    A damaged gzip stream is a one-line :class:`ValueError` naming the file wherever it is
+    read (:class:`_CheckedGzip`): ``zlib.error: invalid distance too far back`` was an
+    internal error, and ``CRC check failed`` named neither the file nor gzip.
+    """
     with open(path, "rb") as handle:
         gz = handle.read(2) == b"\x1f\x8b"
     if gz:
-        return gzip.open(path, "rt", encoding="utf-8-sig", newline="")
+        return io.TextIOWrapper(_CheckedGzip(path), encoding="utf-8-sig", newline="")
     return open(path, encoding="utf-8-sig", newline="")
+
+
+def open_bytes(path: Path):
+    """The file's bytes, gzip undone, a damaged stream one line as in :func:`open_text`."""
+    with open(path, "rb") as handle:
+        gz = handle.read(2) == b"\x1f\x8b"
+    return _CheckedGzip(path) if gz else open(path, "rb")
+
+
+class _CheckedGzip(gzip.GzipFile):
+    """A gzip file whose reads turn a damaged stream into :func:`decode_error`'s line."""
+
+    def __init__(self, path) -> None:
+        super().__init__(path, "rb")
+        self._path = path
+
+    def _checked(self, read, *args):
+        try:
+            return read(*args)
+        except (zlib.error, EOFError, gzip.BadGzipFile) as exc:
+            raise decode_error(Path(self._path), exc) from None
+
+    def read(self, size=-1):
+        return self._checked(super().read, size)
+
+    def read1(self, size=-1):
+        return self._checked(super().read1, size)
+
+    def readinto(self, b):
+        return self._checked(super().readinto, b)
+
+    def peek(self, n):
+        return self._checked(super().peek, n)
+
+    def readline(self, size=-1):
+        return self._checked(super().readline, size)
 
 
 def refuse_archive(path: Path, magic: bytes) -> None:

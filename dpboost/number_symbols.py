@@ -5,10 +5,14 @@ of the schema may declare the symbols its cells carry, ``"prefix": "$"`` or ``"s
 " pct"]`` (a text or a list of texts); each cell loses one declared prefix (after an optional
 sign: ``-$5`` is -5) and one declared suffix, spaces around them included, before the
 declared thousands separator is dropped and the number is read.  The number is read as
-written: ``12%`` is 12 (declare ``[0, 100]``), ``1.5 kg`` is 1.5.  A cell without a symbol
-is read as it is; a cell with another symbol stays an error whose hint names the declaration,
-never the cell.  The declaration is public (a unit of the data dictionary), and stripping is
-the same function of each cell whatever the other rows hold.
+written: ``12%`` is 12 (declare ``[0, 100]``), ``1.5 kg`` is 1.5.  Parentheses around a
+number are its minus sign, as accounting exports write them and as a spreadsheet reads them:
+``(45.00)``, ``($1,234.00)`` and ``$(1,234.00)`` are negative, declared symbols or not (a
+draft had read ``($11,650.14)`` as +11650.14, declaring ``"($"`` a prefix and ``)`` a
+suffix).  A cell without a symbol is read as it is; a cell with another symbol stays an error
+whose hint names the declaration, never the cell.  The declaration is public (a unit of the
+data dictionary), and stripping is the same function of each cell whatever the other rows
+hold.
 """
 
 from __future__ import annotations
@@ -17,8 +21,12 @@ import re
 
 __all__ = ["check_symbols", "detect_symbols", "strip_symbols"]
 
-#: Characters a declared symbol may not hold: they belong to the number.
-_NUMBER_CHARS = set("0123456789+-")
+#: Characters a declared symbol may not hold: they belong to the number (parentheses are its
+#: accounting minus sign).
+_NUMBER_CHARS = set("0123456789+-()")
+
+#: A number in accounting parentheses, ``(45.00)``: the inside holds no sign or parenthesis.
+_PARENTHESES = re.compile(r"\(\s*([^()+\-\u2212]*?\d[^()+\-\u2212]*?)\s*\)")
 
 
 def check_symbols(value, key: str, where: str) -> tuple[str, ...]:
@@ -41,7 +49,9 @@ def check_symbols(value, key: str, where: str) -> tuple[str, ...]:
         if not text or set(text) & _NUMBER_CHARS or len(text) > 20 or set(text) <= set(".,'"):
             raise ValueError(f"The '{key}' of {where} in the schema must list symbols without "
                              f"digits or signs, such as \"$\", \"%\" or \"kg\". Got {item!r} "
-                             "instead.")
+                             "instead." + (" Parentheses around a number are read as its "
+                                           "minus sign, (45.00) as -45, without a declaration."
+                                           if text and set(text) & set("()") else ""))
         out.append(text)
     if len(set(out)) < len(out):
         raise ValueError(f"The '{key}' of {where} in the schema lists a symbol twice: "
@@ -51,7 +61,8 @@ def check_symbols(value, key: str, where: str) -> tuple[str, ...]:
 
 def strip_symbols(text: str, prefixes=(), suffixes=()) -> str:
     """``text`` (stripped) without one declared prefix (after an optional sign) and one
-    declared suffix; anything else as it is.
+    declared suffix, and with accounting parentheses written as a minus sign; anything else as
+    it is.
 
     Examples
     --------
@@ -59,8 +70,22 @@ def strip_symbols(text: str, prefixes=(), suffixes=()) -> str:
     ('1,200.50', '-5')
     >>> strip_symbols("12 %", (), ("%",)), strip_symbols("€3.5", ("$",)), strip_symbols("7", ("$",))
     ('12', '€3.5', '7')
+    >>> strip_symbols("($1,200.50)", ("$",)), strip_symbols("$(5)", ("$",)), strip_symbols("(5)")
+    ('-1,200.50', '-5', '-5')
+    >>> strip_symbols("-(5)"), strip_symbols("(-5)"), strip_symbols("(a)")
+    ('-(5)', '(-5)', '(a)')
     """
     text = text.strip()
+    outside = _PARENTHESES.fullmatch(text)  # ($1,200.50)
+    if outside:
+        return "-" + _strip(outside.group(1), prefixes, suffixes)
+    out = _strip(text, prefixes, suffixes)
+    inside = _PARENTHESES.fullmatch(out) if out != text else None  # $(1,200.50)
+    return "-" + inside.group(1) if inside else out
+
+
+def _strip(text: str, prefixes, suffixes) -> str:
+    """:func:`strip_symbols` without the parentheses."""
     sign, rest = (text[0], text[1:].lstrip()) if text[:1] in "+-" and text[1:2] else ("", text)
     for p in sorted(prefixes, key=len, reverse=True):
         if rest.startswith(p):
@@ -110,12 +135,14 @@ def detect_symbols(cells, is_number) -> tuple[tuple[str, ...], tuple[str, ...]] 
     >>> detect_symbols(["12", "7"], str.isdigit), detect_symbols(["a1b2"], str.isdigit)
     (None, None)
     >>> detect_symbols(["250.1", "V57.89", "428"], lambda t: t.replace(".", "").isdigit())
+    >>> detect_symbols(["$5", "($7)", "$(2)"], lambda t: t.lstrip("-").isdigit())
+    (('$',), ())
     """
     prefixes: set = set()
     suffixes: set = set()
     carried = 0
-    for cell in cells:
-        match = _WRAPPED.fullmatch(cell)
+    for cell in cells:  # accounting parentheses are a sign (strip_symbols), not a symbol
+        match = _WRAPPED.fullmatch(re.sub(r"^([^()]*)\(([^()]*)\)$", r"\1\2", cell))
         if match is None:
             return None
         _, prefix, _, suffix = match.groups()

@@ -15,11 +15,10 @@ In both, a row with another number of fields than the first is an error naming i
 from __future__ import annotations
 
 import csv
-import gzip
 import re
 from pathlib import Path
 
-from dpboost.csv_errors import field_count_error, open_text
+from dpboost.csv_errors import field_count_error, open_bytes, open_text
 
 __all__ = ["empty_tab_field", "file_quotes_after_space", "quoted_after_space", "read_spaced",
            "read_whitespace", "spaced_quote_bytes", "whitespace_fields"]
@@ -106,7 +105,7 @@ def file_quotes_after_space(path, delimiter: str, chunk: int = 1 << 20) -> bool:
     pattern = spaced_quote_bytes(delimiter)
     tail = b""
     path = Path(path)
-    with (gzip.open(path, "rb") if _is_gzip(path) else open(path, "rb")) as handle:
+    with open_bytes(path) as handle:
         while True:
             block = handle.read(chunk)
             if not block:

@@ -91,9 +91,8 @@ def _number_hint(value: str, decimal: str = ".") -> str:
         return ("; it reads as a number with spaces or apostrophes between groups of digits "
                 "(a thousands separator): re-save the column without them, or add "
                 "\"thousands\": \" \" (or \"'\") to the schema")
-    if re.fullmatch(r"[\u2212\u2013]\s*\d+([.,]\d+)?|\(\d+([.,]\d+)?\)", value):
-        return ("; it reads as a negative number written with a typographic minus sign or "
-                "in parentheses: write it with '-' (a hyphen-minus)")
+    if _negative_hint(value):
+        return _negative_hint(value)
     core = re.sub(r"^[$€£¥\s]+|[^\d.,]+$", "", value)  # without a unit, %, or currency
     unit = value.replace(core, "", 1).strip() if core else ""
     if decimal == "," and "." in core and re.fullmatch(r"[+-]?[\d.,]*\d", core):
@@ -107,6 +106,21 @@ def _number_hint(value: str, decimal: str = ".") -> str:
                 "sign in the column's \"prefix\" or \"suffix\" (\"suffix\": \"%\" reads 12% as "
                 "12), or write the number alone, and give the column's 'lower' and 'upper' in "
                 "that unit")
+    return ""
+
+
+def _negative_hint(value: str) -> str:
+    """The hint for a negative number written with a typographic minus (``−5%``, ``– 3``) or
+    a trailing minus (``45.00-``, as SAP exports write it), whatever symbols surround it.
+
+    >>> [bool(_negative_hint(v)) for v in ("45.00-", "\u2212$5", "5-3", "12-01-2020", "-5")]
+    [True, True, False, False, False]
+    """
+    if re.fullmatch(r"[^\d\u2212\u2013-]{0,5}[\u2212\u2013]\s*[^\d]{0,5}\d[\d.,' ]*[^\d]{0,5}",
+                    value) or re.fullmatch(r"[^\d-]{0,5}\d[\d.,' ]*[^\d-]{0,5}-", value):
+        return ("; it reads as a negative number written with a typographic minus sign or a "
+                "trailing minus: write it with a leading '-' (a hyphen-minus); accounting "
+                "parentheses, (45.00), are read as a minus sign")
     return ""
 
 
@@ -156,8 +170,9 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
     declared ``thousands`` separator is dropped where it groups digits by three
     (:func:`~dpboost.thousands.drop_thousands`); anywhere else the cell is an error.
     ``symbols``: the column's declared ``(prefixes, suffixes)``, stripped first
-    (:func:`~dpboost.number_symbols.strip_symbols`: ``$1,200.50`` is 1200.5), as the encoder
-    and the owner checks of :mod:`dpboost.tabular_checks` both read them.
+    (:func:`~dpboost.number_symbols.strip_symbols`: ``$1,200.50`` is 1200.5, and accounting
+    parentheses are a minus sign, ``($45.00)`` is -45, declared symbols or not), as the
+    encoder and the owner checks of :mod:`dpboost.tabular_checks` both read them.
     """
     import pandas as pd
 
@@ -170,8 +185,8 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
                | _is_na(text, na_keys(na_values, decimal), decimal))
     text = text.where(~missing, None)
     text = text.map(lambda v: _BOOLEANS.get(v.lower(), v) if isinstance(v, str) else v)
-    if symbols[0] or symbols[1]:  # declared: $12 is 12, 40% is 40
-        text = text.map(lambda v: strip_symbols(v, *symbols) if isinstance(v, str) else v)
+    # declared symbols: $12 is 12, 40% is 40; declared or not, (45.00) is -45 (accounting)
+    text = text.map(lambda v: strip_symbols(v, *symbols) if isinstance(v, str) else v)
     misplaced = np.zeros(len(text), dtype=bool)
     if thousands is not None:  # declared: 1,234,567 is 1234567; 12,34 stays an error
         grouped = text.map(lambda v: drop_thousands(v, thousands, decimal))
@@ -192,7 +207,7 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
                 "correct the cell (a separator is never read as a decimal mark)"
                 if misplaced[row] else
                 _DOT_UNDER_DECIMAL_COMMA if dotted[row]
-                else _symbol_hint(text.iloc[row], symbols)
+                else _negative_hint(text.iloc[row]) or _symbol_hint(text.iloc[row], symbols)
                 or _not_a_number_hint(text.iloc[row], decimal))  # never the cell itself
         raise BadValueError(f"Column {name!r} is declared numeric but the cell at row {row} is "
                             f"not a number{hint}.", column=name, row=row)

@@ -32,8 +32,8 @@ def _write(path: Path, content) -> Path:
     ("2020-05-27", "it reads as a date"),
     ("1 234", "spaces or apostrophes between groups of digits"),
     ("1\u00a0234", "spaces or apostrophes between groups of digits"),
-    ("\u22125", "typographic minus sign or in parentheses"),
-    ("(12)", "typographic minus sign or in parentheses"),
+    ("\u22125", "typographic minus sign or a trailing minus"),
+    ("12-", "typographic minus sign or a trailing minus"),  # (12) is -12 (session 24)
     ("10:30", "a time of day or a duration"), ("7:05 PM", "a time of day or a duration"),
 ])
 def test_a_bad_numeric_cell_is_named_by_column_and_line_not_by_content(tmp_path, cell, needle,
