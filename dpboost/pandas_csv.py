@@ -18,9 +18,9 @@ import csv
 import re
 from pathlib import Path
 
-from dpboost.csv_errors import field_count_error, open_bytes, open_text
+from dpboost.csv_errors import decode_error, field_count_error, open_bytes, open_text
 
-__all__ = ["empty_tab_field", "file_quotes_after_space", "quoted_after_space", "read_spaced",
+__all__ = ["BLANK", "empty_tab_field", "file_quotes_after_space", "quoted_after_space", "read_spaced",
            "read_whitespace", "spaced_quote_bytes", "whitespace_fields"]
 
 #: An empty field between tabs, or a tab at a line's start or end: a whitespace reader drops
@@ -78,6 +78,26 @@ def quoted_after_space(lines, delimiter: str) -> bool:
     return False
 
 
+#: What a blank line may hold: a line of only these is skipped by every reader (pyarrow's, the
+#: pandas one and the block check of ``--workers``); a line of form feeds, vertical tabs or
+#: no-break spaces is a one-field row, refused for its width.  Python's ``str.strip()`` took
+#: those for blank in one reader and pandas read them as a row in the other (red team,
+#: session 24: one neighbour trained, the other refused).
+BLANK = " \t\r\n"
+
+
+def records_quote_after_space(handle, delimiter: str) -> bool:
+    """Whether a record read from ``handle`` (text) has a field of spaces then a quote.
+
+    The records are read as the csv module reads them, so a separator, spaces and a quote
+    INSIDE a quoted value (a cell ``note, "x"`` written quoted) do not count: the byte pattern of
+    :func:`spaced_quote_bytes` is a fast filter only (red team, session 24: such a cell in a
+    dropped column made ``--workers`` refuse the file).
+    """
+    return any(field[:1].isspace() and field.lstrip().startswith('"')
+               for record in csv.reader(handle, delimiter=delimiter) for field in record)
+
+
 def spaced_quote_bytes(delimiter: str) -> re.Pattern:
     """A separator, spaces or tabs, then a double quote (the layout of ``30, "clerk"``), in
     raw bytes: a whole file (:func:`file_quotes_after_space`) or a block of it
@@ -112,7 +132,11 @@ def file_quotes_after_space(path, delimiter: str, chunk: int = 1 << 20) -> bool:
                 return False
             text = tail + block
             if (b' "' in text or b'\t"' in text) and pattern.search(text):  # a fast filter
-                return True
+                try:  # then the records, quotes understood
+                    with open_text(path) as records:
+                        return records_quote_after_space(records, delimiter)
+                except UnicodeDecodeError as exc:
+                    raise decode_error(path, exc) from None
             tail = text[text.rfind(b"\n") + 1:]  # the cut line's start: never across lines
 
 
@@ -158,7 +182,9 @@ def read_spaced(path, names, skip, delimiter, columns, na, text_columns, decimal
                   skipinitialspace=True, quotechar='"')
     for name in frame.columns:  # spaces before a separator stay in the cell; drop them
         if frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name]):
-            frame[name] = frame[name].str.strip()
+            # value by value: an object column may hold Python ints (a number beyond int64,
+            # 2**64), where .str.strip() was an internal error (red team, session 24)
+            frame[name] = frame[name].map(lambda v: v.strip() if isinstance(v, str) else v)
     return frame
 
 
@@ -190,7 +216,7 @@ def _check_spaced_widths(path: Path, delimiter: str, width: int, skip: int) -> N
         reader = csv.reader(handle, delimiter=delimiter, skipinitialspace=True)
         start = skip + 1
         for record in reader:
-            if (len(record) > 1 or (record and record[0].strip())) and len(record) != width:
+            if (len(record) > 1 or (record and record[0].strip(BLANK))) and len(record) != width:
                 raise ValueError(f"{path}, line {start}: expected {width} fields (as in the "
                                  f"first row), found {len(record)}.")
             start = skip + reader.line_num + 1

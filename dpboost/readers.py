@@ -38,8 +38,8 @@ from dpboost.csv_errors import decode_error as _decode_error
 from dpboost.csv_errors import open_text as _open_text
 from dpboost.csv_errors import refuse_archive, repeated_names_error
 from dpboost.column_check import check_columns
-from dpboost.pandas_csv import (file_quotes_after_space, quoted_after_space, read_spaced,
-                                read_whitespace)
+from dpboost.pandas_csv import (BLANK, file_quotes_after_space, quoted_after_space,
+                                read_spaced, read_whitespace)
 from dpboost.separators import (SEPARATOR_NAMES, file_delimiter, outside_quotes,
                                 sniff_delimiter, split_fields)
 
@@ -547,6 +547,7 @@ def _skip_blank_row(row) -> str:
     """pyarrow's verdict on a row with the wrong number of fields: skip it if it is blank.
 
     A line of spaces is skipped like an empty line, as :func:`line_of`, the header search
-    and the dask reader (pandas) skip it; any other row is an error naming its line.
+    and the dask reader (pandas) skip it; any other row is an error naming its line (a line
+    of form feeds or no-break spaces too: :data:`~dpboost.pandas_csv.BLANK`).
     """
-    return "skip" if not row.text.strip() else "error"
+    return "skip" if not row.text.strip(BLANK) else "error"

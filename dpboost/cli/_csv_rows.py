@@ -20,7 +20,8 @@ from pathlib import Path
 import numpy as np
 
 import dpboost.csv_errors  # noqa: F401  (raises the csv module's field size limit)
-from dpboost.pandas_csv import empty_tab_field, spaced_quote_bytes
+from dpboost.pandas_csv import (BLANK, empty_tab_field, records_quote_after_space,
+                                spaced_quote_bytes)
 
 __all__ = ["SPACED_QUOTES", "ShortRowError", "SpacedQuoteError", "block_ok", "ragged_row_error",
            "row_checks", "short_row_before"]
@@ -53,7 +54,7 @@ def _bad_line_in(block: bytes, delimiter: str | None, width: int) -> bool:
     if b'"' in block or len(delimiter.encode()) != 1:  # quoted fields: records, not lines
         reader = csv.reader(io.StringIO(block.decode("utf-8", errors="replace")),
                             delimiter=delimiter)
-        return any(len(r) != width and not (len(r) <= 1 and not (r and r[0].strip()))
+        return any(len(r) != width and not (len(r) <= 1 and not (r and r[0].strip(BLANK)))
                    for r in reader)
     data = np.frombuffer(block, dtype=np.uint8)
     ends = np.flatnonzero(data == 10)
@@ -62,7 +63,8 @@ def _bad_line_in(block: bytes, delimiter: str | None, width: int) -> bool:
     starts = np.concatenate([[0], ends[:-1] + 1]) if len(ends) else ends
     marks = np.flatnonzero(data == delimiter.encode()[0])
     counts = np.searchsorted(marks, ends) - np.searchsorted(marks, starts)
-    return any(block[starts[i]:ends[i]].strip() for i in np.flatnonzero(counts != width - 1))
+    return any(block[starts[i]:ends[i]].strip(BLANK.encode())
+               for i in np.flatnonzero(counts != width - 1))
 
 
 def block_ok(block: bytes, delimiter: str | None, width: int, skip: int) -> bool:
@@ -74,7 +76,9 @@ def block_ok(block: bytes, delimiter: str | None, width: int, skip: int) -> bool
         block = parts[-1] if len(parts) > skip else b""
     if _bad_line_in(block, delimiter, width):
         raise ShortRowError(f"a row of the CSV does not have {width} fields")
-    if delimiter is not None and spaced_quote_bytes(delimiter).search(block):
+    if (delimiter is not None and spaced_quote_bytes(delimiter).search(block)
+            and records_quote_after_space(io.StringIO(block.decode("utf-8", errors="replace")),
+                                          delimiter)):  # not inside a quoted value
         raise SpacedQuoteError("a row of the CSV holds a quoted value after spaces")
     return True
 
