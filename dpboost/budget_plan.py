@@ -7,7 +7,9 @@ A fit touches the data with up to five mechanisms, all discrete Gaussians accoun
    :func:`dpboost.input_map.mean_rho`, taken from the rounds: :meth:`RunPlan.with_mean_rho`),
    their second-moment matrix (only where ``n`` is large enough: :mod:`dpboost.whitening`;
    otherwise its share goes to the rounds) and the histogram of row norms (practical mode
-   with something learned: the input map of :mod:`dpboost.input_map` and the input scale);
+   with something learned: the input map of :mod:`dpboost.input_map` and the input scale;
+   on a multiclass fit whose whitening is released, two histograms of half the share each,
+   the first for the pre-scale before the centre: :meth:`RunPlan.with_prescale`);
 1. the count of positive labels (only when ``kappa`` is learned: practical mode without
    ``kappa``);
 2. the ``T`` boosting rounds;
@@ -80,6 +82,7 @@ class RunPlan:
     threshold_only: bool = False
     rho_whitening: float = 0.0
     temperature: bool = False
+    norms_twice: bool = False
 
     @property
     def rho(self) -> float:
@@ -94,8 +97,12 @@ class RunPlan:
     def whitening_event(self) -> DiscreteGaussianEvent | None:
         return second_moment_event(self.rho_whitening) if self.rho_whitening else None
 
-    def norms_event(self) -> DiscreteGaussianEvent | None:
-        return norm_histogram_event(self.rho_norms) if self.rho_norms else None
+    def norms_event(self) -> DiscreteGaussianEvent | SelfComposedEvent | None:
+        """The row-norm histogram(s): one, or two of ``rho_norms`` each (:meth:`with_prescale`)."""
+        if not self.rho_norms:
+            return None
+        one = norm_histogram_event(self.rho_norms)
+        return SelfComposedEvent(one, count=2) if self.norms_twice else one
 
     def count_event(self) -> DiscreteGaussianEvent | None:
         if not self.rho_count:
@@ -165,6 +172,24 @@ class RunPlan:
         extra = (_rho(mean_event(rho_mean)) - _rho(self.mean_event())) * (1.0 + 1e-12)
         return replace(self, rho_mean=rho_mean, rho_rounds=self.rho_rounds - extra)
 
+    def with_prescale(self) -> RunPlan:
+        """The same total, the row-norm share spent on two histograms of half the budget each:
+        the input pre-scale before the centre and the whitening (:mod:`dpboost.input_map`), and
+        the input scale after the map, as before.  ``rho_norms`` becomes the budget of one.
+
+        Each histogram's variance is rounded up on the grid.  The rounds absorb the difference
+        between the two rounded halves and the whole: they lose it (plus a relative 1e-12) if
+        the halves cost more, and gain it (less a relative 1e-12) if they cost less, so the
+        run's total ``rho`` stays the planned one and never grows past the plan that was
+        checked against the target (Bun & Steinke 2016, Lemma 2.3).
+        """
+        if not self.rho_norms or self.norms_twice:
+            return self
+        two = replace(self, rho_norms=self.rho_norms / 2.0, norms_twice=True)
+        extra = _rho(two.norms_event()) - _rho(self.norms_event())
+        extra *= (1.0 + 1e-12) if extra > 0 else (1.0 - 1e-12)
+        return replace(two, rho_rounds=self.rho_rounds - extra)
+
     def with_temperature(self) -> RunPlan:
         """The calibration share spent on a multiclass fit's softmax temperature instead
         (:mod:`dpboost.private_temperature`), fixed before any data is read."""
@@ -181,7 +206,10 @@ class RunPlan:
                           self.mean_event()),
                          ("second-moment matrix for the input whitening (sensitivity "
                           "sqrt 2 R^2)", self.whitening_event()),
-                         ("row-norm histogram for the input scale (sensitivity sqrt 2)",
+                         ("row-norm histogram for the input scale (twice: the pre-scale "
+                          "before the centre, the scale after the map; sensitivity sqrt 2 each)"
+                          if self.norms_twice else
+                          "row-norm histogram for the input scale (sensitivity sqrt 2)",
                           self.norms_event()),
                          ("count of positive labels (sensitivity 1)", self.count_event()),
                          ("boosting rounds (centres, sensitivity Delta')",

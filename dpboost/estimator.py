@@ -415,7 +415,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
             (None, rng, None, None, None, None) if legacy else rng.spawn(6))
         imap = self.input_whitening_ = None
         if plan.rho_mean:  # a private centre (and whitening), a constant coordinate
-            imap, plan, self.input_whitening_ = private_input_map(  # (dpboost.input_map)
+            imap, plan, self.input_whitening_, X = private_input_map(  # (dpboost.input_map)
                 X, s["R"], plan, rng_mean=rng_mean, rng_whitening=rng_white)
             X = clip_any(imap.transform(X), s["R"])
         d = X.shape[1]

@@ -150,18 +150,24 @@ class InputMap:
         ``M``: None for ``I / 2``, else the private shrinkage whitening of
         :mod:`dpboost.whitening` (symmetric, largest eigenvalue 1/2, so ``||x'|| <= R`` still
         holds up to rounding; the rows are clipped after).
+    prescale : float
+        ``s_0 >= 1``, the private pre-scale the rows were multiplied by (and clipped to ``R``)
+        before ``mean`` and ``M`` were released: :meth:`transform` takes the pre-scaled rows,
+        :meth:`fold` returns coefficients over the user's rows (1.0: no pre-scale).
     """
 
     mean: np.ndarray
     constant: float
     matrix: np.ndarray | None = None
+    prescale: float = 1.0
 
     @classmethod
     def for_mean(cls, mean: np.ndarray, norm_bound: float,
-                 matrix: np.ndarray | None = None) -> InputMap:
+                 matrix: np.ndarray | None = None, prescale: float = 1.0) -> InputMap:
         d = mean.shape[0]
         return cls(np.asarray(mean, dtype=np.float64), norm_bound / (2.0 * math.sqrt(d + 1)),
-                   None if matrix is None else np.asarray(matrix, dtype=np.float64))
+                   None if matrix is None else np.asarray(matrix, dtype=np.float64),
+                   float(prescale))
 
     def _block(self, block: np.ndarray) -> np.ndarray:
         # float64 rows are laid out column-major: a round's two mat-vecs (X.T v and X w) ran
@@ -199,30 +205,80 @@ class InputMap:
         coef = np.asarray(coef, dtype=np.float64)
         w = 0.5 * coef[..., :-1] if self.matrix is None else coef[..., :-1] @ self.matrix
         b = coef[..., -1] * self.constant - w @ self.mean
-        return w, b
+        return (w if self.prescale == 1.0 else w * self.prescale), b
+
+
+def _prescale(X, norm_bound: float, rho: float, rng: np.random.Generator):
+    """``(s_0, clip(s_0 X, R))``: the private input scale of the rows as given (numpy or dask)."""
+    if is_dask_array(X):
+        from dpboost.distributed import clip_rows_dask, private_norm_scale_dask
+
+        s0 = private_norm_scale_dask(X, norm_bound, rho, rng=rng)
+        return s0, (clip_rows_dask(X * s0, norm_bound) if s0 > 1.0 else X)
+    from dpboost.clipping import clip_rows
+    from dpboost.defaults import private_norm_scale
+
+    s0 = private_norm_scale(X, norm_bound, rho, rng=rng)
+    return s0, (clip_rows(np.asarray(X) * s0, norm_bound) if s0 > 1.0 else X)
 
 
 def private_input_map(X, norm_bound: float, plan, *, rng_mean: np.random.Generator,
-                      rng_whitening: np.random.Generator):
-    """The input map of one fit: the private mean, then the whitening if ``n`` allows it.
+                      rng_whitening: np.random.Generator,
+                      rng_prescale: np.random.Generator | None = None):
+    r"""The input map of one fit: the private mean, then the whitening if ``n`` allows it.
 
     ``plan`` is the fit's :class:`~dpboost.budget_plan.RunPlan`.  The mean first takes the
     budget :func:`mean_rho` asks for, from the rounds (``plan.with_mean_rho``).  When the plan
     has a whitening share but :func:`dpboost.whitening.worthwhile` says no (a public rule on
     ``n``, ``d``, ``R`` and the share), the share goes to the rounds
     (``plan.without_whitening()``).
-    Returns ``(InputMap, plan, Whitening or None)``.
+
+    **The pre-scale (``rng_prescale`` given: multiclass fits).**  When the whitening is
+    released and the plan has a row-norm share, half of that share buys a first private input
+    scale ``s_0`` (:func:`dpboost.defaults.private_norm_scale`, its 75th percentile of the row
+    norms mapped to ``R``) and the mean and the second-moment matrix are released on the rows
+    ``clip(s_0 x, R)``; the other half buys the input scale after the map, as before
+    (``plan.with_prescale()``).  Why: the second-moment release's noise is fixed by its
+    sensitivity ``sqrt 2 R^2`` whatever the rows' size, so rows that fill the ball thinly
+    (``dpboost.tabular.TabularEncoder`` divides a row by the square root of its number of
+    blocks: median norm 0.47 on UCI letter) get a ridge several times their mean eigenvalue
+    (4.0 on letter at epsilon = 1, 1.9 once pre-scaled) and the whitening is lost: letter
+    (26 classes, raw-file path, 3 seeds) went from 0.472 / 0.633 to 0.545 / 0.664 held-out
+    accuracy at epsilon = 1 / 5 (``docs/utility-measurements.md``, session 24).  Binary fits
+    do not pre-scale: letter "A" lost 0.002-0.003 ROC AUC with it.
+
+    *Privacy.*  ``s_0`` is the release of a row-norm histogram of half the norm share
+    (sensitivity ``sqrt 2``, discrete Gaussian, Canonne, Kamath & Steinke 2020, Theorem 14),
+    the input scale after the map another of the other half (``plan.norms_event()`` names
+    both).  Given it, ``x -> clip(s_0 x, R)`` is a fixed per-row map into the ball
+    of radius ``R``: neighbouring datasets stay neighbours (one row replaced) of rows of norm
+    at most ``R``, so the mean (sensitivity ``2R/n``) and the second-moment matrix
+    (``sqrt 2 R^2``) keep their public sensitivities; the later map and clip are per row too.
+    Whether the pre-scale runs is decided from ``n``, ``d``, ``R`` and the plan only
+    (:func:`~dpboost.whitening.worthwhile`), before the data is read, and its half is taken
+    from the norm share (the rounding difference of the two halves from the rounds), so the
+    run's total ``rho`` is the planned one (relative 1e-12) and every release is named in
+    ``plan.event()``, ``plan.mechanisms()`` and so in ``privacy_event_`` and the privacy
+    report (adaptive composition, Bun & Steinke 2016, Lemma 2.3); ``planned_privacy_event()``
+    lists one histogram at the whole share, which the two halves cost.
+
+    Returns ``(InputMap, plan, Whitening or None, X)`` with ``X`` the rows the map takes
+    (pre-scaled and clipped, or ``X`` itself).
     """
     from dpboost.whitening import private_whitening, worthwhile
 
     n, d = X.shape
     plan = plan.with_mean_rho(mean_rho(n, d, plan.rho, plan.rho_mean))
+    white_ok = bool(plan.rho_whitening) and worthwhile(n, d, norm_bound, plan.rho_whitening)
+    s0 = 1.0
+    if white_ok and rng_prescale is not None and plan.rho_norms:
+        plan = plan.with_prescale()
+        s0, X = _prescale(X, norm_bound, plan.rho_norms, rng_prescale)
     mean = private_mean(X, norm_bound, plan.rho_mean, rng=rng_mean)
     white = None
-    if plan.rho_whitening:
-        if worthwhile(n, d, norm_bound, plan.rho_whitening):
-            white = private_whitening(X, mean, norm_bound, plan.rho_whitening, rng=rng_whitening)
-        else:
-            plan = plan.without_whitening()
+    if white_ok:
+        white = private_whitening(X, mean, norm_bound, plan.rho_whitening, rng=rng_whitening)
+    elif plan.rho_whitening:
+        plan = plan.without_whitening()
     matrix = white.matrix if white is not None and white.applied else None
-    return InputMap.for_mean(mean, norm_bound, matrix), plan, white
+    return InputMap.for_mean(mean, norm_bound, matrix, s0), plan, white, X

@@ -462,12 +462,12 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
             plan = multiclass_plan(estimator, s, K)
             rng = check_random_state(estimator.random_state, owner=owner)
             estimator._start_releases()
-            # (streams 4-6 come after the first three: a fit without them draws as before)
-            rng_norms, rng_boost, rng_mean, rng_white, rng_temp, rng_prior = rng.spawn(6)
+            # (streams 4-7 come after the first three: a fit without them draws as before)
+            rng_norms, rng_boost, rng_mean, rng_white, rng_temp, rng_prior, rng_pre = rng.spawn(7)
             estimator.input_whitening_ = None
             if plan.rho_mean:  # the private centre (and whitening) of dpboost.input_map
-                imap, plan, estimator.input_whitening_ = private_input_map(
-                    X, R, plan, rng_mean=rng_mean, rng_whitening=rng_white)
+                imap, plan, estimator.input_whitening_, X = private_input_map(  # pre-scaled
+                    X, R, plan, rng_mean=rng_mean, rng_whitening=rng_white, rng_prescale=rng_pre)
                 X = clip(imap.transform(X), R)
                 d = X.shape[1]
             if plan.rho_norms:
