@@ -15,9 +15,9 @@ import numpy as np
 from dpboost.cell_text import DECIMAL_COMMA, NA_WORDS, category_text
 from dpboost.schema import Schema, is_nan_text
 
-__all__ = ["CONSTANT_NOTE", "DATE_FORMATS", "DATE_NOTE_START", "DRAFT_NOTE", "EMPTY_NOTE",
-           "IDENTIFIER_NOTE", "date_formats", "date_note", "draft_schema",
-           "looks_like_identifier", "many_values_note", "ordered_classes"]
+__all__ = ["CONSTANT_NOTE", "DATE_ADVICE", "DATE_FORMATS", "DATE_NOTE_START", "DRAFT_NOTE",
+           "EMPTY_NOTE", "IDENTIFIER_NOTE", "NEGATIVE_POSITIVE", "date_formats", "date_note",
+           "draft_schema", "looks_like_identifier", "many_values_note", "ordered_classes"]
 
 #: Written at the top of every drafted schema file.
 DRAFT_NOTE = ("DRAFT READ FROM THE DATA, NOT PRIVATE: every value marked 'from_data' was read "
@@ -230,7 +230,7 @@ def date_formats(values) -> list[str]:
     """The names of the :data:`DATE_FORMATS` in which every present cell of a column reads
     as a date, with or without a time of day (``2021-03-04``, ``03/04/2021``, ``04.03.2021``,
     ``2021-03-04 12:30:00``), else ``[]``; a column of pandas time stamps gives
-    ``["date and time"]``.  Empty cells and the words of :data:`~dpboost.cell_text.NA_WORDS`
+    ``["a time-stamp type"]``.  Empty cells and the words of :data:`~dpboost.cell_text.NA_WORDS`
     are missing; no other format is guessed (``20210304`` is a number, ``3/4/21`` text).
 
     Examples
@@ -249,7 +249,7 @@ def date_formats(values) -> list[str]:
     import pandas as pd
 
     if pd.api.types.is_datetime64_any_dtype(values):
-        return ["date and time"] if values.notna().any() else []
+        return ["a time-stamp type"] if values.notna().any() else []
     if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
         return []
     text = pd.Series(values.dropna().unique()).map(
@@ -271,13 +271,17 @@ def date_formats(values) -> list[str]:
 DATE_NOTE_START = "drafted as drop: every cell reads as a date"
 
 
+#: What to do with a column of dates (the advice :class:`~dpboost.schema.Schema` gives for a
+#: ``"type": "date"``).
+DATE_ADVICE = ("a date is not a type: write it in the file as a number of days since a public "
+               "date (computed before training), or as a year, and declare it 'numeric' with "
+               "public bounds; or declare it 'ordinal' or 'categorical' over a list of public "
+               "dates")
+
+
 def date_note(formats: list[str]) -> str:
-    """The note a draft puts on a column of more dates than ``max_categories`` (the advice
-    :class:`~dpboost.schema.Schema` gives for a ``"type": "date"``)."""
-    return (f"{DATE_NOTE_START} ({' or '.join(formats)}; read from the data); a date is not a "
-            "type: write it in the file as a number of days since a public date (computed "
-            "before training), or as a year, and declare it 'numeric' with public bounds; or "
-            "declare it 'ordinal' or 'categorical' over a list of public dates")
+    """The note a draft puts on a column of more dates than ``max_categories``."""
+    return f"{DATE_NOTE_START} ({' or '.join(formats)}; read from the data); {DATE_ADVICE}"
 
 
 def _has_fraction(values) -> bool:

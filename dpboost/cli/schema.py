@@ -185,8 +185,8 @@ def _say_why_dropped(draft, explained: set, max_categories: int) -> None:
     identifier, no value, one value, dates, more distinct texts than --max-categories
     (numbers written for people, in ``explained``, are explained elsewhere)."""
     from dpboost.schema import DropColumn
-    from dpboost.schema_draft import (CONSTANT_NOTE, DATE_NOTE_START, EMPTY_NOTE,
-                                      IDENTIFIER_NOTE, many_values_note)
+    from dpboost.schema_draft import (CONSTANT_NOTE, DATE_ADVICE, DATE_NOTE_START,
+                                      EMPTY_NOTE, IDENTIFIER_NOTE, many_values_note)
 
     kinds = {IDENTIFIER_NOTE: [], EMPTY_NOTE: [], CONSTANT_NOTE: [],
              many_values_note(max_categories): [], DATE_NOTE_START: []}
@@ -213,25 +213,18 @@ def _say_why_dropped(draft, explained: set, max_categories: int) -> None:
               "you train on.", file=sys.stderr)
     if dates:
         print(f"drafted as 'drop', every cell a date (the column's note says in which "
-              f"format): {shown(dates)}; {_DATE_ADVICE}.", file=sys.stderr)
+              f"format): {shown(dates)}; {DATE_ADVICE}.", file=sys.stderr)
     if many:
         print(f"drafted as 'drop', holding more than {max_categories} distinct texts "
               f"(--max-categories): {shown(many)}; list a public set of categories by hand, "
               "or raise --max-categories.", file=sys.stderr)
 
 
-#: What to do with a column of dates (as :class:`~dpboost.schema.Schema` says of a "date" type).
-_DATE_ADVICE = ("a date is not a type: write it in the file as a number of days since a public "
-                "date (computed before training), or as a year, and declare it 'numeric' with "
-                "public bounds; or declare it 'ordinal' or 'categorical' over a list of public "
-                "dates")
-
-
 def _say_date_categories(frame, draft) -> None:
     """One stderr line naming the columns of dates drafted as categories (no more dates than
     --max-categories): the dates the file holds, which a public list must replace."""
     from dpboost.schema import CategoricalColumn
-    from dpboost.schema_draft import date_formats
+    from dpboost.schema_draft import DATE_ADVICE, date_formats
 
     names = [name for name, spec in draft.columns.items()
              if isinstance(spec, CategoricalColumn) and name in frame.columns
@@ -239,7 +232,7 @@ def _say_date_categories(frame, draft) -> None:
     if names:
         print(f"drafted as 'categorical' over the dates the file holds, every cell a date: "
               f"{names[:10]}{' and more' if len(names) > 10 else ''}; list public dates "
-              f"instead (a date the list lacks is encoded as other), or: {_DATE_ADVICE}.",
+              f"instead (a date the list lacks is encoded as other), or: {DATE_ADVICE}.",
               file=sys.stderr)
 
 
@@ -249,7 +242,8 @@ def _say_positive_class(draft) -> None:
     from dpboost.schema_draft import ordered_classes
 
     classes = list(draft.label.classes) if draft.label is not None else []
-    if len(classes) != 2 or not all(isinstance(c, str) for c in classes):
+    if len(classes) != 2 or not all(isinstance(c, str) for c in classes) or (
+            classes[1].startswith("<declare")):  # one class in the file: said in the draft
         return
     why = ("read as a no/yes pair" if ordered_classes(classes)[1] else
            "the later in sorted order; not read as a no/yes pair")

@@ -67,7 +67,7 @@ def test_only_the_listed_formats_and_real_calendar_days_are_dates():
     assert date_formats(pd.Series(["01/02/2021", "12/11/2020"])) == ["MM/DD/YYYY",
                                                                     "DD/MM/YYYY"]
     assert date_formats(pd.Series(pd.to_datetime(["2021-03-04", "2021-05-06"]))) == [
-        "date and time"]
+        "a time-stamp type"]
 
 
 def test_few_dates_stay_categories_and_the_command_says_they_are_dates(tmp_path, capsys):
@@ -250,3 +250,9 @@ def test_the_command_says_which_class_is_positive_and_how_to_swap(tmp_path, caps
     assert "swap the two" in lines[0]
     assert ("'classes': read as a no/yes pair" in lines[0]) == pair
     assert ("not read as a no/yes pair" in lines[0]) == (not pair)
+
+
+def test_a_label_of_one_class_names_no_positive_class(tmp_path, capsys):
+    data = _write(tmp_path / "d.csv", "x,y\n" + "".join(f"{k % 9},yes\n" for k in range(30)))
+    assert main(["schema", str(data), "--label", "y", "--out", str(tmp_path / "d.json")]) == 0
+    assert "the positive class of the label" not in capsys.readouterr().err
