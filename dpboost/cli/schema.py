@@ -119,7 +119,8 @@ def _cell_hint(value: str, decimal: str, thousands: str | None) -> str:
         mark = "a space" if thousands == " " else f"a {thousands!r}"
         return (f"; it holds {mark} that --thousands {_quoted(thousands)} (given) does not "
                 "read: a thousands separator stands between every group of three digits "
-                "(1,234,567), after a first group of one to three digits that does not start "
+                f"(1{thousands}234{thousands}567), after a first group of one to three digits "
+                "that does not start "
                 f"with 0, so this one is another mark (a decimal mark?); a file has one "
                 f"decimal mark ({decimal!r} here) and one thousands separator: re-save the "
                 "column's numbers with them")
