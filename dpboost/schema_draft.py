@@ -15,8 +15,9 @@ import numpy as np
 from dpboost.cell_text import DECIMAL_COMMA, NA_WORDS, category_text
 from dpboost.schema import Schema, is_nan_text
 
-__all__ = ["CONSTANT_NOTE", "DRAFT_NOTE", "EMPTY_NOTE", "IDENTIFIER_NOTE", "draft_schema",
-           "looks_like_identifier", "many_values_note"]
+__all__ = ["CONSTANT_NOTE", "DATE_ADVICE", "DATE_FORMATS", "DATE_NOTE_START", "DRAFT_NOTE",
+           "EMPTY_NOTE", "IDENTIFIER_NOTE", "NEGATIVE_POSITIVE", "date_formats", "date_note",
+           "draft_schema", "looks_like_identifier", "many_values_note", "ordered_classes"]
 
 #: Written at the top of every drafted schema file.
 DRAFT_NOTE = ("DRAFT READ FROM THE DATA, NOT PRIVATE: every value marked 'from_data' was read "
@@ -28,12 +29,58 @@ DRAFT_NOTE = ("DRAFT READ FROM THE DATA, NOT PRIVATE: every value marked 'from_d
 #: ``CustomerNumber``, ``order no``, ``Kunden-Nr.``, ``ProductKey``, ``user_uuid``).
 IDENTIFIER_WORDS = frozenset({"id", "no", "nr", "num", "number", "key", "uuid", "guid"})
 
+#: Endings that make one run-together word an identifier whatever comes before them (at
+#: least three letters): no word of English, German, Dutch, French or Spanish ends so
+#: (``Kundennr``, ``Kundennummer``, ``klantnummer``, ``customernumber``, ``useruuid``).
+_IDENTIFIER_ENDINGS = ("nr", "nummer", "number", "uuid", "guid")
+
+#: Endings that do end common words (``paid``, ``valid``, ``Android``, ``monkey``, ``piano``,
+#: ``platinum``): they make an identifier only after one of :data:`_IDENTIFIER_STEMS`.
+_SHORT_ENDINGS = ("id", "no", "num", "key")
+
+#: What a run-together identifier names (``kundenid``, ``clientid``, ``orderno``,
+#: ``customerkey``), in English, German, Dutch, French, Spanish, Italian and Portuguese.
+_IDENTIFIER_STEMS = frozenset({
+    "user", "customer", "cust", "client", "cliente", "kunde", "kunden", "klant", "order",
+    "auftrag", "bestell", "bestellung", "pedido", "commande", "product", "prod",
+    "produkt", "producto", "prodotto", "produit", "item", "artikel", "article", "account",
+    "acct", "konto", "session", "transaction", "trans", "txn", "tx", "invoice", "rechnung",
+    "factura", "facture", "patient", "paciente", "employee", "emp", "mitarbeiter",
+    "member", "mitglied", "person", "personal", "device", "geraet", "record", "row",
+    "zeile", "loan", "policy", "police", "claim", "contract", "vertrag", "student",
+    "visitor", "subject", "sample", "store", "shop", "seller", "buyer", "vendor", "supplier",
+    "lieferant", "company", "firma", "ticket", "booking", "buchung",
+    "reservation", "case", "fall", "application", "applicant", "antrag", "serial",
+    "serie", "unique", "ref", "reference", "entity", "household", "haushalt",
+    "usuario", "utente", "utilisateur", "benutzer", "nutzer", "dossier", "fiche", "roll",
+})
+
+#: First words that make a name an identifier in languages that put the word first
+#: (``id_cliente``, ``ID_Kunde``, ``numero_client``, ``número_pedido``, ``nro_cliente``);
+#: not ``num``, ``no``, ``nr`` or ``number``, which start English counts (``num_children``,
+#: ``no_of_items``, ``nr_rooms``).
+_FIRST_IDENTIFIER_WORDS = frozenset({"id", "numero", "número", "nro"})
+
 
 def _words(name: str) -> list[str]:
     """The words of a column name, split at separators and camel case, lower-cased:
     ``"CustomerNumber"`` -> ``["customer", "number"]``, ``"customerID"`` -> ``["customer",
     "id"]``, ``"Kunden-Nr."`` -> ``["kunden", "nr"]``."""
-    return [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name)]
+    return [w.lower() for w in re.findall(r"[^\W\d_a-z]+(?![^\W\d_A-Z])|[^\W\d_a-z]?"
+                                          r"[^\W\d_A-Z]+|[0-9]+", name)]
+
+
+def _ends_like_identifier(word: str) -> bool:
+    """Whether one run-together word ends in an identifier word (``kundennr``, ``clientid``)."""
+    for end in _IDENTIFIER_ENDINGS:
+        if word.endswith(end) and len(word) - len(end) >= 3:
+            return True
+    for end in _SHORT_ENDINGS:
+        stem = word[:-len(end)]
+        if word.endswith(end) and (stem in _IDENTIFIER_STEMS or (
+                stem.endswith("s") and stem[:-1] in _IDENTIFIER_STEMS)):  # German's -s-
+            return True
+    return False
 
 
 def looks_like_identifier(name: str) -> bool:
@@ -45,8 +92,17 @@ def looks_like_identifier(name: str) -> bool:
     read back).  A draft drops such a column only when its values are unique and none is a
     number with a fraction (:func:`draft_schema`), with a note saying why.
 
-    Only the last word counts, and only as a whole word: ``num_children``, ``no_of_items``,
-    ``number_of_rooms``, ``idea``, ``paid``, ``Squid``, ``monkey`` are not identifiers.
+    A last word run together with what it identifies counts too: one ending in ``nr``,
+    ``nummer``, ``number``, ``uuid`` or ``guid`` after three letters or more (``Kundennr``,
+    ``Auftragsnummer``, ``klantnummer``), or in ``id``, ``no``, ``num`` or ``key`` right after
+    a word of :data:`_IDENTIFIER_STEMS` (``kundenid``, ``clientid``, ``orderno``,
+    ``customerkey``; German's joining ``s`` too: ``auftragsid``); and so does a first word
+    ``id``, ``numero``, ``número`` or ``nro`` before others (``id_cliente``,
+    ``numero_client``), as French, Spanish, Italian and Portuguese write it.
+
+    Otherwise only the last word counts, and only as a whole word: ``num_children``,
+    ``no_of_items``, ``number_of_rooms``, ``nr_rooms``, ``idea``, ``paid``, ``valid``,
+    ``Android``, ``Squid``, ``monkey`` are not identifiers.
     ``code`` is not either: ``zip_code`` and ``country_code`` are categories.  A unique
     ``phone_number`` is dropped, as it should be (it names a person); so is a unique
     ``atomic_number``, whose note says to declare it by hand if it is a feature.
@@ -63,12 +119,16 @@ def looks_like_identifier(name: str) -> bool:
     >>> [looks_like_identifier(n) for n in ("num_children", "no_of_items", "NumberOfRooms",
     ...                                     "zip_code", "monkey", "piano", "AID", "keyboard")]
     [False, False, False, False, False, False, False, False]
+    >>> [looks_like_identifier(n) for n in ("Kundennr", "Auftragsnummer", "kundenid", "clientid",
+    ...                                     "numero_client", "paid", "valid", "Android")]
+    [True, True, True, True, True, False, False, False]
     """
     stripped = name.strip()
     if stripped == "" or re.fullmatch(r"unnamed: \d+", stripped.lower()):
         return True
     words = _words(stripped)
-    return bool(words) and words[-1] in IDENTIFIER_WORDS
+    return bool(words) and (words[-1] in IDENTIFIER_WORDS or _ends_like_identifier(words[-1])
+                            or (len(words) > 1 and words[0] in _FIRST_IDENTIFIER_WORDS))
 
 
 def _looks_numeric(values) -> bool:
@@ -151,6 +211,79 @@ def many_values_note(max_categories: int) -> str:
             "categories by hand")
 
 
+#: The dates a draft recognises, and no other (a four-digit year; ``MM/DD/YYYY`` and
+#: ``DD/MM/YYYY`` are both tried, as a file does not say which it writes): the name a note
+#: shows, the text's pattern, its format for :func:`pandas.to_datetime`.
+DATE_FORMATS = (("YYYY-MM-DD", r"\d{4}-\d{1,2}-\d{1,2}", "%Y-%m-%d"),
+                ("YYYY/MM/DD", r"\d{4}/\d{1,2}/\d{1,2}", "%Y/%m/%d"),
+                ("MM/DD/YYYY", r"\d{1,2}/\d{1,2}/\d{4}", "%m/%d/%Y"),
+                ("DD/MM/YYYY", r"\d{1,2}/\d{1,2}/\d{4}", "%d/%m/%Y"),
+                ("DD.MM.YYYY", r"\d{1,2}\.\d{1,2}\.\d{4}", "%d.%m.%Y"),
+                ("DD-MM-YYYY", r"\d{1,2}-\d{1,2}-\d{4}", "%d-%m-%Y"))
+
+#: A time of day after a date (``12:30``, ``T10:10:54Z``, ``12:30:00.5+02:00``, ``1:30 PM``).
+_TIME_OF_DAY = (r"(?:[ T](?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?"
+                r"(?:\s?[AaPp][Mm])?(?:Z|[+-]\d{2}:?\d{2})?)?")
+
+
+def date_formats(values) -> list[str]:
+    """The names of the :data:`DATE_FORMATS` in which every present cell of a column reads
+    as a date, with or without a time of day (``2021-03-04``, ``03/04/2021``, ``04.03.2021``,
+    ``2021-03-04 12:30:00``), else ``[]``; a column of pandas time stamps gives
+    ``["a time-stamp type"]``.  Empty cells and the words of :data:`~dpboost.cell_text.NA_WORDS`
+    are missing; no other format is guessed (``20210304`` is a number, ``3/4/21`` text).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> date_formats(pd.Series(["2021-03-04", "2020-12-31", None, "NA"]))
+    ['YYYY-MM-DD']
+    >>> date_formats(pd.Series(["2021-03-04 12:30:00", "2024-09-29T10:10:54Z"]))
+    ['YYYY-MM-DD with a time of day']
+    >>> date_formats(pd.Series(["03/04/2021", "12/31/2020"])), date_formats(pd.Series(
+    ...     ["03/04/2021", "04/03/2021"]))
+    (['MM/DD/YYYY'], ['MM/DD/YYYY', 'DD/MM/YYYY'])
+    >>> date_formats(pd.Series(["31.02.2021"])), date_formats(pd.Series(["1.5", "2021"]))
+    ([], [])
+    """
+    import pandas as pd
+
+    if pd.api.types.is_datetime64_any_dtype(values):
+        return ["a time-stamp type"] if values.notna().any() else []
+    if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+        return []
+    text = pd.Series(values.dropna().unique()).map(
+        lambda v: v.strip() if isinstance(v, str) else v)
+    text = text[text.map(lambda v: not isinstance(v, str) or (
+        v != "" and v.lower() not in NA_WORDS and not is_nan_text(v)))]
+    if not len(text) or not text.map(lambda v: isinstance(v, str)).all():
+        return []
+    found = []
+    for name, pattern, form in DATE_FORMATS:
+        parts = text.str.extract(f"^({pattern})({_TIME_OF_DAY})$")
+        if parts[0].notna().all() and pd.to_datetime(parts[0], format=form,
+                                                     errors="coerce").notna().all():
+            found.append(name + (" with a time of day" if (parts[1] != "").any() else ""))
+    return found
+
+
+#: The start of the note a draft puts on a column of dates (:func:`date_note`).
+DATE_NOTE_START = "drafted as drop: every cell reads as a date"
+
+
+#: What to do with a column of dates (the advice :class:`~dpboost.schema.Schema` gives for a
+#: ``"type": "date"``).
+DATE_ADVICE = ("a date is not a type: write it in the file as a number of days since a public "
+               "date (computed before training), or as a year, and declare it 'numeric' with "
+               "public bounds; or declare it 'ordinal' or 'categorical' over a list of public "
+               "dates")
+
+
+def date_note(formats: list[str]) -> str:
+    """The note a draft puts on a column of more dates than ``max_categories``."""
+    return f"{DATE_NOTE_START} ({' or '.join(formats)}; read from the data); {DATE_ADVICE}"
+
+
 def _has_fraction(values) -> bool:
     """Whether a present cell is a finite number with a fractional part (``1.5``, ``"2.25"``):
     no identifier is written so, a measurement (``reynolds_number``) may be."""
@@ -215,7 +348,10 @@ def _draft_column(values, max_categories: int, name: str = "", decimal: str = ".
                        (values.astype(str).str.strip() == "").any())
     # NaN text is missing, as the encoder reads it, and so is an empty cell
     values = values.where(~nan_text & (values.astype(str).str.strip() != ""), None)
-    symbols = _symbols(values, decimal, thousands)
+    dates = date_formats(values)
+    if dates and values.dropna().nunique() > max_categories:  # few: categories of dates
+        return {"type": "drop", "note": date_note(dates), "from_data": ["type"]}
+    symbols = None if dates else _symbols(values, decimal, thousands)
     if symbols is not None:  # 12%, $1,200.50: numbers once the signs are stripped
         values = symbols[0]
         decimal = "."  # stripped and written with a point
@@ -280,6 +416,33 @@ def _draft_range(lo: float, hi: float) -> tuple[float, float]:
     return float(np.nextafter(lo, -np.inf)), lo
 
 
+#: Two classes that read as "no" and "yes" (any case), negative first: a draft lists such a
+#: label's classes in this order, so the second (the positive class) is the "yes".  Only
+#: pairs whose positive side is never in doubt: not ``good``/``bad`` (german credit's class
+#: of interest is ``bad``), ``approved``/``denied`` or ``1``/``2``.
+NEGATIVE_POSITIVE = (("no", "yes"), ("n", "y"), ("false", "true"), ("f", "t"), ("0", "1"),
+                     ("-1", "1"), ("-1", "+1"), ("nein", "ja"), ("n", "j"), ("non", "oui"),
+                     ("nee", "ja"), ("nej", "ja"), ("no", "si"), ("no", "sí"), ("no", "sì"),
+                     ("não", "sim"), ("nao", "sim"), ("neg", "pos"), ("negative", "positive"))
+
+
+def ordered_classes(classes: list[str]) -> tuple[list[str], bool]:
+    """``(classes, recognised)``: two classes of :data:`NEGATIVE_POSITIVE` (any case) with the
+    negative first and True; any others as given (sorted by the caller) and False.
+
+    Examples
+    --------
+    >>> ordered_classes(["Ja", "Nein"]), ordered_classes(["bad", "good"])
+    ((['Nein', 'Ja'], True), (['bad', 'good'], False))
+    """
+    if len(classes) == 2:
+        folded = [c.casefold() for c in classes]
+        for negative, positive in NEGATIVE_POSITIVE:
+            if sorted(folded) == sorted([negative, positive]):
+                return sorted(classes, key=lambda c: c.casefold() == positive), True
+    return list(classes), False
+
+
 def draft_schema(frame, label: str | None = None, *, max_categories: int = 50,
                  decimal: str = ".", thousands: str | None = None) -> Schema:
     """Draft a schema by READING THE DATA: the result is not private until reviewed.
@@ -293,10 +456,14 @@ def draft_schema(frame, label: str | None = None, *, max_categories: int = 50,
     A text column whose cells are numbers once the same few symbols are stripped (``12%``,
     ``$1,200.50``, ``1.5 kg``) is drafted numeric with its ``"prefix"``/``"suffix"``; a
     column of two numbers (0/1) numeric on their range, not two categories; a column of one
-    value ``"drop"``; the label's classes as the file writes them (``True`` stays ``True``).
+    value ``"drop"``; the label's classes as the file writes them (``True`` stays ``True``),
+    sorted, except that a pair of :data:`NEGATIVE_POSITIVE` (``Ja``/``Nein``) lists the
+    negative first, so that the second class, the positive one, is the "yes"
+    (:func:`ordered_classes`).
     Every ``"drop"`` carries a ``"note"`` saying why: an identifier (a name that
     :func:`looks_like_identifier`, unique values none of which has a fraction), one value, no
-    value, or more than ``max_categories`` distinct texts.
+    value, dates (every cell in one of :data:`DATE_FORMATS`, more than ``max_categories``
+    of them: :func:`date_note`), or more than ``max_categories`` distinct texts.
     Every value read is marked ``"from_data"``, and so is every choice the data made (the
     column's ``"type"``, ``"drop"`` included, a ``"transform"``, ``"missing": "indicator"``
     where a cell was empty), and the schema carries :data:`DRAFT_NOTE`.
@@ -349,6 +516,7 @@ def draft_schema(frame, label: str | None = None, *, max_categories: int = 50,
                              "does: dpboost learns a few declared classes, so cut the target "
                              "into classes in the file at public thresholds (for instance "
                              "above or below a public price) and draft again.")
+        classes = ordered_classes(classes)[0]  # ["Ja", "Nein"]: "Ja" second, positive
         content["label"] = {"column": label, "classes": classes, "from_data": ["classes"]}
         if len(classes) < 2:
             content["label"]["classes"] = classes + ["<declare the other class>"]

@@ -76,19 +76,21 @@ def _without_thousands(frame, thousands: str, decimal: str):
     return frame
 
 
-def _unread_numbers(frame, draft, decimal: str = ".") -> dict[str, str]:
+def _unread_numbers(frame, draft, decimal: str = ".",
+                    thousands: str | None = None) -> dict[str, str]:
     """Columns drafted as 'drop' or 'categorical' whose cells are numbers written for people
     ('1,234', '12,5', '40%', '72 kg'), with the hint saying what to change; the draft would
-    lose them, or list them as categories, unsaid."""
+    lose them, or list them as categories, unsaid.  Identifiers and dates are left out: the
+    draft says why it dropped them."""
     from dpboost.cell_text import NA_WORDS, is_nan_text
     from dpboost.schema import NumericColumn
-    from dpboost.schema_draft import IDENTIFIER_NOTE
-    from dpboost.tabular_cells import _number_hint
+    from dpboost.schema_draft import IDENTIFIER_NOTE, date_formats
 
     found = {}
     for name, spec in draft.columns.items():
         if (isinstance(spec, NumericColumn) or name not in frame.columns
-                or getattr(spec, "note", None) == IDENTIFIER_NOTE):  # dropped by design
+                or getattr(spec, "note", None) == IDENTIFIER_NOTE  # dropped by design
+                or date_formats(frame[name])):  # dates: said apart
             continue
         text = frame[name].dropna().astype(str).str.strip()
         text = text[(text != "") & ~text.map(is_nan_text).astype(bool)]
@@ -96,7 +98,8 @@ def _unread_numbers(frame, draft, decimal: str = ".") -> dict[str, str]:
         markers, text = sorted(set(text[marked])), text[~marked]
         digits = text[text.str.contains(r"\d", regex=True)]
         if len(text) and len(digits) >= 0.9 * len(text):
-            hint = next(filter(None, (_number_hint(v, decimal) for v in digits.head(50))), "")
+            hint = next(filter(None, (_cell_hint(v, decimal, thousands)
+                                      for v in digits.head(50))), "")
             if hint and markers:
                 hint += (f"; and list {markers[:5]} (its cells among the numbers) in the "
                          "column's 'na_values'")
@@ -105,17 +108,56 @@ def _unread_numbers(frame, draft, decimal: str = ".") -> dict[str, str]:
     return found
 
 
+def _cell_hint(value: str, decimal: str, thousands: str | None) -> str:
+    """:func:`~dpboost.tabular_cells._number_hint` of a cell, or, where --thousands was given
+    and the cell holds that separator out of place (``6,8`` under --thousands ','), a hint
+    that says so rather than advise the flag again.  Never the cell itself."""
+    from dpboost.tabular_cells import _number_hint
+    from dpboost.thousands import drop_thousands
+
+    if thousands is not None and drop_thousands(value, thousands, decimal) is None:
+        mark = "a space" if thousands == " " else f"a {thousands!r}"
+        return (f"; it holds {mark} that --thousands {_quoted(thousands)} (given) does not "
+                "read: a thousands separator stands between every group of three digits "
+                f"(1{thousands}234{thousands}567), after a first group of one to three digits "
+                "that does not start "
+                f"with 0, so this one is another mark (a decimal mark?); a file has one "
+                f"decimal mark ({decimal!r} here) and one thousands separator: re-save the "
+                "column's numbers with them")
+    return _number_hint(value, decimal)
+
+
+def _quoted(mark: str) -> str:
+    """A separator as a shell reads it: ``','``, ``"'"``, ``' '``."""
+    return f'"{mark}"' if mark == "'" else f"'{mark}'"
+
+
 #: The decimal-comma hint of a cell, as the draft gives it: the flag first.
 _DECLARE, _PASS_OR_DECLARE = 'declare "decimal"', 'pass --decimal , or declare "decimal"'
 
 
-def _with_flags(hint: str) -> str:
-    """The hint with this command's flags first: --decimal, --thousands."""
+def _with_flags(hint: str, decimal: str = ".", thousands: str | None = None) -> str:
+    """The hint with this command's flags first (--decimal, --thousands), never a flag already
+    given: under --thousands X a hint to add "thousands": X says that X is given and this
+    cell's separators do not group digits by three; one to add another separator Y says to
+    pass --thousands Y instead."""
     import re
 
-    flag = r"pass --thousands '\1' or " + r'add "thousands": "\1"'
-    return re.sub(r'add "thousands": "(.)"', flag, hint.replace(_DECLARE, _PASS_OR_DECLARE),
-                  count=1)
+    if decimal == "." and thousands != ",":  # --decimal , beside --thousands , is refused
+        hint = hint.replace(_DECLARE, _PASS_OR_DECLARE)
+
+    def flag(found) -> str:
+        mark = found.group(1)
+        if thousands is None:
+            return (f'pass --thousands {_quoted(mark)} or add "thousands": "{mark}"'
+                    + (found.group(2) or ""))
+        if mark != thousands:
+            return (f"pass --thousands {_quoted(mark)} instead of {_quoted(thousands)} (or "
+                    f'write "thousands": "{mark}" in the draft)')
+        return (f"re-save it with every {mark!r} between groups of three digits (--thousands "
+                f"{_quoted(mark)} is given, and reads only those)")
+
+    return re.sub(r'add "thousands": "(.)"( to the schema)?', flag, hint, count=1)
 
 
 def _say_case_variants(draft) -> None:
@@ -141,18 +183,21 @@ def _say_case_variants(draft) -> None:
 
 def _say_why_dropped(draft, explained: set, max_categories: int) -> None:
     """One stderr line per reason a column was drafted as 'drop', from the draft's notes: an
-    identifier, no value, one value, more distinct texts than --max-categories (numbers
-    written for people, in ``explained``, are explained elsewhere)."""
+    identifier, no value, one value, dates, more distinct texts than --max-categories
+    (numbers written for people, in ``explained``, are explained elsewhere)."""
     from dpboost.schema import DropColumn
-    from dpboost.schema_draft import (CONSTANT_NOTE, EMPTY_NOTE, IDENTIFIER_NOTE,
-                                      many_values_note)
+    from dpboost.schema_draft import (CONSTANT_NOTE, DATE_ADVICE, DATE_NOTE_START,
+                                      EMPTY_NOTE, IDENTIFIER_NOTE, many_values_note)
 
     kinds = {IDENTIFIER_NOTE: [], EMPTY_NOTE: [], CONSTANT_NOTE: [],
-             many_values_note(max_categories): []}
+             many_values_note(max_categories): [], DATE_NOTE_START: []}
     for name, spec in draft.columns.items():
-        if isinstance(spec, DropColumn) and name not in explained and spec.note in kinds:
-            kinds[spec.note].append(name)
-    identifiers, empty, constant, many = kinds.values()
+        note = spec.note if isinstance(spec, DropColumn) else None
+        if note is not None and note.startswith(DATE_NOTE_START):
+            note = DATE_NOTE_START
+        if name not in explained and note in kinds:
+            kinds[note].append(name)
+    identifiers, empty, constant, many, dates = kinds.values()
 
     def shown(names: list) -> str:
         return f"{names[:10]}{' and more' if len(names) > 10 else ''}"
@@ -167,10 +212,45 @@ def _say_why_dropped(draft, explained: set, max_categories: int) -> None:
         print(f"drafted as 'drop', holding one value on every row (a note in the draft says "
               f"so): {shown(constant)}; declare such a column by hand if it varies in the data "
               "you train on.", file=sys.stderr)
+    if dates:
+        print(f"drafted as 'drop', every cell a date (the column's note says in which "
+              f"format): {shown(dates)}; {DATE_ADVICE}.", file=sys.stderr)
     if many:
         print(f"drafted as 'drop', holding more than {max_categories} distinct texts "
               f"(--max-categories): {shown(many)}; list a public set of categories by hand, "
               "or raise --max-categories.", file=sys.stderr)
+
+
+def _say_date_categories(frame, draft) -> None:
+    """One stderr line naming the columns of dates drafted as categories (no more dates than
+    --max-categories): the dates the file holds, which a public list must replace."""
+    from dpboost.schema import CategoricalColumn
+    from dpboost.schema_draft import DATE_ADVICE, date_formats
+
+    names = [name for name, spec in draft.columns.items()
+             if isinstance(spec, CategoricalColumn) and name in frame.columns
+             and date_formats(frame[name])]
+    if names:
+        print(f"drafted as 'categorical' over the dates the file holds, every cell a date: "
+              f"{names[:10]}{' and more' if len(names) > 10 else ''}; list public dates "
+              f"instead (a date the list lacks is encoded as other), or: {DATE_ADVICE}.",
+              file=sys.stderr)
+
+
+def _say_positive_class(draft) -> None:
+    """One stderr line saying which label class the draft made positive (the second), and how
+    to swap: a pair such as no/yes or Nein/Ja is ordered negative first, others sorted."""
+    from dpboost.schema_draft import ordered_classes
+
+    classes = list(draft.label.classes) if draft.label is not None else []
+    if len(classes) != 2 or not all(isinstance(c, str) for c in classes) or (
+            classes[1].startswith("<declare")):  # one class in the file: said in the draft
+        return
+    why = ("read as a no/yes pair" if ordered_classes(classes)[1] else
+           "the later in sorted order; not read as a no/yes pair")
+    print(f"the draft makes {classes[1]!r} the positive class of the label "
+          f"{draft.label.column!r} (the second of its 'classes': {why}); to make {classes[0]!r} "
+          "positive, swap the two in the draft's \"classes\".", file=sys.stderr)
 
 
 def _integral(values) -> bool:
@@ -323,12 +403,14 @@ def run(args) -> int:
               "was read: check it, so that no row of a headerless file chooses how the "
               "others are split.", file=sys.stderr)
     _say_case_variants(draft)
-    unread = _unread_numbers(frame, draft, args.decimal)
+    _say_positive_class(draft)
+    _say_date_categories(frame, draft)
+    unread = _unread_numbers(frame, draft, args.decimal, args.thousands)
     _say_why_dropped(draft, set(unread), args.max_categories)
     for name, hint in list(unread.items())[:3]:
         kind = draft.columns[name].to_dict()["type"]
         print(f"column {name!r} was drafted as {kind!r}: its cells look like numbers but are not "
-              f"read as numbers; {_with_flags(hint)}.",
+              f"read as numbers; {_with_flags(hint, args.decimal, args.thousands)}.",
               file=sys.stderr)
     if len(unread) > 3:
         print(f"and {len(unread) - 3} more columns alike: "
