@@ -20,7 +20,8 @@ from pathlib import Path
 
 from dpboost.csv_errors import decode_error, field_count_error, open_bytes, open_text
 
-__all__ = ["BLANK", "empty_tab_field", "file_quotes_after_space", "quoted_after_space", "read_spaced",
+from dpboost.csv_errors import (decode_error, field_count_error, open_bytes,
+                                 open_text)
            "read_whitespace", "spaced_quote_bytes", "whitespace_fields"]
 
 #: An empty field between tabs, or a tab at a line's start or end: a whitespace reader drops
