@@ -20,9 +20,9 @@ from pathlib import Path
 
 from dpboost.csv_errors import decode_error, field_count_error, open_bytes, open_text
 
-from dpboost.csv_errors import (decode_error, field_count_error, open_bytes,
-                                 open_text)
-           "read_whitespace", "spaced_quote_bytes", "whitespace_fields"]
+__all__ = ["BLANK", "empty_tab_field", "file_quotes_after_space", "quoted_after_space",
+           "read_spaced", "read_whitespace", "records_quote_after_space", "spaced_quote_bytes",
+           "whitespace_fields"]
 
 #: An empty field between tabs, or a tab at a line's start or end: a whitespace reader drops
 #: it and shifts the columns after it (see :func:`empty_tab_field`).
