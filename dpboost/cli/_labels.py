@@ -153,7 +153,8 @@ def row_where(path, row: int, header: bool | None = None) -> str:
 
 
 def unknown_labels(labels, positions: np.ndarray, classes, what: str, path=None, *,
-                   header: bool | None = None, decimal: str = ".") -> str | None:
+                   header: bool | None = None, decimal: str = ".",
+                   training: bool = False) -> str | None:
     """The message for labels whose ``positions`` are negative, or None when there are none.
 
     It names the first such row (its line in a CSV ``path``), how many rows there are and the
@@ -162,6 +163,9 @@ def unknown_labels(labels, positions: np.ndarray, classes, what: str, path=None,
     when the first is a missing-value marker (:func:`reads_as_marker`) or a case variant of a
     class, it says so as ``train`` does (:data:`MARKER_HINT`, :data:`CASE_HINT`: the kind,
     never the label or the class); a number two classes share asks for a text column.
+    ``training``: the rows are private training data, so the message is a function of the
+    first such row alone (no count, the dots read from that label): the count told two
+    refused neighbours apart (red team, session 24).
 
     Examples
     --------
@@ -191,10 +195,12 @@ def unknown_labels(labels, positions: np.ndarray, classes, what: str, path=None,
         return (f"{prefix}the label at {first} is a number that matches {what} {both} alike "
                 "(they differ only as text): store the label column as text so that each "
                 "label names one class.")
-    rows = "1 row holds" if bad.size == 1 else f"{bad.size} rows hold"
+    rows = ("a row holds" if training else
+            "1 row holds" if bad.size == 1 else f"{bad.size} rows hold")
     declared = DeclaredValues(classes, decimal)
+    seen = labels[bad[:1]] if training else labels[bad]
     dotted = all(isinstance(v, str) and v.strip().endswith(".")
-                 and declared.index(v.strip()[:-1]) >= 0 for v in set(labels[bad].tolist()))
+                 and declared.index(v.strip()[:-1]) >= 0 for v in set(seen.tolist()))
     hint = "; the labels end in '.', as in UCI adult.test: remove the dots" if dotted else ""
     marker = (f"; {MARKER_HINT}" if reads_as_marker(labels[bad[0]]) else
               f"; {CASE_HINT}" if _case_variant(labels[bad[0]], classes) else "")

@@ -131,10 +131,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def parse_classes(text: str | None, y: np.ndarray, path=None):
-    """Parse ``"A,B[,C...]"`` into labels of the same kind as ``y`` (int, float or str), or
-    text as written when one is written with a leading zero (``01``).  Numbers written as
-    integers stay integers even when ``y`` holds floats (a LIBSVM file's ``+1``/``-1``): the
-    kind follows the declaration, never the data.
+    """Parse ``"A,B[,C...]"`` into labels of the kind the declaration writes: integers when
+    every class is written as one (``-1,+1``), numbers when every class is a number (``0.5,1``),
+    else text as written (and text when one is written with a leading zero, ``01``).  The kind
+    follows the declaration, never the data: it followed the labels' kind, so ``--classes
+    0,1,a`` was refused ("the labels in the data are integers") unless some row held ``a``
+    (red team, session 24).  Labels match the classes as a schema's classes match them
+    (:func:`~dpboost.cli._labels.declared_positions`: ``1`` matches ``1.0`` and ``"1"``).
 
     A label of ``y`` outside them is an error naming its row (its line in a CSV ``path``),
     how many rows hold one and the classes, never the label.
@@ -147,23 +150,16 @@ def parse_classes(text: str | None, y: np.ndarray, path=None):
     if len(parts) < 2 or not all(parts) or len(set(parts)) != len(parts):
         raise ValueError(f"--classes must be two or more different labels separated by commas, "
                          f"negative first when there are two (e.g. -1,1). Got {text!r} instead.")
-    if spelt_as_text(parts):  # "--classes 01,02": codes, kept as written
-        classes = parts
-    elif y.dtype.kind in "iu":
-        try:
-            classes = [int(p) for p in parts]
-        except ValueError:
-            raise ValueError(f"--classes {text!r}: the labels in the data are integers.") from None
-    elif y.dtype.kind == "f":  # "-1,+1" declares integers: printed as -1, not -1.0
-        try:
+    classes = parts
+    if not spelt_as_text(parts):  # "--classes 01,02": codes, kept as written
+        try:  # "-1,+1" declares integers: printed as -1, not -1.0
             classes = [int(p) if _INTEGER.match(p) else float(p) for p in parts]
-        except ValueError:
-            raise ValueError(f"--classes {text!r}: the labels in the data are numbers.") from None
-    else:
-        classes = parts
+        except ValueError:  # a class that is not a number: every class is text
+            classes = parts
     from dpboost.cli._labels import declared_positions, unknown_labels
 
-    message = unknown_labels(y, declared_positions(y, classes), classes, "--classes", path)
+    message = unknown_labels(y, declared_positions(y, classes), classes, "--classes", path,
+                             training=True)
     if message is not None:
         raise ValueError(message)
     return classes
@@ -550,7 +546,7 @@ def _label_positions(path, y: np.ndarray, classes) -> np.ndarray:
         raise UserError(f"--classes: {exc}") from None
     positions = declared_positions(np.asarray(y), label.classes)
     message = unknown_labels(np.asarray(y), positions, label.classes, "the declared classes",
-                             path)
+                             path, training=True)
     if message is not None:
         raise UserError(message)
     return positions

@@ -183,7 +183,8 @@ def test_predict_truncated_or_foreign_model(data, capsys, tmp_path):
         ("", [], ["empty"]),
         ("a,b,label\n0.1,0.2,1\n0.2,0.1,-1\n", ["--classes", "1"], ["--classes"]),
         ("a,b,label\n0.1,0.2,1\n0.2,0.1,-1\n", ["--classes", "0,1"], ["outside --classes"]),
-        ("a,b,label\n0.1,0.2,1\n0.2,0.1,-1\n", ["--classes", "a,b"], ["integers"]),
+        # the classes' kind is the declaration's (session 24), so integer labels are outside
+        ("a,b,label\n0.1,0.2,1\n0.2,0.1,-1\n", ["--classes", "a,b"], ["outside --classes"]),
         ("a,b,label\n0.1,0.2,1\n0.2,nan,-1\n", [], ["NaN", "row 1"]),
     ],
 )

@@ -34,7 +34,7 @@ def test_train_classes_flag_names_line_count_and_classes(tmp_path, capsys):
     code = main(["train", str(path), "--label", "label", "--classes", "0,1", *TRAIN,
                  "--out", str(tmp_path / "m.json")])
     line = _error_line(capsys, code)
-    assert "2 rows hold a label outside --classes [0, 1] (the first at line 3)" in line
+    assert "a row holds a label outside --classes [0, 1] (the first at line 3)" in line
     assert "98765" not in line
 
 
@@ -45,7 +45,7 @@ def test_train_libsvm_with_declared_classes_names_the_row(tmp_path, capsys):
                  "--index-base", "1", *TRAIN,
                  "--out", str(tmp_path / "m.json")])
     line = _error_line(capsys, code)
-    assert "1 row holds a label outside --classes [-1, 1] (the first at row 1)" in line
+    assert "a row holds a label outside --classes [-1, 1] (the first at row 1)" in line
     assert "98765" not in line
 
 

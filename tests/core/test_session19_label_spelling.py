@@ -67,7 +67,7 @@ def test_a_label_outside_declared_codes_is_named_by_line(tmp_path, capsys):
     code = main(["train", data, *TRAIN, "--classes", "01,02", "--out", str(tmp_path / "m")])
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err
-    assert "4 rows hold a label outside --classes ['01', '02'] (the first at line 4)" in err
+    assert "a row holds a label outside --classes ['01', '02'] (the first at line 4)" in err
 
 
 def test_spelt_as_text_and_label_text(tmp_path):

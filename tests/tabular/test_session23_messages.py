@@ -156,7 +156,7 @@ def test_train_with_classes_says_the_same(tmp_path, one_line_error):
     data = _write(tmp_path / "d.csv", "a,y\n1,no\n2,Yes\n3,yes\n")
     code = main(["train", str(data), "--label", "y", "--classes", "no,yes", *TRAIN,
                  "--out", str(tmp_path / "m.json")])
-    one_line_error(code, "1 row holds a label outside --classes ['no', 'yes'] (the first at "
+    one_line_error(code, "a row holds a label outside --classes ['no', 'yes'] (the first at "
                    "line 3; labels are case-sensitive and must be written as the classes are "
                    "written).")
 

@@ -90,3 +90,22 @@ def test_a_quoted_cell_holding_comma_space_quote_is_read(tmp_path, workers):
 ])
 def test_records_quote_after_space(text, found):
     assert records_quote_after_space(io.StringIO(text), ",") is found
+
+
+@pytest.mark.parametrize("declared, extra_label", [("0,1,a", "a"), ("0.5,1", "0.5"),
+                                                   ("1,1.5,2", "1.5")])
+def test_the_kind_of_declared_classes_is_the_declarations(tmp_path, declared, extra_label):
+    """'--classes 0,1,a' was refused ("the labels in the data are integers") unless a row held
+    'a': the neighbour with one such row trained.  Both now train, with the same classes."""
+    first = declared.split(",")[0]
+    models = []
+    for name, last in (("plain", first), ("other", extra_label)):
+        rows = [f"{k % 7 / 10},{k % 5 / 10},{declared.split(',')[k % 2]}" for k in range(60)]
+        rows[-1] = f"0.1,0.2,{last}"
+        data = tmp_path / f"{name}.csv"
+        data.write_text("a,b,y\n" + "\n".join(rows) + "\n")
+        out = tmp_path / f"{name}.json"
+        assert main(["train", str(data), "--label", "y", "--classes", declared, *TRAIN,
+                     "--out", str(out)]) == 0
+        models.append(json.loads(out.read_text())["classes"])
+    assert models[0] == models[1]
