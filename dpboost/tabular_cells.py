@@ -185,8 +185,11 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
                | _is_na(text, na_keys(na_values, decimal), decimal))
     text = text.where(~missing, None)
     text = text.map(lambda v: _BOOLEANS.get(v.lower(), v) if isinstance(v, str) else v)
-    # declared symbols: $12 is 12, 40% is 40; declared or not, (45.00) is -45 (accounting)
-    text = text.map(lambda v: strip_symbols(v, *symbols) if isinstance(v, str) else v)
+    # declared symbols: $12 is 12, 40% is 40; declared or not, (45.00) is -45 (accounting);
+    # a cell by cell pass only when there is something to strip (a column of plain numbers
+    # read as text, "?" among them say, takes no regex per cell)
+    if symbols[0] or symbols[1] or any(isinstance(v, str) and "(" in v for v in text):
+        text = text.map(lambda v: strip_symbols(v, *symbols) if isinstance(v, str) else v)
     misplaced = np.zeros(len(text), dtype=bool)
     if thousands is not None:  # declared: 1,234,567 is 1234567; 12,34 stays an error
         grouped = text.map(lambda v: drop_thousands(v, thousands, decimal))
