@@ -277,9 +277,12 @@ def whitening_entry(est, plan) -> dict | None:
                 "rule": "released (its share was spent) but not used: the ridge lambda exceeds "
                         "5 tr(C_hat)/d, where M would be I/2 plus noise; rows x -> "
                         "[(x - m_hat)/2, c_0]"}
+    rows = ("rows x -> [M (clip(s_0 x, R) - m_hat), c_0], s_0 the private pre-scale (half "
+            "the row-norm histogram's share, dpboost.input_map)"
+            if getattr(plan, "norms_twice", False) else "rows x -> [M (x - m_hat), c_0]")
     return {"applied": True, "ridge": white.ridge,
             "ridge_over_mean_eigenvalue": white.ridge_over_mean_eigenvalue,
-            "rule": "rows x -> [M (x - m_hat), c_0], M = (C_hat + lambda I)^(-1/2) scaled to "
+            "rule": rows + ", M = (C_hat + lambda I)^(-1/2) scaled to "
                     "norm 1/2, C_hat from the private second-moment matrix (discrete "
                     "Gaussian, sensitivity sqrt 2 R^2), lambda = max(4 sigma_e sqrt(d), "
                     "0.01 tr(C_hat)/d); folded into coef_ and intercept_"}
