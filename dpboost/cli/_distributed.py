@@ -303,6 +303,24 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
     return out if checks else out[:3]
 
 
+def _unparsed(exc, path, gz: bool, delimiter, names, skip, encoder) -> Exception:
+    """The in-memory reader's one line for a file dask's reader failed on: a damaged gzip
+    stream (:func:`~dpboost.csv_errors.decode_error`, never zlib's text: it holds the file's
+    checksum), else a record of the wrong width (an unclosed quote runs to the end of the
+    file; it was an internal error, red team, session 24); else ``exc`` itself."""
+    from dpboost.cli._csv_rows import ragged_row_error
+    from dpboost.csv_errors import open_bytes
+
+    if gz:
+        with open_bytes(path) as handle:  # raises decode_error's line on a damaged stream
+            while handle.read(1 << 20):
+                pass
+    if isinstance(exc, ValueError):
+        return ragged_row_error(path, delimiter, len(names), skip,
+                                header=encoder.schema_.names is None)
+    return exc
+
+
 def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spool, checks):
     """:func:`read_encoded`'s ``(X, y, encoder, found)`` (``found`` None without ``checks``)."""
     import dask
@@ -386,9 +404,8 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
                             dtype=str, keep_default_na=False,
                             sep=r"\s+" if delimiter is None else delimiter, header=None,
                             names=names, skiprows=skip, skip_blank_lines=True)
-    except ParserError:
-        raise ragged_row_error(path, delimiter, len(names), skip,
-                               header=encoder.schema_.names is None) from None
+    except (ParserError, ValueError, OSError, EOFError) as exc:  # OSError: gzip's own
+        raise _unparsed(exc, path, gz, delimiter, names, skip, encoder) from None
     check_columns(path, wanted, names, header=encoder.schema_.names is None)  # as in memory
     parts = frame.to_delayed()
 
@@ -416,6 +433,10 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     except (ParserError, ShortRowError):
         raise ragged_row_error(path, delimiter, len(names), skip,
                                header=encoder.schema_.names is None) from None
+    except (ValueError, OSError, EOFError) as exc:
+        if type(exc) is not ValueError and not isinstance(exc, (OSError, EOFError)):
+            raise  # one of ours (a cell's error names its row): as raised
+        raise _unparsed(exc, path, gz, delimiter, names, skip, encoder) from None
     if not any(lengths):
         return (*_no_rows(width, dtype, want_y, ydt), encoder, found)
     starts = row_offsets(tuple(lengths))  # each partition's first row of the file
