@@ -72,11 +72,7 @@ def quoted_after_space(lines, delimiter: str) -> bool:
     ...     ['age,"job"', '30, clerk'], ",")
     (True, False)
     """
-    for line in lines:
-        for field in next(csv.reader([line], delimiter=delimiter), []):
-            if field[:1].isspace() and field.strip().startswith('"'):
-                return True
-    return False
+    return records_quote_after_space(lines, delimiter)
 
 
 #: What a blank line may hold: a line of only these is skipped by every reader (pyarrow's, the
