@@ -15,9 +15,9 @@ import zlib
 from pathlib import Path
 
 __all__ = ["TOTALS_WORDS", "WHITESPACE_WIDTH_HINT", "arrow_error", "bad_record_line",
-           "decode_error", "field_count_error", "last_totals_line", "open_bytes", "open_text",
-           "refuse_archive", "repeated_names_error", "repeats_header", "totals_row_error",
-           "totals_row_hint", "undecodable_line"]
+           "check_stream", "decode_error", "field_count_error", "last_totals_line",
+           "open_bytes", "open_text", "refuse_archive", "repeated_names_error", "repeats_header",
+           "totals_row_error", "totals_row_hint", "undecodable_line"]
 
 #: What a whitespace-separated file's "expected N fields" error adds: an unquoted value
 #: holding a space (``blue collar``) is two fields there.  A fixed example, never a cell.
@@ -55,6 +55,15 @@ def open_bytes(path: Path):
     with open(path, "rb") as handle:
         gz = handle.read(2) == b"\x1f\x8b"
     return _CheckedGzip(path) if gz else open(path, "rb")
+
+
+def check_stream(path: Path) -> None:
+    """Read ``path`` to its end, gzip undone: :func:`decode_error`'s line if its gzip stream
+    is damaged.  For error paths, where a damaged stream decompresses to garbage first and a
+    parser names the garbage (the LIBSVM reader, dask's blocks)."""
+    with open_bytes(path) as handle:
+        while handle.read(1 << 20):
+            pass
 
 
 class _CheckedGzip(gzip.GzipFile):

@@ -18,18 +18,18 @@ via boosting. COLT 2020. Section 5.1 (tau-good distributions, random classificat
 
 from __future__ import annotations
 
-import gzip
 import os
 import re
 import warnings
+import zlib
 from pathlib import Path
 
 import numpy as np
 
 from dpboost._validation import check_choice, check_finite_rows, check_random_state, check_scalar
 from dpboost.cell_text import first_non_number, is_decimal_number
+from dpboost.csv_errors import check_stream, decode_error, open_text
 from dpboost.exceptions import PrivacyLeakWarning
-from dpboost.readers import _is_gzip  # the file-reading room holds it
 
 __all__ = [
     "add_label_noise",
@@ -247,14 +247,6 @@ def add_label_noise(y, rate: float, random_state: int | np.random.Generator | No
 # --------------------------------------------------------------------------------------------
 # loaders
 # --------------------------------------------------------------------------------------------
-def _read_text(path: Path) -> str:
-    if _is_gzip(path):
-        with gzip.open(path, "rt", encoding="utf-8", newline="") as handle:
-            return handle.read()
-    with open(path, encoding="utf-8", newline="") as handle:
-        return handle.read()
-
-
 def _label_index(label, names: list[str] | None, width: int, path: Path) -> int:
     if label is None:
         return width - 1
@@ -475,13 +467,21 @@ def load_libsvm(path: str | os.PathLike, n_features: int | None = None, *,
                          f"Got {index_base!r} instead.")
     if not path.is_file():
         raise FileNotFoundError(f"No such file: {path}")
-    if not _read_text(path).strip():
+    try:  # to the first non-blank line; a damaged gzip stream: decode_error's line
+        with open_text(path) as handle:
+            empty = not any(line.strip() for line in handle)
+    except UnicodeDecodeError as exc:
+        raise decode_error(path, exc) from None
+    if empty:
         raise ValueError(f"{path} is empty: no rows to read.")
     zero_based = "auto" if index_base is None else index_base == 0
     try:
         X, y = load_svmlight_file(str(path), n_features=n_features, dtype=np.float64,
                                   zero_based=zero_based)
+    except (OSError, EOFError, zlib.error) as exc:  # gzip's text holds the file's checksum
+        raise decode_error(path, exc) from None
     except (ValueError, OverflowError) as exc:  # overflow: an index of 2**31 or more
+        check_stream(path)  # a damaged gzip stream first decompresses to garbage
         text = " ".join(str(exc).split())
         if isinstance(exc, OverflowError) and not n_features:
             text = "a feature index is 2**31 or more"
@@ -520,8 +520,6 @@ _LIBSVM_SUFFIXES = (".svm", ".libsvm", ".svmlight", ".svm.gz", ".libsvm.gz", ".s
 def _looks_like_libsvm(path: Path) -> bool:
     """Whether the first non-blank line reads ``label idx:value ...`` (its comment aside; text
     that is not UTF-8 is not LIBSVM: the table reader then names its line)."""
-    from dpboost.csv_errors import open_text
-
     try:
         with open_text(path) as handle:
             line = next((ln for ln in (raw.split("#", 1)[0] for raw in handle) if ln.strip()), "")

@@ -309,12 +309,10 @@ def _unparsed(exc, path, gz: bool, delimiter, names, skip, encoder) -> Exception
     checksum), else a record of the wrong width (an unclosed quote runs to the end of the
     file; it was an internal error, red team, session 24); else ``exc`` itself."""
     from dpboost.cli._csv_rows import ragged_row_error
-    from dpboost.csv_errors import open_bytes
+    from dpboost.csv_errors import check_stream
 
     if gz:
-        with open_bytes(path) as handle:  # raises decode_error's line on a damaged stream
-            while handle.read(1 << 20):
-                pass
+        check_stream(path)  # decode_error's line on a damaged stream
     if isinstance(exc, ValueError):
         return ragged_row_error(path, delimiter, len(names), skip,
                                 header=encoder.schema_.names is None)

@@ -144,3 +144,25 @@ def test_the_split_example_decompresses_a_gzip_file(tmp_path):
     kept = train.read_text().splitlines() + gzip.decompress(test.read_bytes()).decode().split()
     assert sorted(kept) == sorted(gzip.decompress(data.read_bytes()).decode().split())
     assert len(train.read_text().splitlines()) == 80
+
+
+@pytest.mark.parametrize("damage", ["crc", "stream"])
+def test_a_damaged_gzip_libsvm_file_is_one_line_without_its_checksum(tmp_path, one_line_error,
+                                                                     damage):
+    """The LIBSVM loader read the file with its own gzip opener: 'CRC check failed 0x84b390d9
+    != 0x75803a37', the checksum of the data; a damaged stream mid-file decompressed to
+    garbage first, which the parser named."""
+    rng = np.random.default_rng(0)
+    raw = bytearray(gzip.compress("".join(
+        f"{1 if k % 2 else -1} 1:{rng.random():.4f} 2:{rng.random():.4f}\n"
+        for k in range(400)).encode(), mtime=0))
+    if damage == "crc":
+        raw[-8] ^= 0xFF
+    else:
+        raw[len(raw) // 2: len(raw) // 2 + 40] = bytes(40)
+    data = tmp_path / "d.svm.gz"
+    data.write_bytes(bytes(raw))
+    code = main(["train", str(data), "--n-features", "2", "--index-base", "1", *TRAIN,
+                 "--out", str(tmp_path / "m.json")])
+    line = one_line_error(code, str(data), "could not be read as gzip")
+    assert "0x" not in line
