@@ -15,8 +15,14 @@ import unicodedata
 
 import numpy as np
 
-__all__ = ["AMBIGUOUS", "DECIMAL_COMMA", "NA_WORDS", "DeclaredValues", "category_key",
+__all__ = ["AMBIGUOUS", "DATE_ADVICE", "DECIMAL_COMMA", "NA_WORDS", "DeclaredValues", "category_key",
            "category_text", "first_non_number", "is_decimal_number", "is_nan_text"]
+
+#: What to do with a column of dates: the one advice of a schema's ``"type": "date"``, a draft's
+#: date column and a cell that reads as a date.
+DATE_ADVICE = ("write it in the file as a number of days since a public date (computed before "
+               "training), or as a year, and declare it 'numeric' with public bounds; or "
+               "declare it 'ordinal' or 'categorical' over a list of public dates; or 'drop' it")
 
 #: What the readers do to a cell of a text column under ``"decimal": ","``: ``1,5`` -> ``1.5``.
 DECIMAL_COMMA = re.compile(r"^\s*([+-]?\d*),(\d+)\s*$")

@@ -47,7 +47,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dpboost.cell_text import category_key, category_text, is_nan_text
+from dpboost.cell_text import DATE_ADVICE, category_key, category_text, is_nan_text
 from dpboost.schema_columns import (
     MAX_BINS,
     CategoricalColumn,
@@ -152,10 +152,7 @@ def _check_global_tokens(na_values, columns: dict, decimal: str) -> None:
 
 
 #: What an unknown column 'type' of ``date`` (``datetime``, ``timestamp``, ``time``) adds.
-_DATE_HINT = (" A date is not a type: write it in the file as a number of days since a public "
-              "date (computed before training) and declare it 'numeric' with public bounds, "
-              "or declare it 'ordinal' or 'categorical' over a list of public dates, or "
-              "'drop' it.")
+_DATE_HINT = f" A date is not a type: {DATE_ADVICE}."
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ import re
 
 import numpy as np
 
+from dpboost.cell_text import DATE_ADVICE as CELL_DATE_ADVICE
 from dpboost.cell_text import DECIMAL_COMMA, NA_WORDS, category_text
 from dpboost.schema import Schema, is_nan_text
 
@@ -273,10 +274,7 @@ DATE_NOTE_START = "drafted as drop: every cell reads as a date"
 
 #: What to do with a column of dates (the advice :class:`~dpboost.schema.Schema` gives for a
 #: ``"type": "date"``).
-DATE_ADVICE = ("a date is not a type: write it in the file as a number of days since a public "
-               "date (computed before training), or as a year, and declare it 'numeric' with "
-               "public bounds; or declare it 'ordinal' or 'categorical' over a list of public "
-               "dates")
+DATE_ADVICE = f"a date is not a type: {CELL_DATE_ADVICE}"
 
 
 def date_note(formats: list[str]) -> str:

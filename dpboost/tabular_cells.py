@@ -16,6 +16,7 @@ import numpy as np
 
 from dpboost.cell_text import (
     AMBIGUOUS,
+    DATE_ADVICE,
     DECIMAL_COMMA,
     NA_WORDS,
     DeclaredValues,
@@ -69,9 +70,7 @@ _BOOLEANS = {"true": "1", "false": "0"}
 #: A date or a time stamp as files write them: 2020-05-27, 27/05/2020, 2020-05-27 10:00.
 _DATE_TEXT = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[ T]\d{1,2}:\d{2}.*)?")
 
-_DATE_HINT = ("; it reads as a date: declare the column \"categorical\" with its public dates, "
-              "\"drop\" it, or write it as a number (days since a public date) with public "
-              "bounds")
+_DATE_HINT = f"; it reads as a date: {DATE_ADVICE}"
 
 
 def _number_hint(value: str, decimal: str = ".") -> str:

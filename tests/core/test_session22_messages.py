@@ -88,9 +88,9 @@ def test_date_type_says_how_to_declare_a_date(tmp_path, capsys, kind):
     line = _error_line(capsys, code)
     assert "must be 'numeric', 'categorical', 'ordinal' or 'drop'" in line
     assert line.endswith("A date is not a type: write it in the file as a number of days "
-                         "since a public date (computed before training) and declare it "
-                         "'numeric' with public bounds, or declare it 'ordinal' or "
-                         "'categorical' over a list of public dates, or 'drop' it.")
+                         "since a public date (computed before training), or as a year, and "
+                         "declare it 'numeric' with public bounds; or declare it 'ordinal' or "
+                         "'categorical' over a list of public dates; or 'drop' it.")
     assert "2021" not in line
 
 

@@ -447,7 +447,7 @@ def test_a_date_in_a_numeric_column_says_what_to_do(tmp_path, one_line_error):
         "label": {"column": "y", "classes": [0, 1]}})
     code = main(["train", str(data), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
-    line = one_line_error(code, "at line 2", "it reads as a date", '"categorical"')
+    line = one_line_error(code, "at line 2", "it reads as a date", "'categorical'")
     assert "2020" not in line  # a cell's content is private
 
 
