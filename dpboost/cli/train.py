@@ -477,9 +477,13 @@ def _read_numeric(args, schema, fmt):
         raise UserError(str(exc).replace(  # the schema was given, but it lists no column
             "declare a schema (--schema)", f"declare the file's columns under 'columns' in "
             f"{args.schema} (it declares none, so every column is read as a number)")) from None
-    if fmt == "csv" and y.dtype.kind in "iuf":  # "01" was read as 1: keep a code's spelling
+    declared = args.classes is not None or (schema is not None and schema.label is not None)
+    if fmt == "csv" and (declared or y.dtype.kind in "iuf"):
+        # declared classes match each label as written: read as numbers, a column's kind came
+        # from every row, so one row ("01", "a") decided whether another row's "1" or "0.0"
+        # matched a class (red team, session 25); undeclared, "01" read as 1 keeps its spelling
         text = label_text(args.data, label)
-        if spelt_as_text(text):
+        if declared or spelt_as_text(text):
             y = np.array(text, dtype=str)
     n_features = args.n_features if args.n_features is not None else (
         schema.n_features if schema is not None else None)

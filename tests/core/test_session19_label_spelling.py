@@ -40,9 +40,40 @@ def test_leading_zero_labels_keep_their_spelling(tmp_path, capsys, flags, classe
     assert "01" in json.dumps(model)
 
 
-def test_declared_codes_match_labels_read_as_numbers(tmp_path, capsys):
-    data = _csv(tmp_path / "d.csv", [1, 2] * 10)  # the file writes 1, 2; the owner 01, 02
-    assert _train(capsys, data, "--classes", "01,02", out=tmp_path / "m.json") == ["01", "02"]
+def test_declared_codes_match_labels_as_written(tmp_path, capsys):
+    """The file writes 1, 2 and the owner declares codes 01, 02: refused, as a schema's codes
+    are (``"1"`` is not the code ``"01"``).  They matched while every label read as a number,
+    so one row written ``01`` (or ``a``) decided whether every other row's ``1`` was a class
+    (red team, session 25)."""
+    data = _csv(tmp_path / "d.csv", [1, 2] * 10)
+    code = main(["train", data, *TRAIN, "--classes", "01,02", "--out", str(tmp_path / "m")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and err.count("\n") == 0
+    assert "outside --classes ['01', '02'] (the first at line 2)" in err
+
+
+@pytest.mark.parametrize("classes,other,code", [
+    ("01,02", "01", 2),  # a row written 01 made every other row's 1 a label outside them
+    ("0,1,a", "a", 2),  # a row written a made another row's 0.0 a label outside them
+    ("0,1", "1.0", 0),  # numbers declared: 1.0 and 0.0 are the classes 1 and 0
+])
+def test_one_row_does_not_decide_how_another_label_matches(tmp_path, capsys, classes, other,
+                                                           code):
+    """Two files that differ in one row whose label is a declared class (or, in the last case,
+    a class written otherwise) train alike or are refused alike, naming the same line: the
+    kind of the labels no longer comes from the whole column."""
+    base = [1, 0] * 10
+    base[3] = "0.0"  # line 5
+    results = []
+    for label in (other, "1"):
+        labels = list(base)
+        labels[10] = label  # line 12
+        data = _csv(tmp_path / f"d{label}.csv", labels)
+        rc = main(["train", data, *TRAIN, "--classes", classes, "--out", str(tmp_path / "m")])
+        err = capsys.readouterr().err.replace(data, "DATA")
+        results.append((rc, err.strip().splitlines()[-1] if rc else ""))
+    assert results[0] == results[1]
+    assert results[0][0] == code
 
 
 def test_headerless_file_keeps_the_spelling(tmp_path, capsys):
