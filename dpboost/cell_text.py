@@ -15,8 +15,8 @@ import unicodedata
 
 import numpy as np
 
-__all__ = ["AMBIGUOUS", "DATE_ADVICE", "DECIMAL_COMMA", "NA_WORDS", "DeclaredValues", "category_key",
-           "category_text", "first_non_number", "is_decimal_number", "is_nan_text"]
+__all__ = ["AMBIGUOUS", "DATE_ADVICE", "DECIMAL_COMMA", "NA_WORDS", "DeclaredValues",
+           "category_key", "category_text", "first_non_number", "is_decimal_number", "is_nan_text"]
 
 #: What to do with a column of dates: the one advice of a schema's ``"type": "date"``, a draft's
 #: date column and a cell that reads as a date.

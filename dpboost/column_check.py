@@ -2,8 +2,9 @@
 that finds it (a case or spacing variant, a '#' before the header, two header rows, a typo).
 
 A file's header names are public in a file that has a header; a headerless file's first line
-is a private row, so when the names look like data the message shows none of them
-(:func:`first_line_is_data`).
+is a private row, so when the names hold a number the message shows none of them.
+:func:`first_line_is_data` is the draft's stricter test (it reads line 2: a draft is not
+private).
 """
 
 from __future__ import annotations
@@ -22,15 +23,17 @@ __all__ = ["check_columns", "first_line_is_data"]
 def check_columns(path: Path, wanted, available, *, header: bool = False) -> None:
     """Refuse, in one line, a ``wanted`` column missing from the ``available`` names.
 
-    ``header``: the names came from the file's first row; when that row looks like data
-    (numbers where a header has names) the message says to declare ``"names"`` instead.
+    ``header``: the names came from the file's first row; when that row holds a number the
+    message shows none of them and says to declare ``"names"`` instead.  Every hint is a
+    function of the first row and the schema alone: a hint read from line 2 (a number below
+    the names, a second header row) told two refused neighbours apart (red team, session 25).
     """
     if wanted is None:
         return
     absent = [c for c in wanted if c not in available]
     if absent:
         shown = [str(a).split("\x00")[0] for a in available][:30]  # repeats unsuffixed
-        if header and first_line_is_data(path, shown):  # its "names" are a row: never shown
+        if header and any(is_decimal_number(name) for name in shown):  # a row: never shown
             from dpboost.data import _looks_like_libsvm
 
             raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema): its "
@@ -66,11 +69,11 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
         elif len(available) == 1 and len(wanted) > 1:
             hint = (" The file reads as a single column: the separator is taken from the "
                     "first line and must be a comma, semicolon, tab, pipe or whitespace.")
-        elif header and absent[0] in _second_row(path):  # 'X1,X2,...' above the names
-            hint = (f" Its next line holds {absent[0]!r}: the file has two header rows (as "
-                    "a spreadsheet export may); delete the first.")
         elif close := difflib.get_close_matches(absent[0], shown, n=1, cutoff=0.75):
             hint = f" Did you mean {close[0]!r}?"  # a typo: 'colour' for 'color'
+        elif header:  # 'X1,X2,...' above the names; said without reading line 2, a row
+            hint = (" If the file has two header rows (as a spreadsheet export may), delete "
+                    "the first.")
         raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema); its "
                          f"columns are {shown}.{hint}")
 
@@ -127,12 +130,3 @@ def _first_line_name(path: Path) -> str:
     except (OSError, ValueError):
         lines = []
     return f"line {lines[0][0]}" if lines else "first line"
-
-
-def _second_row(path: Path) -> list[str]:
-    """The cells of a CSV file's second non-blank line (``[]`` if it has none)."""
-    from dpboost.readers import _first_lines
-    from dpboost.separators import sniff_delimiter, split_fields
-
-    lines = _first_lines(Path(path))
-    return split_fields(lines[1][1], sniff_delimiter(lines[0][1])) if len(lines) > 1 else []

@@ -128,10 +128,10 @@ def warn_if_noise_dominates(report: dict, d: int, name: str) -> None:
         if spread is None or spread >= PLATT_SPREAD_WARNING or r > mean + NOISE_SIZED_SDS * sd:
             return
         text = (f"{head}the released halfspace is no longer than its own noise (signal_ratio "
-                f"||mean released centre|| / (sigma sqrt(d / T)) = {r:.3g}, within the range of a "
-                f"halfspace of pure noise, {mean:.3g} +- {sd:.2g}, or below it; d = {d}, T = {report['n_rounds']}) and the private "
-                f"calibration's slope is flat (released Platt slope "
-                f"{report['calibration']['slope']:.3g}, / sqrt(d) = {spread:.2g} < "
+                f"||mean released centre|| / (sigma sqrt(d / T)) = {r:.3g}, within the range "
+                f"of a halfspace of pure noise, {mean:.3g} +- {sd:.2g}, or below it; d = {d}, "
+                f"T = {report['n_rounds']}) and the private calibration's slope is flat "
+                f"(released Platt slope {report['calibration']['slope']:.3g}, / sqrt(d) = {spread:.2g} < "
                 f"{PLATT_SPREAD_WARNING:g}),{tail}.")
     warnings.warn(text, NoiseDominatesWarning, stacklevel=5)  # the caller of fit
 

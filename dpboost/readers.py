@@ -294,6 +294,15 @@ def line_of(path: str | os.PathLike, row: int, *, header: bool,
     return None
 
 
+def frame_line(path: str | os.PathLike, frame, row: int) -> int | None:
+    """:func:`line_of` for row ``row`` of ``frame``, read from ``path`` by :func:`read_table`:
+    with the header and the separator it was read with; None for a Parquet file (no lines)."""
+    if table_format(path) == "parquet":
+        return None
+    return line_of(path, row, header=frame.attrs.get("dpboost_header", True),
+                   separator=frame.attrs.get("dpboost_separator"))
+
+
 def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(),
                header: bool | str = True, text_columns=(), decimal: str = ".",
                column_na_values=None, separator: str | None = None):
@@ -330,7 +339,8 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     Returns
     -------
     pandas.DataFrame
-        ``attrs["dpboost_header"]``: whether a header row was read (:func:`line_of`);
+        ``attrs["dpboost_header"]``: whether a header row was read, and
+        ``attrs["dpboost_separator"]``: the declared ``separator`` (both for :func:`line_of`);
         ``attrs["dpboost_typed"]``: the columns whose type no cell chose (text, Parquet's).
 
     Raises
@@ -402,7 +412,8 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
             if frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name]):
                 frame[name] = frame[name].str.replace(DECIMAL_COMMA, r"\1.\2", regex=True)
     _mask_column_na(frame, column_na_values, decimal)
-    frame.attrs.update(dpboost_header=has_header, dpboost_typed=tuple(text_columns))
+    frame.attrs.update(dpboost_header=has_header, dpboost_typed=tuple(text_columns),
+                       dpboost_separator=separator)
     return frame
 
 

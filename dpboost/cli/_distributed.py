@@ -108,10 +108,11 @@ def file_error(error, path: str, schema) -> ValueError:
     if is_large_table(path):
         return ValueError(str(error))
     from dpboost.cli._csv_rows import short_row_before
-    from dpboost.cli.train import _with_line
+    from dpboost.cli._row_lines import with_line
 
     ragged = short_row_before(path, schema, error.row)
-    return ragged or _with_line(error, path, header=schema.names is None)
+    return ragged or with_line(error, path, header=schema.names is None,
+                                separator=schema.separator)
 
 
 def _parquet_paths(path: str) -> list[str]:

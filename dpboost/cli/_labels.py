@@ -137,10 +137,12 @@ def reads_as_marker(value) -> bool:
     return isinstance(value, str) and value.strip().lower() in NA_WORDS
 
 
-def row_where(path, row: int, header: bool | None = None) -> str:
+def row_where(path, row: int, header: bool | None = None,
+              separator: str | None = None) -> str:
     """``line N`` of a CSV file for data row ``row`` (0-based), else ``row N``.
 
-    ``header``: whether the file has a header row (default: as the reader infers it).
+    ``header``: whether the file has a header row (default: as the reader infers it);
+    ``separator``: the schema's declared separator (:func:`~dpboost.readers.line_of`).
     """
     from dpboost.readers import header_names, line_of, table_format
 
@@ -148,13 +150,13 @@ def row_where(path, row: int, header: bool | None = None) -> str:
         return f"row {row}"
     if header is None:
         header = header_names(path, "infer") is not None
-    line = line_of(path, row, header=header)
+    line = line_of(path, row, header=header, separator=separator)
     return f"line {line}" if line is not None else f"row {row}"
 
 
 def unknown_labels(labels, positions: np.ndarray, classes, what: str, path=None, *,
                    header: bool | None = None, decimal: str = ".",
-                   training: bool = False) -> str | None:
+                   training: bool = False, separator: str | None = None) -> str | None:
     """The message for labels whose ``positions`` are negative, or None when there are none.
 
     It names the first such row (its line in a CSV ``path``), how many rows there are and the
@@ -185,12 +187,12 @@ def unknown_labels(labels, positions: np.ndarray, classes, what: str, path=None,
     bad = np.flatnonzero(positions < 0)
     if not bad.size:
         return None
-    where = row_where(path, int(bad[0]), header)
+    where = row_where(path, int(bad[0]), header, separator)
     prefix = f"{path}: " if path is not None else ""
     labels = np.asarray(labels, dtype=object)
     shared = np.flatnonzero(positions == AMBIGUOUS)
     if shared.size:
-        first = row_where(path, int(shared[0]), header)
+        first = row_where(path, int(shared[0]), header, separator)
         both = DeclaredValues(classes, decimal).sharing(labels[shared[0]])
         return (f"{prefix}the label at {first} is a number that matches {what} {both} alike "
                 "(they differ only as text): store the label column as text so that each "

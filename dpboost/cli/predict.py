@@ -110,9 +110,9 @@ def _encoded(model, args):
     try:
         X = encoder.transform(frame)
     except BadValueError as exc:
-        from dpboost.cli.train import _with_line
+        from dpboost.cli._row_lines import with_line
 
-        raise _with_line(exc, args.data, frame) from None
+        raise with_line(exc, args.data, frame) from None
     from dpboost.cli._owner_checks import warn_data_checks
 
     warn_data_checks(frame, schema, "predict")
@@ -179,7 +179,7 @@ def _check_dask_label(schema, args) -> None:
 def _check_truth(truth, path, frame) -> None:
     """A missing label in the file is a one-line error naming its line (as in train)."""
     from dpboost.csv_errors import totals_row_hint
-    from dpboost.readers import line_of, table_format
+    from dpboost.readers import frame_line
     from dpboost.schema import category_key, is_nan_text
 
     if truth is None:
@@ -187,8 +187,7 @@ def _check_truth(truth, path, frame) -> None:
     missing = [k for k, v in enumerate(truth) if category_key(v) is None or is_nan_text(v)]
     if missing:
         row = missing[0]
-        line = (None if table_format(path) == "parquet" else
-                line_of(path, row, header=frame.attrs.get("dpboost_header", True)))
+        line = frame_line(path, frame, row)
         where = f"line {line}" if line is not None else f"row {row}"
         raise UserError(f"{path}: the label is missing at {where} ({len(missing)} row"
                         f"{'' if len(missing) == 1 else 's'} without a label); accuracy "
@@ -304,12 +303,13 @@ def _metrics(model, truth, score, pred, path=None, header: bool | None = None) -
     """
     from dpboost.cli._labels import CASE_HINT, MARKER_HINT, declared_positions, unknown_labels
 
-    schema = getattr(model, "schema_", None)
-    decimal = schema.decimal if schema is not None else "."  # "1,5" is 1.5 under a comma
+    schema = getattr(model, "schema_", None)  # under a comma, "1,5" is 1.5
+    decimal, separator = (schema.decimal, schema.separator) if schema is not None else (
+        ".", None)
     classes = model.classes_.tolist()
     index = declared_positions(np.asarray(truth, dtype=object), classes, decimal)
     message = unknown_labels(truth, index, classes, "the model's classes", path,
-                             header=header, decimal=decimal)
+                             header=header, decimal=decimal, separator=separator)
     if message is not None:  # the marker hint already says to drop --label
         fix = ("write them so, or " if CASE_HINT in message else
                "spell the labels as the classes, or ")

@@ -218,35 +218,6 @@ def _warn_lines(caught, figures: bool = False) -> None:
         print(f"dpboost train: warning: {message}", file=sys.stderr)
 
 
-def _with_line(exc, path, frame=None, *, header: bool | None = None):
-    """Re-raise an encoder error naming the file line instead of the table row.
-
-    ``header``: whether the file has a header row (default: as ``frame`` was read).  A
-    Parquet file has no lines: the error names the file and keeps the row.  A line that
-    repeats the header row (:func:`~dpboost.csv_errors.repeats_header`) is named as such.
-    """
-    from dpboost.csv_errors import repeats_header, totals_row_hint
-    from dpboost.readers import header_names, line_of, table_format
-
-    if table_format(path) == "parquet":
-        return ValueError(f"{path}: {exc}")
-    if header is None:
-        header = frame.attrs.get("dpboost_header", True)
-    line = line_of(path, exc.row, header=header)
-    if header and line is not None and repeats_header(path, line):
-        return ValueError(f"{path}: line {line} repeats the header row (files joined "
-                          "together?): delete it.")
-    text = str(exc).replace(f"at row {exc.row}", f"at line {line}" if line else
-                            f"at row {exc.row}")
-    if text.startswith("The label is missing"):  # a spreadsheet's totals row
-        text += totals_row_hint(path, line)
-    if not header and exc.row == 0 and header_names(path, "infer") is not None:
-        # 'names' declared, but line 1 reads as a header (words above numbers)
-        text += (" That line looks like a header row: delete 'names' from the schema and "
-                 "name 'columns' and 'label' as the header does.")
-    return ValueError(f"{path}: {text}")
-
-
 def _read_libsvm(args, schema):
     from dpboost.data import load_libsvm
 
@@ -275,6 +246,7 @@ def _read_libsvm(args, schema):
 def _read_encoded(args, schema):
     """Raw table + schema -> (X, label positions, encoder)."""
     from dpboost.readers import read_table
+    from dpboost.cli._row_lines import with_line
     from dpboost.tabular import BadValueError, TabularEncoder
 
     label = args.label or (schema.label.column if schema.label else None)
@@ -305,7 +277,7 @@ def _read_encoded(args, schema):
         X = encoder.transform(frame)
         y = encoder.encode_labels(frame[label])
     except BadValueError as exc:
-        raise _with_line(exc, args.data, frame) from None
+        raise with_line(exc, args.data, frame) from None
     if _figures(args):  # non-private checks of the data, for its owner only
         warn_data_checks(frame, schema, "train")
     return X, y, encoder

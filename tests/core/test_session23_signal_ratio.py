@@ -101,7 +101,8 @@ def test_a_pure_noise_fit_has_a_noise_sized_ratio_and_warns(seed):
     assert f"signal_ratio ||mean released centre|| / (sigma sqrt(d / T)) = " \
            f"{rep['signal_ratio']:.3g}" in text
     assert f"released Platt slope {rep['calibration']['slope']:.3g}" in text
-    assert f"pure noise, {mean:.3g} +- {sd:.2g}, or below it; d = {d}, T = {rep['n_rounds']}" in text
+    assert (f"pure noise, {mean:.3g} +- {sd:.2g}, or below it; d = {d}, "
+            f"T = {rep['n_rounds']}") in text
     assert f"n = {X.shape[0]} rows" in text and "near chance" in text
 
 

@@ -423,7 +423,7 @@ def test_names_over_a_header_that_differs_from_them_suggest_deleting_names(tmp_p
                                                                     "income"]})
     code = main(["train", str(data), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
-    one_line_error(code, "at line 1", "looks like a header row: delete 'names'")
+    one_line_error(code, "at line 1", "holds no number, as a header row", "delete 'names'")
 
 
 def test_a_header_name_with_a_non_breaking_space_is_named_as_such(tmp_path, one_line_error):
