@@ -131,8 +131,8 @@ def warn_if_noise_dominates(report: dict, d: int, name: str) -> None:
                 f"||mean released centre|| / (sigma sqrt(d / T)) = {r:.3g}, within the range "
                 f"of a halfspace of pure noise, {mean:.3g} +- {sd:.2g}, or below it; d = {d}, "
                 f"T = {report['n_rounds']}) and the private calibration's slope is flat "
-                f"(released Platt slope {report['calibration']['slope']:.3g}, / sqrt(d) = {spread:.2g} < "
-                f"{PLATT_SPREAD_WARNING:g}),{tail}.")
+                f"(released Platt slope {report['calibration']['slope']:.3g}, / sqrt(d) = "
+                f"{spread:.2g} < {PLATT_SPREAD_WARNING:g}),{tail}.")
     warnings.warn(text, NoiseDominatesWarning, stacklevel=5)  # the caller of fit
 
 
