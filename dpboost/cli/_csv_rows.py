@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 
 import dpboost.csv_errors  # noqa: F401  (raises the csv module's field size limit)
-from dpboost.pandas_csv import (BLANK, empty_tab_field, records_quote_after_space,
-                                spaced_quote_bytes)
+from dpboost.pandas_csv import (BLANK, records_quote_after_space, spaced_quote_bytes,
+                                whitespace_fault, whitespace_row_error)
 
 __all__ = ["SPACED_QUOTES", "ShortRowError", "SpacedQuoteError", "block_ok", "ragged_row_error",
            "row_checks", "short_row_before"]
@@ -45,12 +45,24 @@ SPACED_QUOTES = ("{path} puts spaces between its separators and quoted values (a
                  "or read the file without --workers.")
 
 
-def _bad_line_in(block: bytes, delimiter: str | None, width: int) -> bool:
+def _text_lines(block: bytes) -> io.StringIO:
+    """The lines of ``block`` cut as the in-memory reader cuts a file (``newline=""``: at
+    ``\\n``, ``\\r`` and ``\\r\\n``; ``str.splitlines()`` also cut at form feeds, vertical tabs
+    and more)."""
+    return io.StringIO(block.decode("utf-8", errors="replace"), newline="")
+
+
+def _bad_whitespace_line(block: bytes, width: int, skip: int) -> bool:
+    """Whether the in-memory reader refuses a line of whitespace-separated ``block`` after
+    ``skip`` lines (:func:`~dpboost.pandas_csv.whitespace_fault`, lines cut alike)."""
+    lines = _text_lines(block)
+    for _ in range(skip):
+        lines.readline()
+    return any(whitespace_fault(line, width) is not None for line in lines)
+
+
+def _bad_line_in(block: bytes, delimiter: str, width: int) -> bool:
     """Whether a non-blank line of ``block`` has other than ``width`` fields."""
-    if delimiter is None:  # whitespace-separated; an empty tab field would shift the columns
-        lines = block.decode("utf-8", errors="replace").splitlines()
-        return any(len(fields) != width or empty_tab_field(line)
-                   for line, fields in ((ln, ln.split()) for ln in lines) if fields)
     if b'"' in block or len(delimiter.encode()) != 1:  # quoted fields: records, not lines
         reader = csv.reader(io.StringIO(block.decode("utf-8", errors="replace")),
                             delimiter=delimiter)
@@ -71,12 +83,16 @@ def block_ok(block: bytes, delimiter: str | None, width: int, skip: int) -> bool
     """True, or raise :class:`ShortRowError` when a row of ``block`` (after ``skip`` lines:
     the header, in the first block) has other than ``width`` fields, or
     :class:`SpacedQuoteError` when one holds a quoted value after spaces.  A worker's task."""
+    if delimiter is None:  # whitespace-separated: its lines counted as in memory
+        if _bad_whitespace_line(block, width, skip):
+            raise ShortRowError(f"a row of the CSV does not have {width} fields")
+        return True
     if skip:
         parts = block.split(b"\n", skip)
         block = parts[-1] if len(parts) > skip else b""
     if _bad_line_in(block, delimiter, width):
         raise ShortRowError(f"a row of the CSV does not have {width} fields")
-    if (delimiter is not None and spaced_quote_bytes(delimiter).search(block)
+    if (spaced_quote_bytes(delimiter).search(block)
             and records_quote_after_space(io.StringIO(block.decode("utf-8", errors="replace")),
                                           delimiter)):  # not inside a quoted value
         raise SpacedQuoteError("a row of the CSV holds a quoted value after spaces")
@@ -98,14 +114,17 @@ def row_checks(path: str, blocksize: int | None, gzip: bool, delimiter: str | No
 
 
 def _first_bad(path, delimiter: str | None, width: int, skip: int):
-    """``(line, fields)`` of the first record after ``skip`` lines without ``width`` fields."""
+    """``(line, fields)`` of the first record after ``skip`` lines without ``width`` fields
+    (whitespace-separated: ``fields`` is :func:`~dpboost.pandas_csv.whitespace_fault`'s, a
+    count, ``"tab"`` or ``"quote"``)."""
     from dpboost.csv_errors import bad_record_line, open_text
 
     with open_text(Path(path)) as handle:
-        if delimiter is None:  # whitespace-separated
+        if delimiter is None:  # whitespace-separated: the in-memory reader's rule
             for number, text in enumerate(handle, start=1):
-                if number > skip and text.split() and len(text.split()) != width:
-                    return number, len(text.split())
+                fault = None if number <= skip else whitespace_fault(text, width)
+                if fault is not None:
+                    return number, fault
             return None
         line = bad_record_line(Path(path), delimiter, width, skip)
         if line is None:
@@ -128,8 +147,9 @@ def ragged_row_error(path, delimiter: str | None, width: int, skip: int, *,
     if bad is None:
         return ValueError(f"{path}: a row does not have {width} fields ({what}); read the "
                           "file without --workers to find its line.")
-    return field_count_error(path, bad[0], width, bad[1], whitespace=delimiter is None,
-                             what=what)
+    if delimiter is None:
+        return whitespace_row_error(path, bad[0], bad[1], width, what=what)
+    return field_count_error(path, bad[0], width, bad[1], whitespace=False, what=what)
 
 
 def short_row_before(path: str, schema, row: int) -> ValueError | None:
