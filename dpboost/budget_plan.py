@@ -27,6 +27,23 @@ as ``ZCDPEvent(rho_rounds)``: whichever ``T`` is chosen, ``T`` releases with noi
 choosing ``T`` from an earlier private output is adaptive composition.  The fitted
 ``privacy_event_`` then names the rounds exactly.
 
+**Planned and fitted events: the same total, not always the same structure.**  Three choices
+read ``n`` (and ``d``), which ``planned_privacy_event()`` does not know (it takes no data, and
+the estimator declares neither): the mean's share (:func:`dpboost.input_map.mean_rho`, raised
+on small data: :meth:`RunPlan.with_mean_rho`), whether the whitening is released
+(:func:`dpboost.whitening.worthwhile` compares its noise ``sigma_e``, which scales as ``1/n``,
+with ``R^2 / d``: :meth:`RunPlan.without_whitening`), and so whether a multiclass fit
+pre-scales (:meth:`RunPlan.with_prescale`, only when the whitening is released).  The plan
+therefore lists the declared shares: the mean at its declared share, the whitening, **one**
+row-norm histogram at the whole norm share and the rounds as ``ZCDPEvent(rho_rounds)``;
+the fitted ``privacy_event_`` names what ran (a raised mean, no whitening, or the histogram
+as ``SelfComposedEvent(count=2)`` at half the share each, and the ``T`` rounds), and each
+move is taken from or given to the rounds, so its total ``rho`` is the planned one (to a
+relative ``1e-12``, never above it).  A ledger that checks the planned event therefore
+checks the spend: the same parameters plan one event for 300 rows and for 20,000, and fit
+one histogram on the first and two on the second
+(``tests/test_multiclass_small_n_plan.py``).
+
 With ``kappa`` and ``n_rounds`` given and ``calibration=None`` the plan is the historical one:
 ``T`` rounds calibrated to the whole budget (``calibrate_noise(count=T)``).
 

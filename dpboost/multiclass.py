@@ -415,7 +415,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     from dpboost.clipping import clip_rows
     from dpboost.defaults import private_norm_scale
     from dpboost.halfspace_base import one_blas_thread
-    from dpboost.input_map import private_input_map
+    from dpboost.multiclass_centre import shrunk_input_map  # (dpboost.input_map's, shrunk)
     from dpboost.multiclass_diagnostics import MeasureWatch, multiclass_diagnostics
     from dpboost.multiclass_prior import fit_prior
     from dpboost.progress import round_callback
@@ -466,7 +466,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
             rng_norms, rng_boost, rng_mean, rng_white, rng_temp, rng_prior, rng_pre = rng.spawn(7)
             estimator.input_whitening_ = None
             if plan.rho_mean:  # the private centre (and whitening) of dpboost.input_map
-                imap, plan, estimator.input_whitening_, X = private_input_map(  # pre-scaled
+                imap, plan, estimator.input_whitening_, X = shrunk_input_map(  # pre-scaled
                     X, R, plan, rng_mean=rng_mean, rng_whitening=rng_white, rng_prescale=rng_pre)
                 X = clip(imap.transform(X), R)
                 d = X.shape[1]
