@@ -340,6 +340,7 @@ def _binary_auc(positive: np.ndarray, score: np.ndarray) -> str:
 
 def run(args) -> int:
     from dpboost._io import atomic_write_text, check_writable
+    from dpboost.cli._predict_notes import refuse_totals_row, say_blank_lines, say_one_class
     from dpboost.model_io import load_model
 
     if args.out is not None and "*" not in str(args.out):
@@ -348,7 +349,7 @@ def run(args) -> int:
     if not Path(args.model).is_file():
         raise UserError(f"--model {args.model}: no such file.")
     model = load_model(args.model)
-    _refuse_totals_row(args.data)
+    refuse_totals_row(args.data)
     if args.workers is not None or args.scheduler is not None:
         return _run_dask(model, args)
     result = None
@@ -387,22 +388,11 @@ def run(args) -> int:
     else:
         atomic_write_text(args.out, text)
         print(f"wrote {X.shape[0]} predictions to {args.out}", file=sys.stderr)
-    _say_blank_lines(args.data)
+    say_blank_lines(args.data)
+    say_one_class(pred, model.classes_)
     if summary is not None:
         print(f"test: {summary}", file=sys.stderr if args.out is None else sys.stdout)
     return 0
-
-
-def _refuse_totals_row(data) -> None:
-    """A CSV file whose last record is a spreadsheet's totals row
-    (:func:`~dpboost.csv_errors.last_totals_line`) is refused, naming the line: predicted, it
-    was one more output row, of a sum, without a word."""
-    from dpboost.csv_errors import last_totals_line, totals_row_error
-    from dpboost.readers import table_format
-
-    path = Path(str(data))
-    if path.is_file() and table_format(path) == "csv" and (line := last_totals_line(path)):
-        raise UserError(str(totals_row_error(path, line)))
 
 
 def keep_names(text: str | None) -> list[str]:
@@ -464,24 +454,6 @@ def _kept_columns(model, args, n_rows: int) -> list[tuple[str, list[str]]]:
             for name in keep]
 
 
-def _say_blank_lines(data) -> None:
-    """One stderr line when blank lines between a CSV file's records were skipped: the
-    predictions follow the non-blank records, so they no longer line up with the file's lines
-    (a figure of the user's own test file, which predict reads; no training data)."""
-    from dpboost.csv_errors import blank_lines_between
-    from dpboost.readers import table_format
-
-    path = Path(str(data))
-    if not path.is_file() or table_format(path) != "csv":
-        return
-    count, first = blank_lines_between(path)
-    if count:
-        print(f"dpboost predict: note: {path} has {count} blank line"
-              f"{'s' if count > 1 else ''} between its rows (the first at line {first}), "
-              "skipped: prediction k is the k-th non-blank row, not the k-th line.",
-              file=sys.stderr)
-
-
 def _run_dask(model, args) -> int:
     """Stream a Parquet folder / large CSV through the model's schema on dask.
 
@@ -489,6 +461,7 @@ def _run_dask(model, args) -> int:
     any other ``--out`` writes one file.
     """
     from dpboost.cli._distributed import cluster_client, file_error
+    from dpboost.cli._predict_notes import say_blank_lines
     from dpboost.tabular import BadValueError
 
     if model.schema_ is None or not model.schema_.columns:
@@ -584,7 +557,7 @@ def _predict_dask(model, args) -> None:
     frame = dd.concat([dd.from_dask_array(v, columns=k) for k, v in columns.items()], axis=1)
     _to_csv_atomic(frame, str(args.out))
     print(f"wrote {X.shape[0]} predictions to {args.out}", file=sys.stderr)
-    _say_blank_lines(args.data)
+    say_blank_lines(args.data)
     if truth is not None:  # truth: class index; the scores are gathered once
         import dask
 

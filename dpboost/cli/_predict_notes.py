@@ -1,0 +1,64 @@
+"""What ``dpboost predict`` says about the file it read and the predictions it wrote, beside
+them: facts of the user's own test file and of the model's outputs (post-processing of the
+released model), never of the training data.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from dpboost.cli._options import UserError
+
+__all__ = ["refuse_totals_row", "say_blank_lines", "say_one_class"]
+
+
+def refuse_totals_row(data) -> None:
+    """A CSV file whose last record is a spreadsheet's totals row
+    (:func:`~dpboost.csv_errors.last_totals_line`) is refused, naming the line: predicted, it
+    was one more output row, of a sum, without a word."""
+    from dpboost.csv_errors import last_totals_line, totals_row_error
+    from dpboost.readers import table_format
+
+    path = Path(str(data))
+    if path.is_file() and table_format(path) == "csv" and (line := last_totals_line(path)):
+        raise UserError(str(totals_row_error(path, line)))
+
+
+def say_blank_lines(data) -> None:
+    """One stderr line when blank lines between a CSV file's records were skipped: the
+    predictions follow the non-blank records, so they no longer line up with the file's lines
+    (a figure of the user's own test file, which predict reads; no training data)."""
+    from dpboost.csv_errors import blank_lines_between
+    from dpboost.readers import table_format
+
+    path = Path(str(data))
+    if not path.is_file() or table_format(path) != "csv":
+        return
+    count, first = blank_lines_between(path)
+    if count:
+        print(f"dpboost predict: note: {path} has {count} blank line"
+              f"{'s' if count > 1 else ''} between its rows (the first at line {first}), "
+              "skipped: prediction k is the k-th non-blank row, not the k-th line.",
+              file=sys.stderr)
+
+
+def say_one_class(pred, classes) -> None:
+    """One stderr line when every prediction is the same class (of at least 2 rows).
+
+    On small or imbalanced data the private threshold can fall beyond every row's score while
+    the scores still rank the rows (biopsies with 8% malignant, 315 training rows, epsilon 1:
+    every row "benign" at ROC AUC 0.85-0.99; user trial, session 25).  Nothing in ``train``
+    can see it (the scores of the training rows are private); the test file's predictions
+    show it.
+    """
+    pred = np.asarray(pred)
+    if pred.size < 2 or len(classes) < 2 or not np.all(pred == pred[0]):
+        return
+    print(f"dpboost predict: note: every one of the {pred.size} rows is predicted "
+          f"'{pred[0]}'. On small or imbalanced data the private threshold can lie beyond "
+          "every row's score while the scores still rank the rows: rank or cut by the "
+          "'score' column, or train on more rows or at a larger epsilon (README, 'What it "
+          "cannot do').", file=sys.stderr)
