@@ -98,8 +98,9 @@ def _number_hint(value: str, decimal: str = ".") -> str:
         return _DOT_UNDER_DECIMAL_COMMA
     if "," in core and re.fullmatch(r"[+-]?[\d.,]*\d", core):
         return _comma_hint(core, decimal) + (
-            "; write it also without its unit, currency or percent sign, and give the "
-            "column's 'lower' and 'upper' in that unit" if unit else "")
+            "; declare its unit, currency or percent sign too, as the column's \"prefix\" "
+            "or \"suffix\" (or write the number alone), and give the column's 'lower' and "
+            "'upper' in that unit" if unit else "")
     if unit and re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)", core):
         return ("; it reads as a number with a unit, a currency or a percent sign: declare the "
                 "sign in the column's \"prefix\" or \"suffix\" (\"suffix\": \"%\" reads 12% as "
@@ -140,7 +141,7 @@ def _comma_hint(core: str, decimal: str) -> str:
     return ("; it reads as a number with thousands separators: numbers are read with a "
             "decimal point and no thousands separators: re-save the file with a number "
             "format without separators, or declare the file's marks in the schema (1,234.5: "
-            "\"thousands\": \",\"; 1.234,5: \"thousands\": \".\" and \"decimal\": \",\")")
+            "add \"thousands\": \",\"; 1.234,5: \"thousands\": \".\" and \"decimal\": \",\")")
 
 
 def na_keys(na_values, decimal: str = ".") -> frozenset:

@@ -239,7 +239,7 @@ def test_a_currency_amount_with_thousands_separators_names_both(tmp_path, one_li
     rows = [f'{30 + k},"${k + 1},{100 + k:03d}",{"no" if k % 2 else "yes"}' for k in range(20)]
     data = _write(tmp_path / "d.csv", "age,income,y\n" + "\n".join(rows) + "\n")
     line = one_line_error(_train(tmp_path, data, _schema(tmp_path)), "Column 'income'",
-                          "line 2", "without its unit, currency or percent sign")
+                          "line 2", 'currency or percent sign too, as the column\'s "prefix"')
     assert "$" not in line
 
 
