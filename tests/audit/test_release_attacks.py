@@ -593,11 +593,15 @@ def test_whole_default_fits_stay_below_the_target(classes):
 
 @pytest.mark.slow
 def test_the_end_to_end_audit_flags_a_mean_without_noise(monkeypatch):
+    """A binary fit whose mean is released without noise: epsilon_lower 3.47 on 300 runs.  (A
+    multiclass fit on these 300 rows no longer shows it, 0.0: since session 25 it centres on
+    a m_hat with the James-Stein factor a = max(0, 1 - d s^2 / ||m_hat||^2), which is 0 here,
+    so the broken mean is not used at all.)"""
     from dpboost import input_map
 
     monkeypatch.setattr(input_map, "private_mean",
                         lambda X, R, rho, *, rng: np.asarray(X).mean(axis=0))
-    assert _end_to_end_epsilon(300, [0, 1, 2], np.random.default_rng(7)) > 2.0
+    assert _end_to_end_epsilon(300, [-1, 1], np.random.default_rng(7)) > 2.0
 
 
 @pytest.mark.parametrize("n, d, eps, delta, k", [(5000, 2, 7.0, 1e-5, 2), (400, 9, 30.0, 1e-9, 3),
