@@ -461,7 +461,6 @@ def _run_dask(model, args) -> int:
     any other ``--out`` writes one file.
     """
     from dpboost.cli._distributed import cluster_client, file_error
-    from dpboost.cli._predict_notes import say_blank_lines
     from dpboost.tabular import BadValueError
 
     if model.schema_ is None or not model.schema_.columns:
@@ -525,6 +524,7 @@ def _predict_dask(model, args) -> None:
     from scipy.special import expit
 
     from dpboost.cli._distributed import read_encoded
+    from dpboost.cli._predict_notes import say_blank_lines
     from dpboost.clipping import clip_for_scoring, scoring_norm_bound
     from dpboost.distributed import class_probabilities, decision_scores, predict_labels
 
