@@ -215,26 +215,31 @@ def file_quotes_after_space(path, delimiter: str, chunk: int = 1 << 20) -> bool:
             tail = text[text.rfind(b"\n") + 1:]  # the cut line's start: never across lines
 
 
-def _is_gzip(path: Path) -> bool:
-    with open(path, "rb") as handle:
-        return handle.read(2) == b"\x1f\x8b"
-
-
 def _read(path: Path, sep: str, names, skip, columns, na, text_columns, decimal, **options):
-    """pandas' read of a table whose widths are checked; one-line errors without a cell."""
+    """pandas' read of a table whose widths are checked; one-line errors without a cell.
+
+    The ``skip`` lines before the data are skipped here, by the line rule of every other
+    reader (:func:`~dpboost.csv_errors.open_text`: a line ends at ``\\n``, ``\\r\\n`` or a lone
+    ``\\r``), and pandas reads from the first data row on.  pandas' own ``skiprows`` counts
+    otherwise: a skipped line that starts with a lone ``\\r`` runs on to the next line's end,
+    so a file starting ``\\r\\r\\n`` (or ``\\r`` before its header) lost its first data row,
+    silently (session 25: 199 of 200 rows trained).
+    """
     import pandas as pd
 
     try:
-        return pd.read_csv(path, sep=sep, header=None, names=names, skiprows=skip,
-                           usecols=None if columns is None else list(columns),
-                           na_values=na, keep_default_na=False, index_col=False,
-                           decimal=decimal, low_memory=False,  # no chunk-wise DtypeWarning
-                           dtype={c: str for c in text_columns} or None,
-                           compression="gzip" if _is_gzip(path) else None, **options)
+        with open_text(path) as handle:
+            for _ in range(skip):
+                handle.readline()
+            return pd.read_csv(handle, sep=sep, header=None, names=names,
+                               usecols=None if columns is None else list(columns),
+                               na_values=na, keep_default_na=False, index_col=False,
+                               decimal=decimal, low_memory=False,  # no chunk-wise DtypeWarning
+                               dtype={c: str for c in text_columns} or None, **options)
     except (pd.errors.ParserError, ValueError) as exc:
         match = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(exc))
-        if match:
-            raise ValueError(f"{path}, line {int(match.group(2))}: expected "
+        if match:  # pandas numbers the lines it read, after the skipped ones
+            raise ValueError(f"{path}, line {skip + int(match.group(2))}: expected "
                              f"{match.group(1)} fields (as in the first row), found "
                              f"{match.group(3)}.") from None
         first = re.sub(r"'[^']*'|: .*$", "", str(exc).splitlines()[0])  # never a cell
