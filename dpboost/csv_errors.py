@@ -356,10 +356,11 @@ def _is_totals_cell(cell) -> bool:
     return isinstance(cell, str) and cell.strip().casefold() in TOTALS_WORDS
 
 
-def _first_cell(path: Path, line: int) -> str | None:
-    """The first cell of physical line ``line`` (1-based), split as the header is; None when
-    the file has no such line or cannot be read so (an error path: it never raises)."""
-    from dpboost.separators import sniff_delimiter, split_fields
+def _first_cell(path: Path, line: int, separator: str | None = None) -> str | None:
+    """The first cell of physical line ``line`` (1-based), split by the declared ``separator``
+    (else as the header is; never by line 1 of a headerless file when one is declared); None
+    when the file has no such line or cannot be read so (an error path: it never raises)."""
+    from dpboost.separators import file_delimiter, split_fields
 
     delimiter, sniffed = None, False
     try:
@@ -367,7 +368,7 @@ def _first_cell(path: Path, line: int) -> str | None:
             for number, text in enumerate(handle, start=1):
                 text = text.rstrip("\r\n")
                 if not sniffed and text.strip():
-                    delimiter, sniffed = sniff_delimiter(text), True
+                    delimiter, sniffed = file_delimiter(path, text, separator=separator), True
                 if number == line:
                     cells = split_fields(text, delimiter) if text.strip() else []
                     return cells[0] if cells else None
@@ -376,7 +377,7 @@ def _first_cell(path: Path, line: int) -> str | None:
     return None
 
 
-def totals_row_hint(path, line: int | None) -> str:
+def totals_row_hint(path, line: int | None, separator: str | None = None) -> str:
     r"""What an error naming data line ``line`` adds when that line's first cell is a totals
     word (:data:`TOTALS_WORDS`): a spreadsheet's totals row padded to the table's width, whose
     label cell is empty ("The label is missing at line N").  ``""`` otherwise.
@@ -393,7 +394,7 @@ def totals_row_hint(path, line: int | None) -> str:
      Line 3 looks like a totals row below the table (its first cell says so): delete it.
     (None, '')
     """
-    if line is None or not _is_totals_cell(_first_cell(path, line)):
+    if line is None or not _is_totals_cell(_first_cell(path, line, separator)):
         return ""
     return f" Line {line} looks like a totals row below the table (its first cell says so): " \
            "delete it."

@@ -339,7 +339,7 @@ def load_csv(path: str | os.PathLike, label: str | int | None = None, *,
     return _load_csv(path, label, header=header, with_label=True)
 
 
-def _load_csv(path, label, *, header, with_label, names_out=None):
+def _load_csv(path, label, *, header, with_label, names_out=None, text_labels=False):
     from dpboost.readers import field_count, header_names, line_of, read_table, table_format
 
     path = Path(path)
@@ -361,14 +361,13 @@ def _load_csv(path, label, *, header, with_label, names_out=None):
     if all(frame[name].dtype.kind in "iuf" for name in feature_names):  # the fast path
         X = np.ascontiguousarray(frame[feature_names].to_numpy(dtype=np.float64))
         return _finish_csv(path, frame, X, all_names, j_label, has_header, with_label,
-                           names_out, width)
+                           names_out, width, text_labels)
     features = []
     for j, name in enumerate(all_names):
         if j == j_label:
             continue
         col = frame[name]
-        values = None
-        bad = None
+        values = bad = None
         if col.dtype.kind in "iuf":
             values = col.to_numpy(dtype=np.float64)  # NaN here was written "nan"
         else:
@@ -387,10 +386,11 @@ def _load_csv(path, label, *, header, with_label, names_out=None):
     X = np.column_stack(features) if features else np.empty((n, 0))
     X = np.ascontiguousarray(X, dtype=np.float64)
     return _finish_csv(path, frame, X, all_names, j_label, has_header, with_label, names_out,
-                       width)
+                       width, text_labels)
 
 
-def _finish_csv(path, frame, X, all_names, j_label, has_header, with_label, names_out, width):
+def _finish_csv(path, frame, X, all_names, j_label, has_header, with_label, names_out, width,
+                text_labels=False):
     from dpboost.readers import line_of
 
     _check_finite(X, path, lambda row: line_of(path, row, header=has_header))
@@ -405,6 +405,8 @@ def _finish_csv(path, frame, X, all_names, j_label, has_header, with_label, name
         bad = int(np.flatnonzero(empty)[0])
         raise ValueError(f"{path}: the label column is empty at line "
                          f"{line_of(path, bad, header=has_header)}.")
+    if text_labels:  # declared classes match each cell as written (cli.train._read_numeric)
+        return X, np.array([str(v).strip() for v in cells.tolist()], dtype=str)
     y = _parse_labels(cells.astype(str).tolist())
     if y.dtype == np.float64 and not np.all(np.isfinite(y)):
         bad = int(np.flatnonzero(~np.isfinite(y))[0])

@@ -38,7 +38,7 @@ def with_line(exc, path, frame=None, *, header: bool | None = None,
     text = str(exc).replace(f"at row {exc.row}", f"at line {line}" if line else
                             f"at row {exc.row}")
     if text.startswith("The label is missing"):  # a spreadsheet's totals row
-        text += totals_row_hint(path, line)
+        text += totals_row_hint(path, line, separator)
     if not header and exc.row == 0 and _no_number(path, separator):
         # 'names' declared, yet line 1 holds no number: a header?  Judged from that line
         # alone ('words above numbers' read line 2, another row: red team, session 25)

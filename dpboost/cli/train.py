@@ -366,7 +366,8 @@ def run(args) -> int:
                        else parse_classes(args.classes, y, args.data))
         _check_two_rows(args.data, X.shape[0])
         if public_classes is None and classes is not None:  # keep the declared order
-            public_classes, y = list(classes), _label_positions(args.data, y, classes)
+            public_classes, y = list(classes), _label_positions(
+                args.data, y, classes, schema.decimal if schema is not None else ".")
             classes = list(range(len(public_classes)))
         clipped = clipped_fraction(X, args.norm_bound) if _figures(args) else None
         estimator = _estimator(args, classes)
@@ -441,21 +442,22 @@ def _read_numeric(args, schema, fmt):
     if fmt == "csv":  # (a Parquet file's column names are metadata, never a row)
         _check_inferred_header(args.data)
     names: list[str] = []  # the header's names, so predict can match columns by name
+    # declared classes match each CSV label as written, cell by cell: read as numbers, a
+    # column's kind came from every row, so one row ("01", "a") decided whether another row's
+    # "1" or "0.0" matched a class, or whether its "inf" was refused (red team, session 25)
+    declared = args.classes is not None or (schema is not None and schema.label is not None)
     try:
-        X, y = _load_csv(args.data, label, header="infer", with_label=True, names_out=names)
+        X, y = _load_csv(args.data, label, header="infer", with_label=True, names_out=names,
+                         text_labels=declared and fmt == "csv")
     except ValueError as exc:
         if schema is None or "declare a schema (--schema)" not in str(exc):
             raise
         raise UserError(str(exc).replace(  # the schema was given, but it lists no column
             "declare a schema (--schema)", f"declare the file's columns under 'columns' in "
             f"{args.schema} (it declares none, so every column is read as a number)")) from None
-    declared = args.classes is not None or (schema is not None and schema.label is not None)
-    if fmt == "csv" and (declared or y.dtype.kind in "iuf"):
-        # declared classes match each label as written: read as numbers, a column's kind came
-        # from every row, so one row ("01", "a") decided whether another row's "1" or "0.0"
-        # matched a class (red team, session 25); undeclared, "01" read as 1 keeps its spelling
+    if fmt == "csv" and not declared and y.dtype.kind in "iuf":  # "01" read as 1: its spelling
         text = label_text(args.data, label)
-        if declared or spelt_as_text(text):
+        if spelt_as_text(text):
             y = np.array(text, dtype=str)
     n_features = args.n_features if args.n_features is not None else (
         schema.n_features if schema is not None else None)
@@ -504,7 +506,7 @@ def _check_two_rows(path, n: int) -> None:
                         "least 2.")
 
 
-def _label_positions(path, y: np.ndarray, classes) -> np.ndarray:
+def _label_positions(path, y: np.ndarray, classes, decimal: str = ".") -> np.ndarray:
     """Each label's position in the declared ``classes``, as the schema path codes labels.
 
     Labels match as a schema's label classes do
@@ -520,9 +522,9 @@ def _label_positions(path, y: np.ndarray, classes) -> np.ndarray:
         label = Label.from_dict({"column": None, "classes": list(classes)})
     except (TypeError, ValueError) as exc:
         raise UserError(f"--classes: {exc}") from None
-    positions = declared_positions(np.asarray(y), label.classes)
+    positions = declared_positions(np.asarray(y), label.classes, decimal)  # 1,0 is 1 under ','
     message = unknown_labels(np.asarray(y), positions, label.classes, "the declared classes",
-                             path, training=True)
+                             path, training=True, decimal=decimal)
     if message is not None:
         raise UserError(message)
     return positions

@@ -97,3 +97,42 @@ def test_a_damaged_gzip_stream_gets_one_message_whatever_its_rows(tmp_path, caps
         assert pair[0] == pair[1]
         seen.add(pair[0][1])
     assert len(seen) == 1 and "damaged or truncated" in seen.pop()
+
+
+@pytest.mark.parametrize("classes", ["0,1,a,inf", "0,1,a,nan", "0,1,a"])
+def test_a_label_spelt_inf_is_matched_as_written_whatever_other_rows_hold(tmp_path, capsys,
+                                                                          classes):
+    """Red team round 7: 'inf' was refused as a non-finite number only while every label read
+    as a number, so another row's valid 'a' decided train or refuse (or the message)."""
+    results = []
+    for last in ("1", "a"):
+        path = tmp_path / f"m{last}.csv"
+        path.write_text(f"a,b,label\n0.1,0.2,0\n0.3,0.4,1\n0.5,0.6,inf\n0.7,0.8,{last}\n")
+        capsys.readouterr()
+        code = main(["train", str(path), "--classes", classes, *TRAIN,
+                     "--out", str(tmp_path / "m.json")])
+        err = capsys.readouterr().err.strip().replace(str(path), "DATA")
+        results.append((code, err.splitlines()[-1] if code else ""))
+    assert results[0] == results[1]
+    assert results[0][0] == (0 if "inf" in classes else 2)  # inf is a class only there
+
+
+def test_the_totals_hint_splits_by_the_declared_separator(tmp_path, capsys):
+    """Red team round 7: the totals-row hint split lines by line 1's sniffed separator, so a
+    headerless file's line 1 (a private row) decided whether the hint was given."""
+    schema = {"names": ["job", "a", "y"], "separator": ";",
+              "columns": {"job": {"type": "categorical", "categories": ["clerk", "sales"]},
+                          "a": {"type": "numeric", "lower": 0, "upper": 1}},
+              "label": {"column": "y", "classes": ["no", "yes"]}}
+    body = "sales;0.2;yes\nclerk;0.9;no\nTotal;3;\n"
+    a = _refusal(tmp_path, capsys, "a.csv", "clerk;0.5;no\n" + body, schema)
+    b = _refusal(tmp_path, capsys, "b.csv", "a,b,c;0.5;no\n" + body, schema)
+    assert a == b and "looks like a totals row" in a[1]
+
+
+def test_a_label_only_schema_reads_labels_with_its_decimal_comma(tmp_path, capsys):
+    schema = {"label": {"column": "label", "classes": [0, 1]}, "decimal": ",",
+              "separator": ";"}
+    rows = "".join(f"0.{k % 9};0.{k % 7};{'1,0' if k % 2 else '0'}\n" for k in range(20))
+    code, err = _refusal(tmp_path, capsys, "d.csv", "a;b;label\n" + rows, schema)
+    assert code == 0, err
