@@ -287,17 +287,6 @@ def totals_row_hint_of(path, line):
     return totals_row_hint(path, line)
 
 
-def _train_adds_the_totals_hint() -> bool:
-    """Whether train's row-to-line rewrite calls the hint (the lead's one-line call)."""
-    import inspect
-
-    from dpboost.cli import train
-
-    return "totals_row_hint" in inspect.getsource(train)
-
-
-@pytest.mark.skipif(not _train_adds_the_totals_hint(),
-                    reason="dpboost/cli/train.py does not call csv_errors.totals_row_hint yet")
 def test_train_names_a_totals_row_whose_label_is_missing(tmp_path, one_line_error):
     """train said only "The label is missing at line 602" of excel.csv's totals row."""
     data = _excel(tmp_path / "d.csv", "Total,32323,21669723.4,,,")
