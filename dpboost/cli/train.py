@@ -130,17 +130,15 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def parse_classes(text: str | None, y: np.ndarray, path=None):
+def parse_classes(text: str | None):
     """Parse ``"A,B[,C...]"`` into labels of the kind the declaration writes: integers when
     every class is written as one (``-1,+1``), numbers when every class is a number (``0.5,1``),
     else text as written (and text when one is written with a leading zero, ``01``).  The kind
     follows the declaration, never the data: it followed the labels' kind, so ``--classes
     0,1,a`` was refused ("the labels in the data are integers") unless some row held ``a``
     (red team, session 24).  Labels match the classes as a schema's classes match them
-    (:func:`~dpboost.cli._labels.declared_positions`: ``1`` matches ``1.0`` and ``"1"``).
-
-    A label of ``y`` outside them is an error naming its row (its line in a CSV ``path``),
-    how many rows hold one and the classes, never the label.
+    (:func:`~dpboost.cli._labels.declared_positions`: ``1`` matches ``1.0`` and ``"1"``);
+    :func:`_label_positions` matches them, once, and names the first label outside them.
     """
     if text is None:
         return None
@@ -156,12 +154,6 @@ def parse_classes(text: str | None, y: np.ndarray, path=None):
             classes = [int(p) if _INTEGER.match(p) else float(p) for p in parts]
         except ValueError:  # a class that is not a number: every class is text
             classes = parts
-    from dpboost.cli._labels import declared_positions, unknown_labels
-
-    message = unknown_labels(y, declared_positions(y, classes), classes, "--classes", path,
-                             training=True)
-    if message is not None:
-        raise ValueError(message)
     return classes
 
 
@@ -349,12 +341,13 @@ def run(args) -> int:
         return run_dask(args, schema, ledger)
     fmt = table_format(args.data, declared=declared_format(args, schema))  # never by a row
     feature_names = public_classes = None
+    by_flag = False
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         if fmt == "libsvm":
             X, y, schema = _read_libsvm(args, schema)
-            classes = (list(schema.label.classes) if schema.label is not None
-                       else parse_classes(args.classes, y, args.data))
+            by_flag = schema.label is None  # the classes come from --classes
+            classes = list(schema.label.classes) if not by_flag else parse_classes(args.classes)
         elif schema is not None and schema.columns:
             X, y, encoder = _read_encoded(args, schema)
             feature_names = encoder.get_feature_names_out().tolist()
@@ -362,12 +355,13 @@ def run(args) -> int:
             classes = list(range(len(public_classes)))  # label positions in the schema
         else:
             X, y, feature_names = _read_numeric(args, schema, fmt)
-            classes = (list(schema.label.classes) if schema is not None and schema.label
-                       else parse_classes(args.classes, y, args.data))
+            by_flag = schema is None or schema.label is None
+            classes = list(schema.label.classes) if not by_flag else parse_classes(args.classes)
         _check_two_rows(args.data, X.shape[0])
         if public_classes is None and classes is not None:  # keep the declared order
             public_classes, y = list(classes), _label_positions(
-                args.data, y, classes, schema.decimal if schema is not None else ".")
+                args.data, y, classes, schema.decimal if schema is not None else ".",
+                "--classes" if by_flag else "the declared classes")
             classes = list(range(len(public_classes)))
         clipped = clipped_fraction(X, args.norm_bound) if _figures(args) else None
         estimator = _estimator(args, classes)
@@ -506,14 +500,16 @@ def _check_two_rows(path, n: int) -> None:
                         "least 2.")
 
 
-def _label_positions(path, y: np.ndarray, classes, decimal: str = ".") -> np.ndarray:
+def _label_positions(path, y: np.ndarray, classes, decimal: str = ".",
+                     what: str = "the declared classes") -> np.ndarray:
     """Each label's position in the declared ``classes``, as the schema path codes labels.
 
     Labels match as a schema's label classes do
     (:func:`~dpboost.cli._labels.declared_positions`).  The estimator would sort the declared
     classes; coded as positions, the first declared class stays the negative one, as
-    ``--classes NEG,POS`` promises.  A label outside them is an error naming its line, how
-    many rows hold one and the classes, never the label.
+    ``--classes NEG,POS`` promises.  A label outside them (``what``: ``"--classes"`` or ``"the
+    declared classes"``) is an error naming the first one's line and the classes, never the
+    label, and no count (the rows are private).
     """
     from dpboost.cli._labels import declared_positions, unknown_labels
     from dpboost.schema import Label
@@ -523,8 +519,8 @@ def _label_positions(path, y: np.ndarray, classes, decimal: str = ".") -> np.nda
     except (TypeError, ValueError) as exc:
         raise UserError(f"--classes: {exc}") from None
     positions = declared_positions(np.asarray(y), label.classes, decimal)  # 1,0 is 1 under ','
-    message = unknown_labels(np.asarray(y), positions, label.classes, "the declared classes",
-                             path, training=True, decimal=decimal)
+    message = unknown_labels(np.asarray(y), positions, label.classes, what, path,
+                             training=True, decimal=decimal)
     if message is not None:
         raise UserError(message)
     return positions
