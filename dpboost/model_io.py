@@ -55,6 +55,7 @@ __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "HalfspaceModel",
+    "in_declared_order",
     "load_model",
     "model_from_dict",
     "model_to_dict",
@@ -110,20 +111,29 @@ class HalfspaceModel:
     A model saved with a schema takes the raw table too: a pandas DataFrame holding the
     schema's columns (any order, extra columns ignored) is encoded by
     :meth:`~dpboost.tabular.TabularEncoder.of_model`, as ``dpboost predict`` encodes a file.
-    ``classes_`` are in the order the model was saved in, the schema's declared order when it
-    has one (negative first), not necessarily sorted as a fitted scikit-learn estimator's are:
-    ``predict_proba(X)[:, k]`` is the probability of ``classes_[k]``.
+
+    :func:`load_model` gives ``classes_`` sorted, as a fitted dpboost or scikit-learn
+    estimator's are, so a saved and reloaded model predicts, scores and orders
+    ``predict_proba`` columns as the fitted one did (and ``roc_auc_score(y, proba[:, 1])``
+    keeps its meaning).  ``declared_classes_`` keeps the order the file was written in, the
+    schema's or ``--classes``' (negative first), which ``dpboost predict`` uses for its
+    ``score`` and ``probability`` columns (:func:`in_declared_order`).  Until session 26 a
+    loaded model kept the declared order, so with classes ``["stayed", "churned"]``
+    ``predict_proba(X)[:, 1]`` meant P(churned) before saving and P(stayed) after loading (a
+    user trial).
     """
 
     def __init__(self, coef, intercept: float, classes, privacy_report: dict | None,
                  *, dpboost_version: str = __version__, schema=None,
                  feature_names=None, probability: str | None = None,
-                 norm_bound: float | None = None) -> None:
+                 norm_bound: float | None = None, declared_classes=None) -> None:
         self.coef_ = np.asarray(coef, dtype=np.float64)
         # multiclass (K >= 3): coef_ (K, d) and intercept_ (K,); binary: (d,) and a float
         self.intercept_ = (np.asarray(intercept, dtype=np.float64) if self.coef_.ndim == 2
                            else float(intercept))
         self.classes_ = np.asarray(classes)
+        self.declared_classes_ = self.classes_ if declared_classes is None else np.asarray(
+            declared_classes)
         self.n_features_in_ = int(self.coef_.shape[-1])
         self.privacy_report_ = privacy_report
         self.dpboost_version = dpboost_version
@@ -209,6 +219,34 @@ class HalfspaceModel:
                 f"classes={self.classes_.tolist()}, {private})")
 
 
+def _reordered(coef, intercept, order):
+    """``coef`` and ``intercept`` with the classes taken in ``order`` (positions of the old
+    classes).  Binary: swapping the two classes negates both (``sigmoid(-s) = 1 - sigmoid(s)``,
+    so the probabilities follow; a score of exactly 0 then goes to the other class).
+    Multiclass: the rows are permuted.  Post-processing of the released weights."""
+    coef, intercept = np.asarray(coef, dtype=np.float64), np.asarray(intercept, np.float64)
+    if coef.ndim == 1:
+        return (-coef, -intercept) if list(order) == [1, 0] else (coef, intercept)
+    return coef[order], intercept[order]
+
+
+def in_declared_order(model: HalfspaceModel) -> HalfspaceModel:
+    """``model`` with ``classes_`` in its ``declared_classes_`` order (the file's: the schema's
+    or ``--classes``', negative first), as ``dpboost predict`` writes its ``score`` and
+    ``probability`` columns for the declared positive class; ``model`` itself when the two
+    orders agree."""
+    classes = model.classes_.tolist()
+    declared = model.declared_classes_.tolist()
+    if declared == classes:
+        return model
+    coef, intercept = _reordered(model.coef_, model.intercept_,
+                                 [classes.index(c) for c in declared])
+    return HalfspaceModel(coef, intercept if coef.ndim == 2 else float(intercept), declared,
+                          model.privacy_report_, dpboost_version=model.dpboost_version,
+                          schema=model.schema_, feature_names=model.feature_names_,
+                          probability=model.probability_, norm_bound=model.norm_bound_)
+
+
 def _pipeline_parts(pipeline) -> tuple:
     """``(model, schema, feature names)`` of a fitted ``Pipeline(TabularEncoder, model)``.
 
@@ -245,11 +283,7 @@ def _in_label_order(content: dict) -> dict:
     if not declared or declared == classes or sorted(declared) != sorted(classes):
         return content
     order = [classes.index(c) for c in declared]
-    coef, intercept = np.asarray(content["coef"]), np.asarray(content["intercept"])
-    if coef.ndim == 1:  # binary: the two classes swap
-        coef, intercept = -coef, -intercept
-    else:
-        coef, intercept = coef[order], intercept[order]
+    coef, intercept = _reordered(content["coef"], content["intercept"], order)
     return {**content, "coef": coef.tolist(), "intercept": intercept.tolist(),
             "classes": [content["classes"][j] for j in order]}
 
@@ -298,6 +332,8 @@ def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -
         schema = piped_schema if schema is None else schema
         feature_names = piped_names if feature_names is None else feature_names
     estimator = _released_model(estimator)
+    if isinstance(estimator, HalfspaceModel):  # a loaded model is written as it was read
+        estimator = in_declared_order(estimator)
     declared = classes
     coef = getattr(estimator, "coef_", None)
     classes = getattr(estimator, "classes_", None)
@@ -480,9 +516,15 @@ def model_from_dict(content: object, source: str = "model") -> HalfspaceModel:
         raise ModelFileError(f"{source}: 'norm_bound' must be a finite number > 0 (the bound "
                              "rows are clipped to before scoring) or null. Got "
                              f"{bound!r} instead.")
-    return HalfspaceModel(coef, intercept, classes, None if report is None else _unjson(report),
+    order = np.argsort(np.asarray(classes), kind="stable")  # all strings or all numbers
+    coef, intercept = _reordered(coef, intercept, order) if (
+        order.tolist() != list(range(n_classes))) else (coef, intercept)
+    return HalfspaceModel(coef, intercept if multiclass else float(intercept),
+                          [classes[j] for j in order],
+                          None if report is None else _unjson(report),
                           dpboost_version=content["dpboost_version"], schema=schema,
-                          feature_names=names, probability=probability, norm_bound=bound)
+                          feature_names=names, probability=probability, norm_bound=bound,
+                          declared_classes=classes)
 
 
 def save_model(estimator, path: str | os.PathLike, *, schema=None, feature_names=None,

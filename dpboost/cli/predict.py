@@ -341,14 +341,14 @@ def _binary_auc(positive: np.ndarray, score: np.ndarray) -> str:
 def run(args) -> int:
     from dpboost._io import atomic_write_text, check_writable
     from dpboost.cli._predict_notes import refuse_totals_row, say_blank_lines, say_one_class
-    from dpboost.model_io import load_model
+    from dpboost.model_io import in_declared_order, load_model
 
     if args.out is not None and "*" not in str(args.out):
         check_writable(args.out, what="--out",  # before reading anything
                        inputs=[("data", args.data), ("--model", args.model)])
     if not Path(args.model).is_file():
         raise UserError(f"--model {args.model}: no such file.")
-    model = load_model(args.model)
+    model = in_declared_order(load_model(args.model))  # score: the declared positive class
     refuse_totals_row(args.data)
     if args.workers is not None or args.scheduler is not None:
         return _run_dask(model, args)

@@ -345,7 +345,8 @@ def test_three_declared_classes_train_a_multiclass_model(files, capsys, tmp_path
     assert code == 0
     from dpboost.model_io import load_model
 
-    assert load_model(model).classes_.tolist() == ["no", "yes", "maybe"]
+    assert load_model(model).declared_classes_.tolist() == ["no", "yes", "maybe"]
+    assert load_model(model).classes_.tolist() == ["maybe", "no", "yes"]  # sorted
     one = tmp_path / "k1.json"
     one.write_text(json.dumps({**SCHEMA, "label": {"column": "bought", "classes": ["no"]}}))
     code = main(["train", str(train), "--schema", str(one), *TRAIN, "--out",
