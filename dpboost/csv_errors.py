@@ -221,7 +221,8 @@ def arrow_error(path: Path, exc: Exception, delimiter: str, skip: int) -> ValueE
 
 def blank_lines_between(path: Path) -> tuple[int, int | None]:
     r"""``(count, first)``: the blank lines between a CSV file's first and last records, which
-    every reader skips, and the 1-based number of the first (None when there is none).
+    every reader skips, and the record line of the first (None when there is none; lines
+    numbered as :func:`dpboost.readers.line_of` numbers them, so never moved by another row).
 
     ``predict`` says so, since its output rows then follow the non-blank records, not the
     file's lines.  A blank line inside a quoted value is part of that value, not counted;
@@ -241,17 +242,20 @@ def blank_lines_between(path: Path) -> tuple[int, int | None]:
         blank = [n for n, text in enumerate(handle, start=1) if not text.strip()]
     if not blank:
         return 0, None
-    records, pending = [], []
+    from dpboost.record_lines import is_blank, numbered_records
+    from dpboost.separators import sniff_delimiter
+
     with open_text(path) as handle:
-        reader, start = csv.reader(handle), 1
-        for record in reader:  # the delimiter does not matter: a blank record has no text
-            if len(record) > 1 or (record and record[0].strip()):
+        text = next((line for line in handle if line.strip()), "")
+    records, pending = [], []
+    with open_text(path) as handle:  # the separator: for a quote after its spaces
+        for number, _, _, fields in numbered_records(handle, sniff_delimiter(text) or ","):
+            if not is_blank(fields):
                 records.extend(pending if records else [])
                 records.append(0)
                 pending = []
             else:
-                pending.append(start)
-            start = reader.line_num + 1
+                pending.append(number)
     lines = [n for n in records if n]
     return len(lines), (lines[0] if lines else None)
 
@@ -434,7 +438,8 @@ def totals_row_hint(path, line: int | None, separator: str | None = None) -> str
 
 
 def last_totals_line(path) -> int | None:
-    r"""The 1-based line of a CSV file's last record when it is a totals row, else None.
+    r"""The record line (as :func:`dpboost.readers.line_of` numbers it) of a CSV file's last
+    record when it is a totals row, else None.
 
     A totals row (``Total,32323,21669723.4,,,,,``, a spreadsheet's sum padded to the table's
     width) is the last non-blank line, not the first, and starts a record whose first cell is
@@ -474,13 +479,13 @@ def last_totals_line(path) -> int | None:
                 if first.strip():
                     break
             sniffed = sniff_delimiter(first.rstrip("\r\n"))
-        with open_text(path) as handle:
-            reader = csv.reader(handle, delimiter=sniffed or ",")  # whitespace: quotes only
-            start, records = 1, []
-            for record in reader:
-                if len(record) > 1 or (record and record[0].strip()):
-                    records = [records[-1] if records else None, (start, record)]
-                start = reader.line_num + 1
+        from dpboost.record_lines import is_blank, numbered_records
+
+        with open_text(path) as handle:  # whitespace: quotes only; record lines, as line_of
+            records = []
+            for number, _, _, record in numbered_records(handle, sniffed or ","):
+                if not is_blank(record):
+                    records = [records[-1] if records else None, (number, record)]
     except (OSError, EOFError, UnicodeDecodeError, csv.Error, ValueError, IndexError):
         return None
     if len(records) < 2 or records[0] is None:

@@ -155,3 +155,17 @@ def test_joined_gzip_streams_name_the_repeated_header(tmp_path, capsys, bom, sch
 def test_plain_joined_files_without_a_schema_name_the_repeated_header(tmp_path, capsys):
     line = _refusal(tmp_path, capsys, _table("ab").replace("xx", "70") + _table("ab"))
     assert line.endswith("line 7 repeats the header row (files joined together?): delete it.")
+
+
+@pytest.mark.parametrize("sep", [",", "; "])
+def test_predict_notes_number_record_lines(tmp_path, sep):
+    """The blank line between records and the totals row below the table that ``predict``
+    names: the same record line whether a row above holds a quoted line break."""
+    from dpboost.csv_errors import blank_lines_between, last_totals_line
+
+    found = set()
+    for cell in ['"a\n\nb"', "ab"]:
+        path = tmp_path / "p.csv"
+        path.write_text(f"x{sep}y\n{cell}{sep}1\n\n2{sep}no\nTotal{sep}3\n")
+        found.add((blank_lines_between(path), last_totals_line(path)))
+    assert found == {((1, 3), 5)}
