@@ -14,9 +14,10 @@ import re
 import zlib
 from pathlib import Path
 
-__all__ = ["TOTALS_WORDS", "WHITESPACE_WIDTH_HINT", "arrow_error", "bad_record_line",
+__all__ = ["TOTALS_WORDS", "WHITESPACE_WIDTH_HINT", "arrow_error", "bad_record", "bad_record_line",
            "check_stream", "decode_error", "field_count_error", "last_totals_line",
-           "open_bytes", "open_text", "refuse_archive", "repeated_names_error", "repeats_header",
+           "non_number_error", "open_bytes", "open_text", "refuse_archive",
+           "repeated_header_error", "repeated_names_error", "repeats_header",
            "totals_row_error", "totals_row_hint", "undecodable_line"]
 
 #: What a whitespace-separated file's "expected N fields" error adds: an unquoted value
@@ -155,9 +156,28 @@ def undecodable_line(path: Path) -> int | None:
     return None
 
 
+def bad_record(path: Path, delimiter: str, width: int, skip: int
+               ) -> tuple[int, int, int] | None:
+    """``(record line, physical line, fields)`` of the first record after ``skip`` lines
+    without ``width`` fields (blank records skipped, a quoted line break kept inside its
+    record), or None.  The record line is the one a message names
+    (:mod:`dpboost.record_lines`: never moved by the line breaks of the rows above); the
+    physical line is for reading the record itself."""
+    from dpboost.record_lines import is_blank, numbered_records
+
+    try:
+        with open_text(path) as handle:
+            for number, physical, _, fields in numbered_records(handle, delimiter):
+                if number > skip and not is_blank(fields) and len(fields) != width:
+                    return number, physical, len(fields)
+    except csv.Error:
+        return None
+    return None
+
+
 def bad_record_line(path: Path, delimiter: str, width: int, skip: int) -> int | None:
-    """The 1-based line where the first record after ``skip`` lines without ``width`` fields
-    starts (blank records skipped, a quoted line break kept inside its record), or None.
+    """The record line (:func:`bad_record`) of the first record after ``skip`` lines without
+    ``width`` fields, or None.
 
     Examples
     --------
@@ -165,23 +185,11 @@ def bad_record_line(path: Path, delimiter: str, width: int, skip: int) -> int | 
     >>> with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
     ...     _ = f.write('a,y\\n"x\\ny",1\\n\\n2,1,3\\n')
     >>> bad_record_line(Path(f.name), ",", 2, 1)
-    5
+    4
     >>> os.remove(f.name)
     """
-    try:
-        with open_text(path) as handle:
-            for _ in range(skip):
-                handle.readline()
-            reader = csv.reader(handle, delimiter=delimiter)
-            start = skip + 1
-            for record in reader:
-                blank = len(record) <= 1 and not (record and record[0].strip())
-                if not blank and len(record) != width:
-                    return start
-                start = skip + reader.line_num + 1
-    except csv.Error:
-        return None
-    return None
+    found = bad_record(path, delimiter, width, skip)
+    return None if found is None else found[0]
 
 
 def arrow_error(path: Path, exc: Exception, delimiter: str, skip: int) -> ValueError:
@@ -193,15 +201,16 @@ def arrow_error(path: Path, exc: Exception, delimiter: str, skip: int) -> ValueE
     match = re.search(r"Expected (\d+) columns, got (\d+)", message)
     if match:
         expected, found = int(match.group(1)), int(match.group(2))
-        line = bad_record_line(path, delimiter, expected, skip)
+        bad = bad_record(path, delimiter, expected, skip)
+        line, physical = bad[:2] if bad is not None else (None, None)
         where = f"line {line}" if line is not None else "a row"
         return ValueError(f"{path}, {where}: expected {expected} fields (as in the first "
                           f"row), found {found}."
                           + (" An unclosed double quote (\") runs on to the end of the file?"
                              if found < expected and line is not None
-                             and _opens_a_quote(path, line) else
+                             and _opens_a_quote(path, physical) else
                              f" If line {line} is a note or a total below the table, delete it."
-                             if line is not None and _last_text_line(path) == line else ""))
+                             if line is not None and _last_text_line(path) == physical else ""))
     if "UTF8" in message or "UTF-8" in message:
         line = undecodable_line(path)
         where = f" (line {line})" if line is not None else ""
@@ -212,7 +221,8 @@ def arrow_error(path: Path, exc: Exception, delimiter: str, skip: int) -> ValueE
 
 def blank_lines_between(path: Path) -> tuple[int, int | None]:
     r"""``(count, first)``: the blank lines between a CSV file's first and last records, which
-    every reader skips, and the 1-based number of the first (None when there is none).
+    every reader skips, and the record line of the first (None when there is none; lines
+    numbered as :func:`dpboost.readers.line_of` numbers them, so never moved by another row).
 
     ``predict`` says so, since its output rows then follow the non-blank records, not the
     file's lines.  A blank line inside a quoted value is part of that value, not counted;
@@ -232,17 +242,20 @@ def blank_lines_between(path: Path) -> tuple[int, int | None]:
         blank = [n for n, text in enumerate(handle, start=1) if not text.strip()]
     if not blank:
         return 0, None
-    records, pending = [], []
+    from dpboost.record_lines import is_blank, numbered_records
+    from dpboost.separators import sniff_delimiter
+
     with open_text(path) as handle:
-        reader, start = csv.reader(handle), 1
-        for record in reader:  # the delimiter does not matter: a blank record has no text
-            if len(record) > 1 or (record and record[0].strip()):
+        text = next((line for line in handle if line.strip()), "")
+    records, pending = [], []
+    with open_text(path) as handle:  # the separator: for a quote after its spaces
+        for number, _, _, fields in numbered_records(handle, sniff_delimiter(text) or ","):
+            if not is_blank(fields):
                 records.extend(pending if records else [])
                 records.append(0)
                 pending = []
             else:
-                pending.append(start)
-            start = reader.line_num + 1
+                pending.append(number)
     lines = [n for n in records if n]
     return len(lines), (lines[0] if lines else None)
 
@@ -296,8 +309,11 @@ def repeated_names_error(path: Path, names: list[str], repeated: list[str]) -> V
 
 
 def repeats_header(path: Path, line: int) -> bool:
-    r"""Whether physical line ``line`` (1-based) of a CSV file holds the header row's names
+    r"""Whether the record at record line ``line`` (1-based, as
+    :func:`dpboost.readers.line_of` numbers it) of a CSV file holds the header row's names
     again, its stripped fields equal to the first non-blank line's: files joined together.
+    A byte-order mark before a name is not compared: ``cat`` of two files saved with one (or
+    of two gzip files, each stream decompressed on its own) puts the second mid-file.
 
     Read on an error path only, up to that line; False when the file cannot be read so.
 
@@ -310,23 +326,43 @@ def repeats_header(path: Path, line: int) -> bool:
     ...     repeats_header(p, 3), repeats_header(p, 2), repeats_header(p, 1)
     (True, False, False)
     """
+    from dpboost.record_lines import record_text
     from dpboost.separators import sniff_delimiter, split_fields  # the header's own split
 
-    names, delimiter = None, None
     try:
         with open_text(Path(path)) as handle:
-            for number, text in enumerate(handle, start=1):
-                text = text.rstrip("\r\n")
-                if names is None and text.strip():
-                    if number >= line:
-                        return False  # the header itself (or above it)
-                    delimiter = sniff_delimiter(text)
-                    names = split_fields(text, delimiter)
-                elif number == line:
-                    return names is not None and split_fields(text, delimiter) == names
+            header = next(((n, t) for n, t in enumerate(handle, start=1) if t.strip()), None)
+        if header is None or header[0] >= line:
+            return False  # the header itself (or above it)
+        delimiter = sniff_delimiter(header[1].rstrip("\r\n"))
+        names = [n.lstrip("\ufeff") for n in split_fields(header[1].rstrip("\r\n"), delimiter)]
+        with open_text(Path(path)) as handle:
+            text = record_text(handle, line, delimiter)
     except (OSError, EOFError, UnicodeDecodeError, csv.Error):
         return False
-    return False
+    return text is not None and [cell.lstrip("\ufeff") for cell in split_fields(
+        text, delimiter)] == names
+
+
+def repeated_header_error(path, line: int) -> ValueError:
+    """The one-line error for record line ``line`` repeating the header row
+    (:func:`repeats_header`): files joined together, as ``cat a.csv b.csv`` or
+    ``cat a.csv.gz b.csv.gz`` join them."""
+    return ValueError(f"{path}: line {line} repeats the header row (files joined together?): "
+                      "delete it.")
+
+
+def non_number_error(path, what: str, kind: str, line: int | None, header: bool) -> ValueError:
+    """A headed file's line that repeats its header is named as such
+    (:func:`repeated_header_error`); another row holding a non-number in a feature column of
+    a file read without a schema (``what`` names the column, ``kind`` says what the cell
+    holds, never the cell) gets the hint to encode or declare.
+    """
+    if header and line is not None and repeats_header(Path(path), line):
+        return repeated_header_error(path, line)
+    return ValueError(f"{path}: {what} {kind} at line {line}; only the label column may hold "
+                      "strings. Encode categories as numbers first, or declare a schema "
+                      "(--schema).")
 
 
 def field_count_error(path, line: int, width: int, found: int, *, whitespace: bool,
@@ -357,24 +393,25 @@ def _is_totals_cell(cell) -> bool:
 
 
 def _first_cell(path: Path, line: int, separator: str | None = None) -> str | None:
-    """The first cell of physical line ``line`` (1-based), split by the declared ``separator``
+    """The first cell of the record at record line ``line`` (1-based, as
+    :func:`dpboost.readers.line_of` numbers it), split by the declared ``separator``
     (else as the header is; never by line 1 of a headerless file when one is declared); None
     when the file has no such line or cannot be read so (an error path: it never raises)."""
+    from dpboost.record_lines import record_text
     from dpboost.separators import file_delimiter, split_fields
 
-    delimiter, sniffed = None, False
     try:
         with open_text(Path(path)) as handle:
-            for number, text in enumerate(handle, start=1):
-                text = text.rstrip("\r\n")
-                if not sniffed and text.strip():
-                    delimiter, sniffed = file_delimiter(path, text, separator=separator), True
-                if number == line:
-                    cells = split_fields(text, delimiter) if text.strip() else []
-                    return cells[0] if cells else None
+            first = next((t.rstrip("\r\n") for t in handle if t.strip()), None)
+        if first is None:
+            return None
+        delimiter = file_delimiter(path, first, separator=separator)
+        with open_text(Path(path)) as handle:
+            text = record_text(handle, line, delimiter)
     except (OSError, EOFError, UnicodeDecodeError, csv.Error, ValueError):
         return None
-    return None
+    cells = split_fields(text, delimiter) if text and text.strip() else []
+    return cells[0] if cells else None
 
 
 def totals_row_hint(path, line: int | None, separator: str | None = None) -> str:
@@ -401,7 +438,8 @@ def totals_row_hint(path, line: int | None, separator: str | None = None) -> str
 
 
 def last_totals_line(path) -> int | None:
-    r"""The 1-based line of a CSV file's last record when it is a totals row, else None.
+    r"""The record line (as :func:`dpboost.readers.line_of` numbers it) of a CSV file's last
+    record when it is a totals row, else None.
 
     A totals row (``Total,32323,21669723.4,,,,,``, a spreadsheet's sum padded to the table's
     width) is the last non-blank line, not the first, and starts a record whose first cell is
@@ -441,13 +479,13 @@ def last_totals_line(path) -> int | None:
                 if first.strip():
                     break
             sniffed = sniff_delimiter(first.rstrip("\r\n"))
-        with open_text(path) as handle:
-            reader = csv.reader(handle, delimiter=sniffed or ",")  # whitespace: quotes only
-            start, records = 1, []
-            for record in reader:
-                if len(record) > 1 or (record and record[0].strip()):
-                    records = [records[-1] if records else None, (start, record)]
-                start = reader.line_num + 1
+        from dpboost.record_lines import is_blank, numbered_records
+
+        with open_text(path) as handle:  # whitespace: quotes only; record lines, as line_of
+            records = []
+            for number, _, _, record in numbered_records(handle, sniffed or ","):
+                if not is_blank(record):
+                    records = [records[-1] if records else None, (number, record)]
     except (OSError, EOFError, UnicodeDecodeError, csv.Error, ValueError, IndexError):
         return None
     if len(records) < 2 or records[0] is None:

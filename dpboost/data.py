@@ -340,6 +340,7 @@ def load_csv(path: str | os.PathLike, label: str | int | None = None, *,
 
 
 def _load_csv(path, label, *, header, with_label, names_out=None, text_labels=False):
+    from dpboost.csv_errors import non_number_error
     from dpboost.readers import field_count, header_names, line_of, read_table, table_format
 
     path = Path(path)
@@ -375,10 +376,8 @@ def _load_csv(path, label, *, header, with_label, names_out=None, text_labels=Fa
         if bad is not None:
             row, kind = bad  # the line, never the cell
             what = f"column {name!r} (index {j})" if has_header else f"column {j}"
-            raise ValueError(f"{path}: {what} {kind} at line "
-                             f"{line_of(path, row, header=has_header)}; only the label column "
-                             "may hold strings. Encode categories as numbers first, or "
-                             "declare a schema (--schema).")
+            raise non_number_error(path, what, kind, line_of(path, row, header=has_header),
+                                   has_header)  # or a repeated header row, named so
         if values is None:
             values = col.astype(str).astype(np.float64).to_numpy()
         features.append(values)

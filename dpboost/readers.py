@@ -23,7 +23,6 @@ takes the columns it uses, and their order, from the schema.
 
 from __future__ import annotations
 
-import csv
 import gzip
 import itertools
 import os
@@ -176,10 +175,14 @@ def field_count(path: str | os.PathLike, decimal: str = ".",
     return len(split_fields(lines[0][1], file_delimiter(path, lines[0][1], decimal, separator)))
 
 
-def _check_first_two(path: Path, lines, decimal: str = ".", separator: str | None = None
-                     ) -> None:
+def _check_first_two(path: Path, lines, decimal: str = ".", separator: str | None = None,
+                     names=None) -> None:
     """Refuse a first record whose width differs from the second's, read with the separator
-    of the first, or a first line without the separator of the second.
+    of the first, or a first line without the separator of the second.  Widths are not
+    compared when ``names`` are declared: the width is then public, and each row is judged
+    against it alone (:func:`_check_width` line 1, the parser every other); line 1 of a
+    headerless file is a private row, whose width and '#' blamed line 2 (red team, session
+    26).  The separators still are: line 1 sets the file's (session 23).
 
     A title or a note above the table (UCI adult.test's ``|1x3 Cross validator``) sets the
     separator and the width of every row; the error used to blame line 2, or a cell of line
@@ -192,15 +195,11 @@ def _check_first_two(path: Path, lines, decimal: str = ".", separator: str | Non
     if delimiter is None:
         records = [(n, len(split_fields(line, None))) for n, line in lines]
     else:  # records, so that a quoted line break does not cut the second one
-        records = []
+        from dpboost.record_lines import is_blank, numbered_records
+
         with _open_text(path) as handle:
-            reader, start = csv.reader(handle, delimiter=delimiter, skipinitialspace=True), 1
-            for record in reader:
-                if len(record) > 1 or (record and record[0].strip()):
-                    records.append((start, len(record)))
-                    if len(records) == 2:
-                        break
-                start = reader.line_num + 1
+            records = list(itertools.islice(((n, len(f)) for n, _, _, f in numbered_records(
+                handle, delimiter) if not is_blank(f)), 2))
     second = lines[1][1]
     found = sniff_delimiter(second, decimal)
     # outside quotes: a first row '"a,z" b 1' above rows 'a, b, 1' read them all as
@@ -209,6 +208,8 @@ def _check_first_two(path: Path, lines, decimal: str = ".", separator: str | Non
              and found not in outside_quotes(lines[0][1])
              and (delimiter not in second if delimiter is not None  # each has only its own
                   else not re.search(r"\d,\d", second)))  # not a decimal comma: 1,5 1,7
+    if names is not None and not other:  # declared: each row against them alone
+        return
     if len(records) == 2 and (records[0][1] != records[1][1] or other):
         (n1, k1), (n2, k2) = records
         trailing = (delimiter is not None and k2 == k1 + 1
@@ -245,7 +246,7 @@ def csv_layout(path: str | os.PathLike, names=None, columns=None, decimal: str =
     lines = _first_lines(path)
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
-    _check_first_two(path, lines, decimal, separator)
+    _check_first_two(path, lines, decimal, separator, names)
     delimiter = file_delimiter(path, lines[0][1], decimal, separator)
     if delimiter is not None and quoted_after_space([line for _, line in lines], delimiter):
         raise ValueError(f"{path} puts spaces between its separators and quoted values "
@@ -294,31 +295,29 @@ def _check_skipped_line_ends(path: Path, skip: int) -> None:
 
 def line_of(path: str | os.PathLike, row: int, *, header: bool,
             separator: str | None = None) -> int | None:
-    """The 1-based line number where data row ``row`` starts (0-based, blank lines skipped).
+    """The record line (1-based) of data row ``row`` (0-based, blank lines skipped): every
+    record above it counts as one line, the blank lines and the header as in the file.
 
-    Records are counted as the CSV reader sees them, so a quoted value spanning several lines
-    does not shift the numbers of the rows after it; a line of empty cells (``,,``) is a row.
+    Not the physical line: that moves with the line breaks quoted in the rows ABOVE, so a
+    refusal of this row would differ between neighbouring files (:mod:`dpboost.record_lines`
+    says why, and equals it wherever no value above spans lines).  Records are split as
+    the readers split them, quotes after a separator's spaces (``30, "clerk"``) too; a line
+    of empty cells (``,,``) is a row.
     """
+    from dpboost.record_lines import is_blank, numbered_records
+
     path = Path(path)
     lines = _first_lines(path, 1)
     delimiter = file_delimiter(path, lines[0][1], separator=separator) if lines else None
     seen = -1 if header else 0
-    with _open_text(path) as handle:
-        if delimiter is None:
-            for number, line in enumerate(handle, start=1):
-                if line.strip():
-                    if seen == row:
-                        return number
-                    seen += 1
-            return None
-        reader = csv.reader(handle, delimiter=delimiter)
-        start = 1
-        for record in reader:  # blank: an empty line or one of spaces, never ",,"
-            if len(record) > 1 or (record and record[0].strip()):
+    with _open_text(path) as handle:  # whitespace: a quote left open is refused, so lines
+        records = (((n, [t]) for n, t in enumerate(handle, start=1)) if delimiter is None else
+                   ((n, f) for n, _, _, f in numbered_records(handle, delimiter)))
+        for number, fields in records:
+            if not is_blank(fields):
                 if seen == row:
-                    return start
+                    return number
                 seen += 1
-            start = reader.line_num + 1
     return None
 
 
@@ -409,7 +408,7 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     lines = _first_lines(path)
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
-    _check_first_two(path, lines, decimal, separator)
+    _check_first_two(path, lines, decimal, separator, names)
     delimiter = file_delimiter(path, lines[0][1], decimal, separator)  # line 1 may be a row
     width = len(split_fields(lines[0][1], delimiter))
     if names is not None:
@@ -480,7 +479,9 @@ def _check_width(path: Path, first: list[str], names: list[str], line: int) -> N
     extra = len(first) - len(names)
     trailing = len(first) - len(list(itertools.dropwhile(
         lambda cell: not cell.strip(), reversed(first))))  # empty fields at the end
-    hint = (f" Its last {f'{extra} fields are' if extra > 1 else 'field is'} empty (a "
+    hint = (f" Line {line} starts with '#', a comment: delete it." if first and
+            first[0].lstrip().startswith("#") else  # that row's own text, never another's
+            f" Its last {f'{extra} fields are' if extra > 1 else 'field is'} empty (a "
             "separator at the end of each row?): add a name for each to 'names'; columns "
             "the schema does not declare are not used." if 0 < extra <= trailing else
             " Give every field a name in 'names', in the file's order (a name the schema's "

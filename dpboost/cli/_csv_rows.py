@@ -117,7 +117,7 @@ def _first_bad(path, delimiter: str | None, width: int, skip: int):
     """``(line, fields)`` of the first record after ``skip`` lines without ``width`` fields
     (whitespace-separated: ``fields`` is :func:`~dpboost.pandas_csv.whitespace_fault`'s, a
     count, ``"tab"`` or ``"quote"``)."""
-    from dpboost.csv_errors import bad_record_line, open_text
+    from dpboost.csv_errors import bad_record, open_text
 
     with open_text(Path(path)) as handle:
         if delimiter is None:  # whitespace-separated: the in-memory reader's rule
@@ -126,12 +126,8 @@ def _first_bad(path, delimiter: str | None, width: int, skip: int):
                 if fault is not None:
                     return number, fault
             return None
-        line = bad_record_line(Path(path), delimiter, width, skip)
-        if line is None:
-            return None
-        for _ in range(line - 1):
-            handle.readline()
-        return line, len(next(csv.reader(handle, delimiter=delimiter), []))
+        bad = bad_record(Path(path), delimiter, width, skip)  # its record line, fields
+        return None if bad is None else (bad[0], bad[2])
 
 
 def ragged_row_error(path, delimiter: str | None, width: int, skip: int, *,

@@ -1,7 +1,8 @@
 """Where an error's row is in its file: the line a reader's table row starts on.
 
-A row of a table read from a CSV file is named by its line (the records counted as the
-reader split them, with the schema's declared separator), a Parquet file's by its row.
+A row of a table read from a CSV file is named by its record line (the records counted as
+the reader split them, with the schema's declared separator, each as one line:
+:mod:`dpboost.record_lines`), a Parquet file's by its row.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def with_line(exc, path, frame=None, *, header: bool | None = None,
     file and keeps the row.  A line that repeats the header row
     (:func:`~dpboost.csv_errors.repeats_header`) is named as such.
     """
-    from dpboost.csv_errors import repeats_header, totals_row_hint
+    from dpboost.csv_errors import repeated_header_error, repeats_header, totals_row_hint
     from dpboost.readers import frame_line, line_of, table_format
 
     if table_format(path) == "parquet":
@@ -33,8 +34,7 @@ def with_line(exc, path, frame=None, *, header: bool | None = None,
         header = frame.attrs.get("dpboost_header", True)
         separator = frame.attrs.get("dpboost_separator")
     if header and line is not None and repeats_header(path, line):
-        return ValueError(f"{path}: line {line} repeats the header row (files joined "
-                          "together?): delete it.")
+        return repeated_header_error(path, line)
     text = str(exc).replace(f"at row {exc.row}", f"at line {line}" if line else
                             f"at row {exc.row}")
     if text.startswith("The label is missing"):  # a spreadsheet's totals row

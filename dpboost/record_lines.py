@@ -1,0 +1,81 @@
+"""Numbering a CSV file's records so that a message about one row never depends on another.
+
+A refusal names the line of the row it refuses.  Counted as physical lines, that number is
+a function of every row above: a quoted value holding a line break in an earlier, valid row
+(``30,"multi<line break>line",no``) moves every later row down one line, so two files that
+differ in that one row, both refused for the same later row, printed "line 5" and "line 6"
+(red team, session 26).  The neighbouring files must get the same message.  The physical
+line of row k cannot be told without reading how many lines the rows above it span, so the
+line named here is the RECORD LINE: the lines above the first record (blank lines, the
+header) and the blank lines between records counted one each, as in the file, and every
+record counted as ONE line, whatever line breaks its quoted values hold.  That is:
+
+* a function of the failing row's position and the file's layout outside the rows (blank
+  lines, the header), never of the content of another row: replacing any other row by one
+  whose values hold line breaks leaves it unchanged (tests compare neighbouring files);
+* the row number a spreadsheet shows for the record (it shows a multi-line cell in one row);
+* the physical line in a text editor whenever no value above the record spans lines (every
+  file without quoted line breaks: the number every earlier message printed).
+
+Records are split as the readers split them: by the separator, a quote opening a value after
+spaces that follow a separator (``30, "clerk"``, :func:`dpboost.pandas_csv.read_spaced`)
+as after the separator itself; a blank record is an empty line or one of spaces, never
+``,,`` (a row of empty cells).
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+from collections.abc import Iterable, Iterator
+
+import dpboost.csv_errors  # noqa: F401  (sets the csv module's field size limit)
+
+__all__ = ["is_blank", "numbered_records", "record_text"]
+
+
+def is_blank(fields: list[str]) -> bool:
+    """Whether a record read by :mod:`csv` is a blank line (empty or spaces), not a row."""
+    return len(fields) <= 1 and not (fields and fields[0].strip())
+
+
+def numbered_records(lines: Iterable[str], delimiter: str
+                     ) -> Iterator[tuple[int, int, str, list[str]]]:
+    r"""``(record line, physical line, first physical line's text, fields)`` of each record,
+    blank ones included, of the text ``lines`` (a file opened with ``newline=""``).
+
+    Examples
+    --------
+    >>> rows = 'a,y\n30,"x\ny",no\n\n40, "p\nq", r\nxx,1\n'.splitlines(keepends=True)
+    >>> [(n, p) for n, p, _, _ in numbered_records(rows, ",")]
+    [(1, 1), (2, 2), (3, 4), (4, 5), (5, 7)]
+    """
+    consumed: list[str] = []
+
+    def read() -> Iterator[str]:
+        for text in lines:
+            consumed.append(text)
+            yield text
+
+    physical = 1
+    reader = csv.reader(read(), delimiter=delimiter, skipinitialspace=True)
+    for number, fields in enumerate(reader, start=1):
+        yield number, physical, consumed[0] if consumed else "", fields
+        physical += len(consumed)
+        consumed.clear()
+
+
+def record_text(lines: Iterable[str], line: int, delimiter: str | None) -> str | None:
+    r"""The first physical line (line end dropped) of the record at record line ``line``, or
+    None; whitespace-separated text (``delimiter`` None) is numbered by its lines, since its
+    readers refuse a quoted value left open at a line's end.
+
+    >>> record_text(['a,y\n', '"x\n', 'y",1\n', 'b,2\n'], 3, ",")
+    'b,2'
+    """
+    if delimiter is None:
+        found = next(itertools.islice(lines, line - 1, None), None)
+    else:
+        found = next((text for number, _, text, _ in numbered_records(lines, delimiter)
+                      if number == line), None)
+    return None if found is None else found.rstrip("\r\n")
