@@ -30,7 +30,7 @@ Examples
 >>> ledger.check(SelfComposedEvent(GaussianEvent(10.0), 100))
 Traceback (most recent call last):
 ...
-accounting.exceptions.BudgetExceededError: Privacy budget exceeded: spent eps=0.999918, requested eps=4.89, total would be eps=5.04 > limit eps=2 at delta=1e-06.
+accounting.exceptions.BudgetExceededError: Privacy budget exceeded: spent eps=0.999918, requested eps=4.89, total would be eps=5.04 > limit eps=2 at delta=1e-06; ...
 """
 
 from __future__ import annotations
@@ -283,7 +283,9 @@ class BudgetLedger:
             raise BudgetExceededError(
                 f"Privacy budget exceeded: spent eps={spent:.6g}, requested eps={requested:.3g}, "
                 f"total would be eps={total:.3g} > limit eps={self._target_epsilon:g} "
-                f"at delta={delta:g}.",
+                f"at delta={delta:g}; the limit minus the spent eps is "
+                f"{max(self._target_epsilon - spent, 0.0):.3g} (for information: epsilons do "
+                "not add up, so a run planned at that eps may compose to more).",
                 spent=spent,
                 requested=requested,
                 limit=self._target_epsilon,

@@ -313,6 +313,10 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         if schema.label is None:
             raise ValueError("The schema declares no label: add "
                              '{"label": {"column": ..., "classes": [...]}}.')
+        if np.ndim(y) != 1:  # a frame or a 2-d array: pandas' own error named no fix
+            raise ValueError(f"encode_labels takes the label column alone (1-d), e.g. "
+                             f"frame[{(schema.label.column or 'label')!r}]. Got an input of "
+                             f"shape {np.shape(y)} instead.")
         warn_guessed_label(y, schema)
         declared = DeclaredValues(schema.label.classes, schema.decimal)
         column = schema.label.column or "label"

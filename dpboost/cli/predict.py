@@ -208,6 +208,11 @@ def _by_name(model, args):
     if missing:
         raise UserError(f"{args.data} has no column {missing[0]!r}, which the model was "
                         f"trained on; its columns are {names[:30]}.")
+    if args.label is not None and args.label in model.feature_names_:  # (user trial, s. 26)
+        raise UserError(f"--label {args.label!r} is one of the model's features (its training "
+                        "file was read without --label, so the label was another column; "
+                        "'dpboost train' names it): retrain with --label "
+                        f"{args.label}, or pass the --label the model was trained with.")
     wanted = list(dict.fromkeys([*model.feature_names_,
                                  *([args.label] if args.label in names else [])]))
     frame = read_table(args.data, columns=wanted, na_values=None,
