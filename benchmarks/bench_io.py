@@ -7,7 +7,9 @@ float values, a label column), reads it with
   verbatim in its essentials so the comparison stays reproducible), and
 * ``load_csv``: today's :func:`dpboost.data.load_csv` (pyarrow, with the same one-line errors),
 * ``encoder``: the schema path, :func:`dpboost.readers.read_table` + ``TabularEncoder`` on the
-  same file (a numeric schema for every column),
+  same file (a numeric schema for every column), with the columns typed by pyarrow's guess
+  (``typed``, how ``train`` read numeric columns until session 26) and read as text, each cell
+  parsed alone (``text``: ``Schema.text_columns``, how ``train`` and ``predict`` read them now),
 
 checks that the first two give identical matrices, and prints the times and the ratio in one
 run.  Usage: ``python benchmarks/bench_io.py [--rows N] [--cols D] [--repeat R]``.
@@ -78,11 +80,17 @@ def main(argv: list[str] | None = None) -> int:
         schema = {"columns": {f"f{j}": {"type": "numeric", "lower": -1, "upper": 1}
                               for j in range(args.cols)}}
         encoder = TabularEncoder(schema)
-        t_enc, _ = _best(lambda: encoder.transform(read_table(path, columns=list(
-            schema["columns"]))), args.repeat)
+        names = list(schema["columns"])
+        t_enc, X_typed = _best(lambda: encoder.transform(read_table(path, columns=names)),
+                               args.repeat)
+        t_txt, X_text = _best(lambda: encoder.transform(read_table(
+            path, columns=names, text_columns=names)), args.repeat)
+        assert np.array_equal(X_typed, X_text)
     size = f"{args.rows} x {args.cols}"
     print(f"CSV {size}: legacy parser {t_old:.3f} s, load_csv (pyarrow) {t_new:.3f} s, "
-          f"read_table + TabularEncoder {t_enc:.3f} s (best of {args.repeat})")
+          f"read_table + TabularEncoder {t_enc:.3f} s typed, {t_txt:.3f} s as text "
+          f"(best of {args.repeat})")
+    print(f"schema path, text / typed: {t_txt / t_enc:.2f}x")
     print(f"speed-up load_csv vs legacy: {t_old / t_new:.1f}x")
     return 0
 

@@ -24,8 +24,10 @@ DATE_ADVICE = ("write it in the file as a number of days since a public date (co
                "training), or as a year, and declare it 'numeric' with public bounds; or "
                "declare it 'ordinal' or 'categorical' over a list of public dates; or 'drop' it")
 
-#: What the readers do to a cell of a text column under ``"decimal": ","``: ``1,5`` -> ``1.5``.
-DECIMAL_COMMA = re.compile(r"^\s*([+-]?\d*),(\d+)\s*$")
+#: A number written with a decimal comma, read under ``"decimal": ","``: ``1,5`` -> ``1.5``,
+#: ``9,83E-05`` -> ``9.83E-05`` (a decimal-comma spreadsheet's small numbers, user trial,
+#: session 26), ``5,`` -> ``5.``.
+DECIMAL_COMMA = re.compile(r"^\s*([+-]?\d*),(\d*(?:[eE][+-]?\d+)?)\s*$")
 
 #: Words (compared in lower case) that usually mean "missing" among numbers: a numeric column's
 #: error suggests listing them in 'na_values', and a draft lists them there.

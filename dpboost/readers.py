@@ -31,7 +31,7 @@ from pathlib import Path
 
 from dpboost import parquet_folder as folder
 from dpboost.arrow_csv import read_arrow_csv
-from dpboost.cell_text import DECIMAL_COMMA, category_key, is_decimal_number
+from dpboost.cell_text import category_key, is_decimal_number
 from dpboost.csv_errors import arrow_error as _arrow_error
 from dpboost.csv_errors import decode_error as _decode_error
 from dpboost.csv_errors import open_text as _open_text
@@ -434,10 +434,6 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
         frame = read_spaced(path, names, skip, delimiter, columns, na, text_columns, decimal)
     else:
         frame = _read_arrow(path, names, skip, delimiter, columns, na, text_columns, decimal)
-    if decimal == ",":  # a number in a text column (a category, a label): 1,5 is 1.5
-        for name in set(text_columns) & set(frame.columns):
-            if frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name]):
-                frame[name] = frame[name].str.replace(DECIMAL_COMMA, r"\1.\2", regex=True)
     _mask_column_na(frame, column_na_values, decimal)
     frame.attrs.update(dpboost_header=has_header, dpboost_typed=tuple(text_columns),
                        dpboost_separator=separator)

@@ -372,14 +372,18 @@ class Schema:
 
     @property
     def text_columns(self) -> tuple[str, ...]:
-        """Columns a reader keeps as text: the categorical ones and the label column.
+        """Columns a reader keeps as text: every column the schema encodes, and the label.
 
         Read as text, a declared category ``"NaN"`` is never turned into a float NaN (missing)
-        by a reader's type inference.
+        by a reader's type inference, and a numeric column is read cell by cell by one parser
+        (:func:`dpboost.tabular_cells.parse_numbers`).  Until session 26 numeric columns were
+        typed by pyarrow's guess from all their cells, so one row (``true``, ``(45)``, a
+        missing-value marker of the column's own) sent every other cell of its column to
+        another parser, whose values could differ: neighbouring files encoded up to every row
+        differently, or one trained where the other was refused (red team, session 26).
         """
         label = (self.label.column,) if self.label and self.label.column else ()
-        return tuple(n for n, s in self.columns.items()
-                     if isinstance(s, (CategoricalColumn, OrdinalColumn))) + label
+        return tuple(dict.fromkeys(self.used_columns + label))
 
     @property
     def read_columns(self) -> tuple[str, ...]:
