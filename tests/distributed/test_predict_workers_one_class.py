@@ -131,6 +131,7 @@ def test_predict_says_the_same_note_with_and_without_workers(tmp_path, capsys, m
     none for a model predicting both classes; the accuracy line after it, as in memory."""
     monkeypatch.setattr("dpboost.cli._distributed.CSV_BLOCKSIZE", 2_000)  # several blocks
     data, model = _files(tmp_path)
+    capsys.readouterr()
     for shift in ("low", "median"):
         moved = _with_intercept(model, shift, data, tmp_path, capsys)
         said = []
