@@ -12,7 +12,8 @@ import numpy as np
 
 from dpboost.cli._options import UserError
 
-__all__ = ["refuse_totals_row", "say_blank_lines", "say_one_class"]
+__all__ = ["class_counts", "refuse_totals_row", "say_blank_lines", "say_one_class",
+           "say_one_class_of_counts"]
 
 
 def refuse_totals_row(data) -> None:
@@ -57,8 +58,30 @@ def say_one_class(pred, classes) -> None:
     pred = np.asarray(pred)
     if pred.size < 2 or len(classes) < 2 or not np.all(pred == pred[0]):
         return
-    print(f"dpboost predict: note: every one of the {pred.size} rows is predicted "
-          f"'{pred[0]}'. On small or imbalanced data the private threshold can lie beyond "
+    _say_one_class(pred.size, pred[0])
+
+
+def class_counts(pred, classes) -> np.ndarray:
+    """How many of ``pred`` (a block of predicted labels) are each of ``classes``: a task of
+    ``predict --workers``, summed over the blocks for :func:`say_one_class_of_counts`."""
+    pred = np.asarray(pred)
+    return np.array([np.count_nonzero(pred == c) for c in classes], dtype=np.int64)
+
+
+def say_one_class_of_counts(counts, classes) -> None:
+    """:func:`say_one_class` from the count of rows predicted each class (``predict
+    --workers``: summed from :func:`class_counts` of each block, in the pass that writes the
+    predictions, so the file is not read again): the same line of the same rows."""
+    counts = np.asarray(counts)
+    seen = np.flatnonzero(counts)
+    if counts.sum() < 2 or len(classes) < 2 or len(seen) != 1:
+        return
+    _say_one_class(int(counts.sum()), np.asarray(classes)[seen[0]])
+
+
+def _say_one_class(n_rows: int, label) -> None:
+    print(f"dpboost predict: note: every one of the {n_rows} rows is predicted "
+          f"'{label}'. On small or imbalanced data the private threshold can lie beyond "
           "every row's score while the scores still rank the rows: rank or cut by the "
           "'score' column, or train on more rows or at a larger epsilon (README, 'What it "
           "cannot do').", file=sys.stderr)

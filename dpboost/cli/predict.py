@@ -494,8 +494,9 @@ def _run_dask(model, args) -> int:
     return 0
 
 
-def _to_csv_atomic(frame, out: str) -> None:
-    """dask's ``to_csv`` into a temporary file beside ``out``, renamed over it when complete.
+def _to_csv_atomic(frame, out: str, also=()):
+    """dask's ``to_csv`` into a temporary file beside ``out``, renamed over it when complete;
+    returns ``also`` (dask collections) computed in the same pass as the write.
 
     A bad value surfaces only when its partition is encoded, midway through the write: before,
     ``out`` was left truncated (an earlier file of predictions lost, a partial one in its
@@ -504,19 +505,29 @@ def _to_csv_atomic(frame, out: str) -> None:
     import os
     import tempfile
 
+    import dask
+
     if "*" in out:
-        frame.to_csv(out, index=False)
-        return
+        return dask.compute(frame.to_csv(out, index=False, compute=False), also)[1]
     folder = os.path.dirname(os.path.abspath(out))
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(out)}.", suffix=".tmp", dir=folder)
     os.close(fd)
     try:
-        frame.to_csv(tmp, index=False, single_file=True)
+        written = dask.compute(frame.to_csv(tmp, index=False, single_file=True,
+                                            compute=False), also)[1]
         os.replace(tmp, out)
+        return written
     except BaseException:
         if os.path.exists(tmp):
             os.remove(tmp)
         raise
+
+
+def _output_block(names: list[str], *cells):
+    """One block of the output of :func:`_predict_dask`: its columns, named, in order."""
+    import pandas as pd
+
+    return pd.DataFrame(dict(zip(names, cells)))
 
 
 def _predict_dask(model, args) -> None:
@@ -525,11 +536,12 @@ def _predict_dask(model, args) -> None:
     The columns are those of the in-memory path: a multiclass model writes the class of the
     largest score, then ``score_<class>`` and ``probability_<class>`` for every class.
     """
+    import dask
     import dask.dataframe as dd
     from scipy.special import expit
 
     from dpboost.cli._distributed import read_encoded
-    from dpboost.cli._predict_notes import say_blank_lines
+    from dpboost.cli._predict_notes import class_counts, say_blank_lines, say_one_class_of_counts
     from dpboost.clipping import clip_for_scoring, scoring_norm_bound
     from dpboost.distributed import class_probabilities, decision_scores, predict_labels
 
@@ -559,13 +571,25 @@ def _predict_dask(model, args) -> None:
         columns["score"] = score
         if has_proba:
             columns["probability"] = score.map_blocks(expit, dtype=np.float64)
-    frame = dd.concat([dd.from_dask_array(v, columns=k) for k, v in columns.items()], axis=1)
-    _to_csv_atomic(frame, str(args.out))
+    # each column's blocks unoptimised, so that every column (and the counts) of a block share
+    # its one read and encoding: dd.from_dask_array fused each column's graph apart, and a
+    # block was read and encoded 3 times for a binary model, 4 for 3 classes (without --label;
+    # the output is byte-identical, session 26)
+    names = list(columns)
+    blocks = list(zip(*(columns[k].to_delayed(optimize_graph=False).ravel() for k in names)))
+    meta = _output_block(names, *(np.empty(0, dtype=columns[k].dtype) for k in names))
+    frame = dd.from_delayed([dask.delayed(_output_block, pure=True)(names, *b) for b in blocks],
+                            meta=meta, verify_meta=False)
+    # the rows predicted each class, block by block in the pass that writes them (the
+    # in-memory path's one-class note; a fact of the user's test file, not of training data)
+    counts = [dask.delayed(class_counts, pure=True)(b[0], classes)  # b[0]: "prediction"
+              for b in blocks]
+    counts = _to_csv_atomic(frame, str(args.out), also=counts)
     print(f"wrote {X.shape[0]} predictions to {args.out}", file=sys.stderr)
     say_blank_lines(args.data)
+    say_one_class_of_counts(np.sum(counts, axis=0) if counts else np.zeros(len(classes)),
+                            classes)
     if truth is not None:  # truth: class index; the scores are gathered once
-        import dask
-
         s, t, labels = dask.compute(score, truth, columns["prediction"])
         s, t = np.asarray(s), np.asarray(t)
         if s.ndim == 2:
