@@ -58,7 +58,7 @@ def say_one_class(pred, classes) -> None:
     pred = np.asarray(pred)
     if pred.size < 2 or len(classes) < 2 or not np.all(pred == pred[0]):
         return
-    _say_one_class(pred.size, pred[0])
+    _say_one_class(pred.size, pred[0], len(classes))
 
 
 def class_counts(pred, classes) -> np.ndarray:
@@ -76,12 +76,16 @@ def say_one_class_of_counts(counts, classes) -> None:
     seen = np.flatnonzero(counts)
     if counts.sum() < 2 or len(classes) < 2 or len(seen) != 1:
         return
-    _say_one_class(int(counts.sum()), np.asarray(classes)[seen[0]])
+    _say_one_class(int(counts.sum()), np.asarray(classes)[seen[0]], len(classes))
 
 
-def _say_one_class(n_rows: int, label) -> None:
+def _say_one_class(n_rows: int, label, n_classes: int) -> None:
+    """The note; a multiclass model has no threshold and no 'score' column, but one score per
+    class (the user trial of session 26 read the binary wording under a 5-class model)."""
+    why = ("the private threshold can lie beyond every row's score while the scores still "
+           "rank the rows: rank or cut by the 'score' column" if n_classes == 2 else
+           "one class's private offset can outweigh the others' scores while they still rank "
+           "the rows: rank by the 'score_<class>' columns")
     print(f"dpboost predict: note: every one of the {n_rows} rows is predicted "
-          f"'{label}'. On small or imbalanced data the private threshold can lie beyond "
-          "every row's score while the scores still rank the rows: rank or cut by the "
-          "'score' column, or train on more rows or at a larger epsilon (README, 'What it "
-          "cannot do').", file=sys.stderr)
+          f"'{label}'. On small or imbalanced data {why}, or train on more rows or at a larger "
+          "epsilon (README, 'What it cannot do').", file=sys.stderr)

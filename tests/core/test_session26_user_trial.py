@@ -79,3 +79,16 @@ def test_a_refused_spend_says_what_is_left_of_the_limit(tmp_path):
     spent = ledger.spend(SelfComposedEvent(GaussianEvent(42.25), 100), label="run 1")
     with pytest.raises(Exception, match=rf"the limit minus the spent eps is {2 - spent:.3g} "):
         ledger.check(SelfComposedEvent(GaussianEvent(10.0), 100))
+
+
+def test_the_one_class_note_of_a_multiclass_model_names_its_score_columns(capsys):
+    from dpboost.cli._predict_notes import say_one_class, say_one_class_of_counts
+
+    say_one_class(np.array(["b"] * 5), ["a", "b", "c"])
+    say_one_class_of_counts([0, 5, 0], ["a", "b", "c"])
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 and lines[0] == lines[1]
+    assert "'score_<class>' columns" in lines[0] and "'score' column" not in lines[0]
+    say_one_class(np.array([1] * 5), [0, 1])
+    err = capsys.readouterr().err
+    assert "threshold" in err and "'score' column" in err
