@@ -214,7 +214,10 @@ def _check_first_two(path: Path, lines, decimal: str = ".", separator: str | Non
         (n1, k1), (n2, k2) = records
         trailing = (delimiter is not None and k2 == k1 + 1
                     and second.rstrip().endswith(delimiter))
-        hint = (f"Line {n1} starts with '#', a comment: delete it."
+        hint = (f"Line {n2} opens a quote (\") that does not close on it, so the lines after "
+                "it were read into one cell: close the quote, or remove it." if
+                delimiter is not None and second.count('"') % 2 else  # (user trial, s. 26)
+                f"Line {n1} starts with '#', a comment: delete it."
                 if lines[0][1].startswith("#") else
                 f"Line {n2} ends in a separator: if every row does, end line {n1} with one "
                 "too (the extra column then has no name and is not used)." if trailing else

@@ -169,3 +169,20 @@ def test_predict_notes_number_record_lines(tmp_path, sep):
         path.write_text(f"x{sep}y\n{cell}{sep}1\n\n2{sep}no\nTotal{sep}3\n")
         found.add((blank_lines_between(path), last_totals_line(path)))
     assert found == {((1, 3), 5)}
+
+
+def test_an_unclosed_quote_is_named_on_its_own_line(tmp_path, capsys):
+    # user trial, session 26: the hint blamed line 1 ("a title or a note")
+    from dpboost.cli import main
+
+    schema = tmp_path / "s.json"
+    schema.write_text('{"separator": ";", "columns": {"age": {"type": "numeric", "lower": 0, '
+                      '"upper": 100}, "city": {"type": "categorical", "categories": '
+                      '["Munich", "Berlin"]}}, "label": {"column": "y", "classes": ["no", '
+                      '"yes"]}}')
+    data = tmp_path / "u.csv"
+    data.write_text('age;city;y\n30;"Munich;yes\n40;Berlin;no\n50;Berlin;yes\n')
+    assert main(["train", str(data), "--schema", str(schema), "--target-epsilon", "1",
+                 "--target-delta", "1e-6", "--out", str(tmp_path / "m.json")]) == 2
+    err = capsys.readouterr().err
+    assert "Line 2 opens a quote" in err and "title or a note" not in err
