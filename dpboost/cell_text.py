@@ -33,6 +33,7 @@ DECIMAL_COMMA = re.compile(r"^\s*([+-]?\d*),(\d*(?:[eE][+-]?\d+)?)\s*$")
 #: error suggests listing them in 'na_values', and a draft lists them there.
 NA_WORDS = ("na", "n/a", "n.a.", "null", "none", "missing", "unknown", "nan", "nil", "?", "-",
             "--", ".",  # SAS and Stata write a missing number as "."
+            "k.a.", "k. a.", "n.v.", "n.d.",  # German and French exports (user trial, s. 26)
             "#n/a", "#na", "#null!", "#div/0!", "#value!", "#ref!", "#num!", "#name?")  # Excel
 
 #: Text that is an integer, possibly written with a zero fraction (``12``, ``-3``, ``7.00``).

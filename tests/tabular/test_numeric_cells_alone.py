@@ -140,3 +140,19 @@ def test_a_decimal_comma_number_with_an_exponent_reads(tmp_path, capsys):
     assert plain.all() and values[:4].tolist() == [9.83e-05, 0.5, 0.15, 5.0]
     assert main(["train", str(tmp_path / "d.csv"), "--schema", str(tmp_path / "s.json"),
                  *TRAIN, "--out", str(tmp_path / "m.json")]) == 0
+
+
+def test_the_draft_reads_german_missing_markers_and_exponents(tmp_path, capsys):
+    # user trial, session 26: one 'k.A.' (keine Angabe) or '9,83E-05' made the column 'drop'
+    rng = np.random.default_rng(2)
+    rows = ["rate;y"] + [f"{rng.uniform(0, 0.2):.4f}".replace(".", ",") + f";{c}"
+                         for c in rng.choice(["no", "yes"], 300)]
+    rows[5] = "9,83E-05;no"
+    rows[9] = "k.A.;yes"
+    (tmp_path / "d.csv").write_text("\n".join(rows) + "\n")
+    assert main(["schema", str(tmp_path / "d.csv"), "--label", "y", "--decimal", ",",
+                 "--out", str(tmp_path / "s.json")]) == 0
+    capsys.readouterr()
+    column = json.loads((tmp_path / "s.json").read_text())["columns"]["rate"]
+    assert column["type"] == "numeric" and column["na_values"] == ["k.A."]
+    assert column["lower"] == 9.83e-05
