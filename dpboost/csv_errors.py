@@ -121,7 +121,7 @@ def refuse_archive(path: Path, magic: bytes) -> None:
                          "spreadsheets save 'Unicode text'?); re-save it as CSV UTF-8.")
 
 
-def decode_error(path: Path, exc: Exception) -> ValueError:
+def decode_error(path: Path, exc: Exception, separator: str | None = None) -> ValueError:
     """A one-line error for a file that is not UTF-8 text or not a whole gzip stream.
 
     Text that is not UTF-8 is named by its line, never by its bytes (a cell's content).  A
@@ -131,19 +131,60 @@ def decode_error(path: Path, exc: Exception) -> ValueError:
     of damage (a checksum mismatch or undecodable data, after one flipped byte) followed the
     bytes around it, so every row (red team, session 25).
     """
-    if isinstance(exc, UnicodeDecodeError):
-        line = undecodable_line(path)
+    if isinstance(exc, UnicodeDecodeError):  # records, split as the file will be read
+        line = undecodable_line(path, _numbering_delimiter(path, separator))
         where = f" (line {line})" if line is not None else ""
         return ValueError(f"{path} is not UTF-8 text{where}; re-save it as UTF-8.")
     return ValueError(f"{path} could not be read as gzip: it is damaged or truncated (its "
                       "compressed data, checksum or length does not decompress whole).")
 
 
-def undecodable_line(path: Path) -> int | None:
-    """The 1-based number of the first line that is not UTF-8 (a leading byte-order mark
-    allowed), or None."""
+def _numbering_delimiter(path: Path, separator: str | None) -> str | None:
+    """The separator the file's records are read with (None: whitespace, numbered by lines):
+    the declared one, else the one of its first line, as every reader takes it
+    (:func:`dpboost.separators.file_delimiter`)."""
+    from dpboost.separators import file_delimiter
+
+    if separator is not None:
+        return file_delimiter(path, "", separator=separator)
     with open(path, "rb") as handle:
         gz = handle.read(2) == b"\x1f\x8b"
+    try:
+        with (gzip.open(path, "rt", encoding="utf-8-sig", errors="surrogateescape")
+              if gz else open(path, encoding="utf-8-sig", errors="surrogateescape")) as handle:
+            first = next((line for line in handle if line.strip()), "")
+    except (OSError, EOFError):
+        return None
+    return file_delimiter(path, first)
+
+
+#: A byte that is not UTF-8, as ``errors="surrogateescape"`` decodes it.
+_SURROGATE = re.compile("[\udc80-\udcff]")
+
+
+def undecodable_line(path: Path, delimiter: str | None = None) -> int | None:
+    """The 1-based number of the first line that is not UTF-8 (a leading byte-order mark
+    allowed), or None.  With a ``delimiter``, the record line
+    (:mod:`dpboost.record_lines`) of the first record holding such bytes, so a line break
+    quoted in an earlier row does not move it (it moved "is not UTF-8 text (line 5)" to line 6
+    between neighbours; session 26): the text is decoded with each undecodable byte kept as
+    a lone surrogate, which no separator or quote is."""
+    with open(path, "rb") as handle:
+        gz = handle.read(2) == b"\x1f\x8b"
+    if delimiter is not None:
+        from dpboost.record_lines import numbered_records
+
+        try:
+            with (gzip.open(path, "rt", encoding="utf-8-sig", errors="surrogateescape",
+                           newline="") if gz else
+                  open(path, encoding="utf-8-sig", errors="surrogateescape", newline="")
+                  ) as handle:
+                for number, _, _, fields in numbered_records(handle, delimiter):
+                    if any(_SURROGATE.search(field) for field in fields):
+                        return number
+        except (OSError, EOFError, csv.Error):
+            return None
+        return None
     try:
         with (gzip.open(path, "rb") if gz else open(path, "rb")) as handle:
             for number, raw in enumerate(handle, start=1):
@@ -212,7 +253,7 @@ def arrow_error(path: Path, exc: Exception, delimiter: str, skip: int) -> ValueE
                              f" If line {line} is a note or a total below the table, delete it."
                              if line is not None and _last_text_line(path) == physical else ""))
     if "UTF8" in message or "UTF-8" in message:
-        line = undecodable_line(path)
+        line = undecodable_line(path, delimiter)
         where = f" (line {line})" if line is not None else ""
         return ValueError(f"{path} is not UTF-8 text{where}; re-save it as UTF-8.")
     first = re.sub(r"'[^']*'|: .*$", "", message.splitlines()[0])  # a value the parser quotes

@@ -92,8 +92,9 @@ def table_format(path: str | os.PathLike, *, declared: str | None = None) -> str
     return detect_format(path)
 
 
-def _first_lines(path: Path, k: int = 2) -> list[tuple[int, str]]:
-    """The first ``k`` non-blank lines with their 1-based line numbers.
+def _first_lines(path: Path, k: int = 2, separator=None) -> list[tuple[int, str]]:
+    """The first ``k`` non-blank lines with their 1-based line numbers (text that is not UTF-8
+    named by its record line under a declared ``separator``: :func:`undecodable_line`).
 
     A first line ``sep=;`` (a spreadsheet's separator hint) is refused in one line: read as
     the header it would set the separator and the column names.
@@ -110,7 +111,7 @@ def _first_lines(path: Path, k: int = 2) -> list[tuple[int, str]]:
                     if len(out) == k:
                         break
     except (UnicodeDecodeError, EOFError, gzip.BadGzipFile) as exc:
-        raise _decode_error(path, exc) from None
+        raise _decode_error(path, exc, separator) from None
     if out and re.fullmatch(r"sep=.?", out[0][1].strip(), flags=re.IGNORECASE):
         raise ValueError(f"{path}, line {out[0][0]}: {out[0][1].strip()!r} is a spreadsheet's "
                          "separator hint, not a header; delete that line (the separator is "
@@ -246,7 +247,7 @@ def csv_layout(path: str | os.PathLike, names=None, columns=None, decimal: str =
     parser takes them (``a,b,y,,`` has two columns named ``""``).
     """
     path = Path(path)
-    lines = _first_lines(path)
+    lines = _first_lines(path, 2, separator)
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
     _check_first_two(path, lines, decimal, separator, names)
@@ -408,7 +409,7 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
         _mask_column_na(frame, column_na_values, decimal)
         frame.attrs.update(dpboost_header=True, dpboost_typed=tuple(frame.columns))
         return frame
-    lines = _first_lines(path)
+    lines = _first_lines(path, 2, separator)
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
     _check_first_two(path, lines, decimal, separator, names)

@@ -186,3 +186,31 @@ def test_an_unclosed_quote_is_named_on_its_own_line(tmp_path, capsys):
                  "--target-delta", "1e-6", "--out", str(tmp_path / "m.json")]) == 2
     err = capsys.readouterr().err
     assert "Line 2 opens a quote" in err and "title or a note" not in err
+
+
+@pytest.mark.parametrize("declared", [False, True])
+@pytest.mark.parametrize("gz", [False, True])
+def test_text_that_is_not_utf8_is_named_by_its_record_line(tmp_path, capsys, declared, gz):
+    # session 26: "is not UTF-8 text (line 203)" beside "(line 202)" when another row held a
+    # quoted line break
+    from dpboost.cli import main
+
+    schema = {"columns": {"age": {"type": "numeric", "lower": 0, "upper": 100},
+                          "job": {"type": "categorical", "categories": ["a", "b"]}},
+              "label": {"column": "y", "classes": ["no", "yes"]},
+              **({"separator": ","} if declared else {})}
+    (tmp_path / "s.json").write_text(json.dumps(schema))
+    rows = [f"{20 + i % 50},a,{'yes' if i % 2 else 'no'}".encode() for i in range(300)]
+    rows[200] = b"44,b\xe9,no"
+    errors = []
+    for name, third in (("p", b"33,a,no"), ("q", b'33,"a\nb",no')):
+        changed = list(rows)
+        changed[2] = third
+        data = b"age,job,y\n" + b"\n".join(changed) + b"\n"
+        path = tmp_path / (name + (".csv.gz" if gz else ".csv"))
+        path.write_bytes(gzip.compress(data) if gz else data)
+        assert main(["train", str(path), "--schema", str(tmp_path / "s.json"),
+                     "--target-epsilon", "1", "--target-delta", "1e-6",
+                     "--out", str(tmp_path / "m.json")]) == 2
+        errors.append(capsys.readouterr().err.replace(path.name, "F"))
+    assert errors[0] == errors[1] and "is not UTF-8 text (line 202)" in errors[0]
