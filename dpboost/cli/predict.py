@@ -112,7 +112,12 @@ def _encoded(model, args):
     except BadValueError as exc:
         from dpboost.cli._row_lines import with_line
 
-        raise with_line(exc, args.data, frame) from None
+        error = with_line(exc, args.data, frame)
+        if "the schema" in str(error):  # (user trial, session 26: which schema, and how?)
+            error = type(error)(f"{str(error)[:-1]} (the schema is the one saved in "
+                                f"{args.model}: re-save {args.data} in the format it declares, "
+                                "or retrain with a schema declaring this file's).")
+        raise error from None
     from dpboost.cli._owner_checks import warn_data_checks
 
     warn_data_checks(frame, schema, "predict")
