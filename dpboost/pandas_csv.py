@@ -174,15 +174,22 @@ def records_quote_after_space(handle, delimiter: str) -> bool:
 
 
 def spaced_quote_bytes(delimiter: str) -> re.Pattern:
-    """A separator, spaces or tabs, then a double quote (the layout of ``30, "clerk"``), in
-    raw bytes: a whole file (:func:`file_quotes_after_space`) or a block of it
-    (:mod:`dpboost.cli._csv_rows`).
+    """A separator or a line's start, spaces or tabs, then a double quote (the layout of
+    ``30, "clerk"``, or ``  "clerk",30``), in raw bytes: a whole file
+    (:func:`file_quotes_after_space`) or a block of it (:mod:`dpboost.cli._csv_rows`), each
+    starting at a line's start.  The line's start counts since session 26: pyarrow read
+    ``  "yes",30`` with its quotes (a label outside the classes) and pandas without them, so
+    another row's ``, "x"`` decided between a refusal and a fit (red team).
 
     >>> bool(spaced_quote_bytes(",").search(b'30, "clerk"')), bool(
     ...     spaced_quote_bytes(";").search(b'a;"b"'))
     (True, False)
+    >>> bool(spaced_quote_bytes(",").search(b'a,b\n  "yes",30')), bool(
+    ...     spaced_quote_bytes(",").search(b'a,b x "yes"'))
+    (True, False)
     """
-    return re.compile(re.escape(delimiter.encode()) + rb'[ \t]+"')
+    return re.compile(rb"(?:^|(?<=[\r\n])|" + re.escape(delimiter.encode()) + rb')[ \t]+"',
+                      re.MULTILINE)
 
 
 def file_quotes_after_space(path, delimiter: str, chunk: int = 1 << 20) -> bool:
@@ -286,10 +293,9 @@ def _check_spaced_widths(path: Path, delimiter: str, width: int, skip: int) -> N
     with open_text(path) as handle:
         for _ in range(skip):
             handle.readline()
-        reader = csv.reader(handle, delimiter=delimiter, skipinitialspace=True)
-        start = skip + 1
-        for record in reader:
-            if (len(record) > 1 or (record and record[0].strip(BLANK))) and len(record) != width:
-                raise ValueError(f"{path}, line {start}: expected {width} fields (as in the "
-                                 f"first row), found {len(record)}.")
-            start = skip + reader.line_num + 1
+        from dpboost.record_lines import is_blank, numbered_records
+
+        for number, _, _, record in numbered_records(handle, delimiter):
+            if not is_blank(record) and len(record) != width:  # named by its record line
+                raise ValueError(f"{path}, line {skip + number}: expected {width} fields (as "
+                                 f"in the first row), found {len(record)}.")

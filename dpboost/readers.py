@@ -315,7 +315,8 @@ def line_of(path: str | os.PathLike, row: int, *, header: bool,
     delimiter = file_delimiter(path, lines[0][1], separator=separator) if lines else None
     seen = -1 if header else 0
     with _open_text(path) as handle:  # whitespace: a quote left open is refused, so lines
-        records = (((n, [t]) for n, t in enumerate(handle, start=1)) if delimiter is None else
+        records = (((n, [t] if t.strip(BLANK) else []) for n, t in enumerate(handle, start=1))
+                   if delimiter is None else
                    ((n, f) for n, _, _, f in numbered_records(handle, delimiter)))
         for number, fields in records:
             if not is_blank(fields):

@@ -30,13 +30,15 @@ import itertools
 from collections.abc import Iterable, Iterator
 
 import dpboost.csv_errors  # noqa: F401  (sets the csv module's field size limit)
+from dpboost.pandas_csv import BLANK
 
 __all__ = ["is_blank", "numbered_records", "record_text"]
 
 
 def is_blank(fields: list[str]) -> bool:
-    """Whether a record read by :mod:`csv` is a blank line (empty or spaces), not a row."""
-    return len(fields) <= 1 and not (fields and fields[0].strip())
+    """Whether a record of :func:`numbered_records` is a blank line, not a row (it yields no
+    fields for one)."""
+    return not fields
 
 
 def numbered_records(lines: Iterable[str], delimiter: str
@@ -60,7 +62,12 @@ def numbered_records(lines: Iterable[str], delimiter: str
     physical = 1
     reader = csv.reader(read(), delimiter=delimiter, skipinitialspace=True)
     for number, fields in enumerate(reader, start=1):
-        yield number, physical, consumed[0] if consumed else "", fields
+        # blank as every reader takes it: one line of BLANK characters only; a line of form
+        # feeds or no-break spaces, or '""', is a row of one field (Python's strip() and the
+        # csv module's [''] took both for blank, so a refused row's message followed a later
+        # row's reader; red team, session 26)
+        blank = len(consumed) == 1 and not consumed[0].strip(BLANK)
+        yield number, physical, consumed[0] if consumed else "", [] if blank else fields
         physical += len(consumed)
         consumed.clear()
 

@@ -220,8 +220,11 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
         text = text.map(lambda v: DECIMAL_COMMA.sub(r"\1.\2", v) if isinstance(v, str) else v)
     values, plain = parse_numbers(text)
     bad = (~plain & text.notna().to_numpy()) | dotted | misplaced
+    values = _na_numbers_missing(values, na_values)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
+        _finite(values[:row], name)  # the first refused cell is named, an infinity too (a
+        # later non-number hid an earlier one: red team, session 26)
         hint = (f"; it holds the declared thousands separator {thousands!r} elsewhere than "
                 "between groups of three digits after a first group not starting with 0: "
                 "correct the cell (a separator is never read as a decimal mark)"
@@ -231,7 +234,7 @@ def _numeric_values(series, name: str, na_values: tuple[str, ...],
                 or _not_a_number_hint(text.iloc[row], decimal))  # never the cell itself
         raise BadValueError(f"Column {name!r} is declared numeric but the cell at row {row} is "
                             f"not a number{hint}.", column=name, row=row)
-    return _finite(_na_numbers_missing(values, na_values), name)
+    return _finite(values, name)
 
 
 #: What :func:`parse_numbers` reads as a number: a sign, digits with at most one point and an

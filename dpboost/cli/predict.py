@@ -61,6 +61,18 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
+def _saved_schema_hint(error: Exception, args) -> Exception:
+    """``error``, which asks to declare the file's format (a decimal comma, a thousands
+    separator) in "the schema", saying which schema that is and the two ways out: ``predict``
+    has no flag for it (a user trial, session 26, looked for ``--decimal``)."""
+    text = str(error)
+    if not any(key in text for key in ('"decimal"', '"thousands"')):
+        return error
+    return type(error)(f"{text[:-1]} (the schema is the one saved in {args.model}: re-save "
+                       f"{args.data} in the format it declares, or retrain with a schema "
+                       "declaring this file's).")
+
+
 def _format(values: np.ndarray) -> list[str]:
     out = []
     for v in values.tolist():
@@ -112,12 +124,7 @@ def _encoded(model, args):
     except BadValueError as exc:
         from dpboost.cli._row_lines import with_line
 
-        error = with_line(exc, args.data, frame)
-        if "the schema" in str(error):  # (user trial, session 26: which schema, and how?)
-            error = type(error)(f"{str(error)[:-1]} (the schema is the one saved in "
-                                f"{args.model}: re-save {args.data} in the format it declares, "
-                                "or retrain with a schema declaring this file's).")
-        raise error from None
+        raise _saved_schema_hint(with_line(exc, args.data, frame), args) from None
     from dpboost.cli._owner_checks import warn_data_checks
 
     warn_data_checks(frame, schema, "predict")
@@ -492,7 +499,7 @@ def _run_dask(model, args) -> int:
         try:  # a bad value surfaces when a partition is first encoded
             _predict_dask(model, args)
         except BadValueError as exc:
-            raise file_error(exc, args.data, model.schema_) from None
+            raise _saved_schema_hint(file_error(exc, args.data, model.schema_), args) from None
     for warning in caught:
         print(f"dpboost predict: warning: {' '.join(str(warning.message).split())}",
               file=sys.stderr)

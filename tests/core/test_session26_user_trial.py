@@ -92,3 +92,26 @@ def test_the_one_class_note_of_a_multiclass_model_names_its_score_columns(capsys
     say_one_class(np.array([1] * 5), [0, 1])
     err = capsys.readouterr().err
     assert "threshold" in err and "'score' column" in err
+
+
+def test_predict_says_which_schema_declares_the_format(tmp_path, capsys):
+    schema = tmp_path / "s.json"
+    schema.write_text('{"columns": {"a": {"type": "numeric", "lower": 0, "upper": 1}, "b": '
+                      '{"type": "numeric", "lower": 0, "upper": 1}}, "label": {"column": "y", '
+                      '"classes": ["no", "yes"]}}')
+    rng = np.random.default_rng(0)
+    train = tmp_path / "t.csv"
+    train.write_text("a,b,y\n" + "".join(f"{rng.random():.3f},{rng.random():.3f},"
+                                         f"{rng.choice(['no', 'yes'])}\n" for _ in range(300)))
+    model = tmp_path / "m.json"
+    assert main(["train", str(train), "--schema", str(schema), *TRAIN, "--out", str(model)]) == 0
+    test = tmp_path / "d.csv"
+    test.write_text("a;b;y\n0,5;0,2;no\n0,1;0,3;yes\n")
+    errors = []
+    for flags in ([], ["--workers", "1"]):
+        capsys.readouterr()
+        assert main(["predict", str(test), "--model", str(model), "--out",
+                     str(tmp_path / "p.csv"), *flags]) == 2
+        errors.append(capsys.readouterr().err.strip())
+    assert errors[0] == errors[1]
+    assert f"(the schema is the one saved in {model}: re-save {test}" in errors[0]
