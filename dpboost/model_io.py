@@ -172,7 +172,11 @@ class HalfspaceModel:
         if not self._reads_tables() or not hasattr(X, "columns"):
             return X
         names = {str(c).strip() for c in X.columns}
-        if not set(self.schema_.used_columns) <= names:
+        missing = [c for c in self.schema_.used_columns if c not in names]
+        if missing and len(missing) < len(self.schema_.used_columns):  # a raw table, short
+            raise ValueError(f"The data has no column {missing[0]!r}, which the model's schema "
+                             f"reads ({len(missing)} of its columns missing).")
+        if missing:  # none of them: encoded features
             return X
         from dpboost.tabular import TabularEncoder
 
@@ -212,6 +216,16 @@ class HalfspaceModel:
         """Accuracy on ``(X, y)`` (computed without privacy: do not publish it for training
         data)."""
         return float(np.mean(self.predict(X) == np.asarray(y)))
+
+    def __sklearn_tags__(self):
+        """A fitted classifier's tags, so scikit-learn's scorers (``get_scorer("roc_auc")``)
+        and ``is_classifier`` take a loaded model as they take the estimator (they failed on
+        the missing method: a user trial, session 26)."""
+        from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags
+
+        return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
+                    classifier_tags=ClassifierTags(multi_class=self.coef_.ndim == 2),
+                    input_tags=InputTags())
 
     def __repr__(self) -> str:
         private = "private" if self.privacy_report_ is not None else "non-private"

@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 import sys
 import warnings
+import weakref
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -78,28 +79,55 @@ class BudgetPerFitWarning(UserWarning):
     """Each fit of a private estimator spends its whole privacy budget."""
 
 
-_warned = [False]
+#: Where scikit-learn fits an estimator's clones again and again: model selection (searches,
+#: ``cross_val_score``), calibration (``CalibratedClassifierCV``: one fit per fold), ensembles
+#: and the one-vs-rest wrappers.
+_REFITTERS = ("sklearn/model_selection/", "sklearn/calibration.py", "sklearn/ensemble/",
+              "sklearn/multiclass.py", "sklearn/multioutput.py", "sklearn/feature_selection/")
+
+#: The searches (or the estimators a ``cross_val_score`` was given) already warned about.
+_warned: weakref.WeakSet = weakref.WeakSet()
 
 
 def warn_if_in_search(owner: str) -> None:
-    """Warn once per process when a private estimator is fitted by sklearn.model_selection."""
-    if _warned[0]:
-        return
-    frame = sys._getframe(1)
+    """Warn once per search when scikit-learn fits a private estimator repeatedly.
+
+    The search is the outermost scikit-learn object on the call stack that refits (its
+    ``self``; for a function such as ``cross_val_score``, the ``estimator`` it was given), so a
+    second ``GridSearchCV`` warns again, and a search's many fits warn once.  Until session 26
+    the warning came once per process, and ``CalibratedClassifierCV`` (a fit per fold) never
+    warned (a user trial).
+    """
+    frame, key, where = sys._getframe(1), None, None
     while frame is not None:
         name = frame.f_code.co_filename.replace("\\", "/")
-        if "sklearn/model_selection/" in name:
-            _warned[0] = True
-            fix = ("put the settings in its candidates instead" if owner == "PrivateSelection"
-                   else "Use dpboost.selection.PrivateSelection to tune within one budget")
-            warnings.warn(
-                f"{owner} is being fitted by scikit-learn's model selection: every fit spends "
-                "the whole (target_epsilon, target_delta) budget and the choice among them is "
-                "not private, so the total cost is the composition of all fits. "
-                f"{fix[0].upper()}{fix[1:]}.",
-                BudgetPerFitWarning, stacklevel=3)
-            return
+        found = next((r for r in _REFITTERS if r in name), None)
+        if found is not None:  # keep the outermost
+            key = frame.f_locals.get("self", frame.f_locals.get("estimator"))
+            where = found
         frame = frame.f_back
+    if where is None:
+        return
+    try:
+        if key in _warned:
+            return
+        _warned.add(key)
+    except TypeError:  # not weakly referable (None): say it once per process
+        if None in _once:
+            return
+        _once.add(None)
+    fix = ("put the settings in its candidates instead" if owner == "PrivateSelection"
+           else "Use dpboost.selection.PrivateSelection to tune within one budget")
+    module = where.strip("/").removesuffix(".py").replace("/", ".")
+    warnings.warn(
+        f"{owner} is being fitted repeatedly by scikit-learn ({module}): every fit spends "
+        "the whole (target_epsilon, target_delta) budget and the choice among them is "
+        "not private, so the total cost is the composition of all fits. "
+        f"{fix[0].upper()}{fix[1:]}.",
+        BudgetPerFitWarning, stacklevel=3)
+
+
+_once: set = set()
 
 
 def _gamma_for(expected_runs: float, eta: float) -> float:

@@ -177,12 +177,11 @@ def test_selection_never_touches_the_global_numpy_rng():
 
 
 # -- 7. a search over PrivateSelection itself ---------------------------------------------------
-def test_grid_search_over_private_selection_warns_that_each_fit_spends_the_budget(monkeypatch):
+def test_grid_search_over_private_selection_warns_that_each_fit_spends_the_budget():
     from sklearn.model_selection import GridSearchCV
 
     from dpboost import selection
 
-    monkeypatch.setattr(selection, "_warned", [False])
     X, y = _data(n=120)
     grid = GridSearchCV(PrivateSelection(1.0, 1e-6, classes=[-1, 1], candidates=FAST,
                                          random_state=0),

@@ -92,3 +92,25 @@ def test_cli_predict_scores_the_declared_positive_class(tmp_path, capsys):
     np.testing.assert_allclose(out["score"], X @ coef + intercept, rtol=1e-12)
     assert out["prediction"].tolist() == model.predict(X).tolist()
     assert load_model(tmp_path / "m.json").classes_.tolist() == ["Malignant", "benign"]
+
+
+@pytest.mark.parametrize("k", [2, 4])
+def test_scikit_learn_scorers_take_a_loaded_model(tmp_path, k):
+    from sklearn.base import is_classifier
+    from sklearn.metrics import get_scorer
+
+    rng = np.random.default_rng(k)
+    n, d = 3000, 3
+    names = ["zeta", "alpha", "mid", "beta"][:k]
+    y = rng.choice(names, size=n)
+    X = rng.normal(size=(n, d)) * 0.2 + 0.2 * (y[:, None] == np.array(names[1:d + 1]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # declared out of sorted order
+        clf = PrivateHalfspaceClassifier(5.0, 1e-6, classes=names,
+                                         random_state=np.random.default_rng(0)).fit(X, y)
+    save_model(clf, tmp_path / "m.json")
+    loaded = load_model(tmp_path / "m.json")
+    assert is_classifier(loaded)
+    for name in ("accuracy", "neg_log_loss", "roc_auc" if k == 2 else "roc_auc_ovr"):
+        assert get_scorer(name)(loaded, X, y) == pytest.approx(get_scorer(name)(clf, X, y),
+                                                               abs=1e-9)

@@ -51,8 +51,7 @@ def test_each_run_gets_less_than_a_single_fit(eps):
     assert 0.2 * single < planned.rho < 0.6 * single  # measured 0.37-0.47 for 7.5 runs
 
 
-def test_grid_search_warns_once_that_each_fit_spends_the_budget(monkeypatch):
-    monkeypatch.setattr(selection, "_warned", [False])
+def test_grid_search_warns_once_that_each_fit_spends_the_budget():
     X, y = _data(1200)
     grid = GridSearchCV(PrivateHalfspaceClassifier(1.0, 1e-6, n_rounds=5, classes=[0, 1]),
                         {"learning_rate": [1.0, 5.0]}, cv=2)
@@ -63,7 +62,6 @@ def test_grid_search_warns_once_that_each_fit_spends_the_budget(monkeypatch):
     assert len(budget) == 1 and "spends the whole" in str(budget[0].message)
     with warnings.catch_warnings(record=True) as caught:  # a plain fit does not warn
         warnings.simplefilter("always")
-        monkeypatch.setattr(selection, "_warned", [False])
         PrivateHalfspaceClassifier(1.0, 1e-6, n_rounds=5, classes=[0, 1]).fit(X, y)
     assert not [w for w in caught if issubclass(w.category, BudgetPerFitWarning)]
 
@@ -77,3 +75,29 @@ def test_a_ledger_checks_the_whole_search_before_any_data(tmp_path):
     ledger.spend(first, label="tuning")
     with pytest.raises(BudgetExceededError):  # RDP composition of two searches: 2.15 > 2
         ledger.check(PrivateSelection(1.5, 1e-6).planned_privacy_event())
+
+
+def test_every_search_warns_once_and_calibration_too():
+    # session 26 (a user trial): once per process, so a second search was silent, and
+    # CalibratedClassifierCV, a fit per fold, never warned
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.model_selection import cross_val_score
+
+    X, y = _data(900)
+    make = lambda: PrivateHalfspaceClassifier(1.0, 1e-6, n_rounds=5, classes=[0, 1])  # noqa
+    runs = [lambda: GridSearchCV(make(), {"learning_rate": [1.0, 5.0]}, cv=2).fit(X, y),
+            lambda: GridSearchCV(make(), {"learning_rate": [1.0, 5.0]}, cv=2).fit(X, y),
+            lambda: CalibratedClassifierCV(make(), cv=2).fit(X, y),
+            lambda: cross_val_score(make(), X, y, cv=3)]
+    for run in runs:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            run()
+        budget = [w for w in caught if issubclass(w.category, BudgetPerFitWarning)]
+        assert len(budget) == 1, [str(w.message) for w in budget]
+    estimator = make()
+    with warnings.catch_warnings(record=True) as caught:  # the same estimator: warned once
+        warnings.simplefilter("always")
+        cross_val_score(estimator, X, y, cv=2)
+        cross_val_score(estimator, X, y, cv=2)
+    assert len([w for w in caught if issubclass(w.category, BudgetPerFitWarning)]) == 1
