@@ -282,8 +282,9 @@ def _pipeline_parts(pipeline) -> tuple:
     return steps[1], encoder.schema_, encoder.get_feature_names_out().tolist()
 
 
-def _in_label_order(content: dict) -> dict:
-    """The model with its classes in the schema's declared label order, when that differs.
+def _in_label_order(content: dict, declared_classes=None) -> dict:
+    """The model with its classes in the schema's declared label order (else in
+    ``declared_classes``, the estimator's ``classes=``), when that differs.
 
     A scikit-learn estimator sorts ``classes_`` (``"Malignant" < "benign"``), while ``dpboost
     predict`` reads a labelled file's classes in the schema's order.  Reversing the classes of
@@ -292,7 +293,7 @@ def _in_label_order(content: dict) -> dict:
     released weights; the same predictions.
     """
     label = (content.get("schema") or {}).get("label")
-    declared = [str(c) for c in (label or {}).get("classes") or []]
+    declared = [str(c) for c in (label or {}).get("classes") or declared_classes or []]
     classes = [str(c) for c in content["classes"]]
     if not declared or declared == classes or sorted(declared) != sorted(classes):
         return content
@@ -382,6 +383,9 @@ def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -
     report = getattr(estimator, "privacy_report_", None)
     if report is not None and draft:
         report = {**report, "schema_from_data": list(draft)}
+    # the positive class as declared (classes=["malignant", "benign"]: "benign"), which
+    # predict scores, also without a schema (a user trial, session 26)
+    by_param = getattr(estimator, "classes", None) if declared is None else None
     return _in_label_order({
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -397,7 +401,7 @@ def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -
         "probability": (None if not hasattr(estimator, "predict_proba") else
                         "softmax" if multiclass else "sigmoid"),
         "norm_bound": scoring_norm_bound(estimator),  # public: the fit's declared bound
-    })
+    }, None if by_param is None else list(np.asarray(by_param, dtype=object).tolist()))
 
 
 def _is_number(value) -> bool:

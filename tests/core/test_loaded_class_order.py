@@ -114,3 +114,22 @@ def test_scikit_learn_scorers_take_a_loaded_model(tmp_path, k):
     for name in ("accuracy", "neg_log_loss", "roc_auc" if k == 2 else "roc_auc_ovr"):
         assert get_scorer(name)(loaded, X, y) == pytest.approx(get_scorer(name)(clf, X, y),
                                                                abs=1e-9)
+
+
+def test_a_bare_estimator_is_saved_in_its_declared_order(tmp_path):
+    rng = np.random.default_rng(5)
+    y = rng.choice(["malignant", "benign"], size=2000)
+    X = rng.normal(size=(2000, 2)) * 0.2 + 0.2 * (y == "benign")[:, None]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = PrivateHalfspaceClassifier(2.0, 1e-6, classes=["malignant", "benign"],
+                                         random_state=np.random.default_rng(0)).fit(X, y)
+    save_model(clf, tmp_path / "m.json")
+    assert json.loads((tmp_path / "m.json").read_text())["classes"] == ["malignant", "benign"]
+    loaded = load_model(tmp_path / "m.json")
+    assert loaded.declared_classes_.tolist() == ["malignant", "benign"]
+    np.testing.assert_allclose(loaded.predict_proba(X), clf.predict_proba(X), atol=1e-12)
+    # predict's probability column: P(benign), the declared positive
+    np.testing.assert_allclose(in_declared_order(loaded).predict_proba(X)[:, 1],
+                               clf.predict_proba(X)[:, list(clf.classes_).index("benign")],
+                               atol=1e-12)
