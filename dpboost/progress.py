@@ -49,7 +49,8 @@ def round_callback(owner: str, n: int, d: int, n_rounds: int, verbose, *, n_clas
                    multiclass: str = "joint") -> tuple[Callable | None, Callable[[], None]]:
     """Print the plan to stderr; return ``(callback, close)`` for a progress bar (or none).
 
-    ``verbose`` false: prints nothing and returns ``(None, no-op)``.  With ``n_classes >= 3``
+    ``verbose`` false: prints nothing and returns ``(None, no-op)``.  The bar is drawn on a
+    terminal only; the plan line is printed anywhere.  With ``n_classes >= 3``
     the plan names the multiclass booster: a joint round scores ``K`` classes (the estimate
     counts ``K d`` cells a row), one-vs-rest runs ``K`` binary boosters of ``n_rounds`` rounds
     (the bar counts all ``K n_rounds``).
@@ -73,8 +74,9 @@ def round_callback(owner: str, n: int, d: int, n_rounds: int, verbose, *, n_clas
     secs = estimated_seconds(n, cells, total)
     shown = "< 0.1 s" if secs < 0.05 else f"{secs:.1f} s"  # never "0.0 s"
     print(f"{owner}: {what} on {n} rows x {d} features; estimated {shown}", file=sys.stderr)
-    if secs < BAR_AFTER_SECONDS:
-        return None, lambda: None
+    is_terminal = getattr(sys.stderr, "isatty", lambda: False)()
+    if secs < BAR_AFTER_SECONDS or not is_terminal:  # a log file got one line of ~100 redraws
+        return None, lambda: None  # joined by carriage returns (a user trial, session 26)
     bar = RoundBar(owner, total)
     return (lambda t, mu, h: bar.update()), bar.close
 

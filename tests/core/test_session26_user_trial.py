@@ -115,3 +115,21 @@ def test_predict_says_which_schema_declares_the_format(tmp_path, capsys):
         errors.append(capsys.readouterr().err.strip())
     assert errors[0] == errors[1]
     assert f"(the schema is the one saved in {model}: re-save {test}" in errors[0]
+
+
+def test_the_progress_bar_is_drawn_on_a_terminal_only(monkeypatch):
+    import io
+
+    from dpboost import progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    for stream, bar in ((io.StringIO(), False), (Terminal(), True)):
+        monkeypatch.setattr("sys.stderr", stream)
+        callback, close = progress.round_callback("Demo", 2_000_000, 100, 500, 1)
+        assert (callback is not None) is bar
+        close()
+        assert stream.getvalue().startswith("Demo: 500 boosting rounds on 2000000 rows")
+        assert ("\r" in stream.getvalue()) is bar
