@@ -184,7 +184,7 @@ def spaced_quote_bytes(delimiter: str) -> re.Pattern:
     >>> bool(spaced_quote_bytes(",").search(b'30, "clerk"')), bool(
     ...     spaced_quote_bytes(";").search(b'a;"b"'))
     (True, False)
-    >>> bool(spaced_quote_bytes(",").search(b'a,b\n  "yes",30')), bool(
+    >>> bool(spaced_quote_bytes(",").search(b'a,b\\n  "yes",30')), bool(
     ...     spaced_quote_bytes(",").search(b'a,b x "yes"'))
     (True, False)
     """

@@ -74,11 +74,15 @@ def round_callback(owner: str, n: int, d: int, n_rounds: int, verbose, *, n_clas
     secs = estimated_seconds(n, cells, total)
     shown = "< 0.1 s" if secs < 0.05 else f"{secs:.1f} s"  # never "0.0 s"
     print(f"{owner}: {what} on {n} rows x {d} features; estimated {shown}", file=sys.stderr)
-    is_terminal = getattr(sys.stderr, "isatty", lambda: False)()
-    if secs < BAR_AFTER_SECONDS or not is_terminal:  # a log file got one line of ~100 redraws
-        return None, lambda: None  # joined by carriage returns (a user trial, session 26)
+    if secs < BAR_AFTER_SECONDS or not on_terminal():  # a log file got one line of ~100
+        return None, lambda: None  # redraws joined by carriage returns (user trial, s. 26)
     bar = RoundBar(owner, total)
     return (lambda t, mu, h: bar.update()), bar.close
+
+
+def on_terminal() -> bool:
+    """Whether stderr is a terminal, where a redrawn bar belongs."""
+    return bool(getattr(sys.stderr, "isatty", lambda: False)())
 
 
 class RoundBar:

@@ -99,6 +99,7 @@ def test_the_progress_bar_is_the_same_on_neighbours(monkeypatch, params):
     import dpboost.progress as progress
 
     monkeypatch.setattr(progress, "BAR_AFTER_SECONDS", 0.0)  # a bar for every fit
+    monkeypatch.setattr(progress, "on_terminal", lambda: True)  # as on a terminal
     X, y = _data(n=300)
     k = 3 if params else 2
     if k == 3:

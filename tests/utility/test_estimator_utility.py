@@ -146,6 +146,7 @@ def test_verbose_prints_the_plan_and_a_bar(capsys, monkeypatch):
     err = capsys.readouterr().err
     assert "15 boosting rounds on 3000 rows x 4 features; estimated" in err
     monkeypatch.setattr(progress, "BAR_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(progress, "on_terminal", lambda: True)  # as on a terminal
     P(1.0, 1e-6, n_rounds=15, classes=[0, 1], random_state=0, verbose=True).fit(X, y)
     assert "0/15" in capsys.readouterr().err  # the round bar (cleared when done)
 
