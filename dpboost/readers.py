@@ -253,9 +253,10 @@ def csv_layout(path: str | os.PathLike, names=None, columns=None, decimal: str =
     _check_first_two(path, lines, decimal, separator, names)
     delimiter = file_delimiter(path, lines[0][1], decimal, separator)
     if delimiter is not None and quoted_after_space([line for _, line in lines], delimiter):
-        raise ValueError(f"{path} puts spaces between its separators and quoted values "
-                         "(a, \"b\"), which the block reader of --workers keeps as quotes; "
-                         "delete those spaces, or read the file without --workers.")
+        raise ValueError(f"{path} puts spaces before quoted values (a, \"b\", or a line "
+                         "starting with spaces and a quote), which the block reader of "
+                         "--workers keeps as quotes; delete those spaces, or read the file "
+                         "without --workers.")
     first = split_fields(lines[0][1], delimiter)
     if names is None:
         _check_header_line(path, lines[0])
