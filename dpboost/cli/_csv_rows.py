@@ -68,9 +68,9 @@ class SpacedQuoteError(ValueError):
 
 
 #: The refusal of a file holding a quoted value after spaces, under ``--workers``.
-SPACED_QUOTES = ("{path} puts spaces between its separators and quoted values (a, \"b\"), "
-                 "which the block reader of --workers keeps as quotes; delete those spaces, "
-                 "or read the file without --workers.")
+SPACED_QUOTES = ("{path} puts spaces before quoted values (a, \"b\", or a line starting with "
+                 "spaces and a quote), which the block reader of --workers keeps as quotes; "
+                 "delete those spaces, or read the file without --workers.")
 
 
 #: A carriage return not followed by a line feed: the fast filter of :func:`shifted_rows`.
