@@ -89,6 +89,13 @@ _REFITTERS = ("sklearn/model_selection/", "sklearn/calibration.py", "sklearn/ens
 _warned: weakref.WeakSet = weakref.WeakSet()
 
 
+class _Unkeyed:
+    """The key of a refitting frame without ``self`` or ``estimator``: warned once."""
+
+
+_UNKEYED = _Unkeyed()
+
+
 def warn_if_in_search(owner: str) -> None:
     """Warn once per search when scikit-learn fits a private estimator repeatedly.
 
@@ -108,14 +115,13 @@ def warn_if_in_search(owner: str) -> None:
         frame = frame.f_back
     if where is None:
         return
+    key = _UNKEYED if key is None else key
     try:
         if key in _warned:
             return
         _warned.add(key)
-    except TypeError:  # not weakly referable (None): say it once per process
-        if None in _once:
-            return
-        _once.add(None)
+    except TypeError:  # an object that cannot be weakly referenced: warned at each fit
+        pass
     fix = ("put the settings in its candidates instead" if owner == "PrivateSelection"
            else "Use dpboost.selection.PrivateSelection to tune within one budget")
     module = where.strip("/").removesuffix(".py").replace("/", ".")
@@ -125,9 +131,6 @@ def warn_if_in_search(owner: str) -> None:
         "not private, so the total cost is the composition of all fits. "
         f"{fix[0].upper()}{fix[1:]}.",
         BudgetPerFitWarning, stacklevel=3)
-
-
-_once: set = set()
 
 
 def _gamma_for(expected_runs: float, eta: float) -> float:
