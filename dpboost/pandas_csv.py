@@ -254,18 +254,12 @@ def blank_lines_as_newlines(lines, delimiter: str | None):
     if delimiter is None:
         yield from ("\n" if not line.strip(BLANK) else line for line in lines)
         return
-    consumed: list[str] = []
+    from dpboost.record_lines import split_records  # (it imports this module)
 
-    def read():
-        for line in lines:
-            consumed.append(line)
-            yield line
-
-    for fields in csv.reader(read(), delimiter=delimiter, skipinitialspace=True):
-        text = "".join(consumed)
-        consumed.clear()
-        yield "\n" if len(fields) <= 1 and not text.strip(BLANK) else text
-    yield "".join(consumed)  # (nothing, unless the csv module left lines unread)
+    for fields, record in split_records(lines, delimiter):
+        text = "".join(record)
+        yield "\n" if fields is not None and len(fields) <= 1 and not text.strip(BLANK) \
+            else text
 
 
 class _TextStream:

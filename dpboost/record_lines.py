@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator
 import dpboost.csv_errors  # noqa: F401  (sets the csv module's field size limit)
 from dpboost.pandas_csv import BLANK
 
-__all__ = ["is_blank", "numbered_records", "record_text"]
+__all__ = ["is_blank", "numbered_records", "record_text", "split_records"]
 
 
 def is_blank(fields: list[str]) -> bool:
@@ -52,6 +52,29 @@ def numbered_records(lines: Iterable[str], delimiter: str
     >>> [(n, p) for n, p, _, _ in numbered_records(rows, ",")]
     [(1, 1), (2, 2), (3, 4), (4, 5), (5, 7)]
     """
+    physical = 1
+    for number, (fields, text) in enumerate(split_records(lines, delimiter), start=1):
+        if fields is None:  # lines the csv module left unread: no record
+            return
+        # blank as every reader takes it: one line of BLANK characters only; a line of form
+        # feeds or no-break spaces, or '""', is a row of one field (Python's strip() and the
+        # csv module's [''] took both for blank, so a refused row's message followed a later
+        # row's reader; red team, session 26)
+        blank = len(text) == 1 and not text[0].strip(BLANK)
+        yield number, physical, text[0] if text else "", [] if blank else fields
+        physical += len(text)
+
+
+def split_records(lines: Iterable[str], delimiter: str
+                  ) -> Iterator[tuple[list[str] | None, list[str]]]:
+    r"""``(fields, physical lines)`` of each record of the text ``lines`` (a file opened with
+    ``newline=""``), split as the readers split them (a quote after a separator's spaces
+    opens a value); last, ``(None, lines)`` for any lines the csv module read past its last
+    record.
+
+    >>> list(split_records(['a, "b\n', 'c"\n', '\r', ',1\n'], ","))
+    [(['a', 'b\nc'], ['a, "b\n', 'c"\n']), ([], ['\r']), (['', '1'], [',1\n'])]
+    """
     consumed: list[str] = []
 
     def read() -> Iterator[str]:
@@ -59,17 +82,11 @@ def numbered_records(lines: Iterable[str], delimiter: str
             consumed.append(text)
             yield text
 
-    physical = 1
-    reader = csv.reader(read(), delimiter=delimiter, skipinitialspace=True)
-    for number, fields in enumerate(reader, start=1):
-        # blank as every reader takes it: one line of BLANK characters only; a line of form
-        # feeds or no-break spaces, or '""', is a row of one field (Python's strip() and the
-        # csv module's [''] took both for blank, so a refused row's message followed a later
-        # row's reader; red team, session 26)
-        blank = len(consumed) == 1 and not consumed[0].strip(BLANK)
-        yield number, physical, consumed[0] if consumed else "", [] if blank else fields
-        physical += len(consumed)
+    for fields in csv.reader(read(), delimiter=delimiter, skipinitialspace=True):
+        yield fields, consumed[:]
         consumed.clear()
+    if consumed:
+        yield None, consumed[:]
 
 
 def record_text(lines: Iterable[str], line: int, delimiter: str | None) -> str | None:
