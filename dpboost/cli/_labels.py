@@ -15,8 +15,8 @@ import numpy as np
 from dpboost.cell_text import AMBIGUOUS, NA_WORDS, DeclaredValues
 
 __all__ = ["CASE_HINT", "CLASSES_HELP", "MARKER_HINT", "SPELLING_HELP", "declared_positions",
-           "label_text", "reads_as_marker", "row_where", "spelt_as_text", "split_classes",
-           "unknown_labels"]
+           "label_column", "label_text", "labels_not_classes", "reads_as_marker", "row_where",
+           "spelt_as_text", "split_classes", "unknown_labels"]
 
 #: What a label message adds when the first label outside the classes is a missing-value
 #: marker (``?``, ``NA``, ``n/a``, ``NULL``...), worded as ``train`` words it
@@ -222,3 +222,38 @@ def _case_variant(label, classes) -> bool:
         return False
     key = unicodedata.normalize("NFC", label.strip()).casefold()
     return any(unicodedata.normalize("NFC", str(c).strip()).casefold() == key for c in classes)
+
+
+def label_column(path, label: str | None) -> str:
+    """How a message names the label column: ``--label``'s, or the last column's (and its
+    header name when ``path`` has one)."""
+    if label is not None:
+        return f"the label column {label!r}"
+    from dpboost.readers import header_names
+
+    try:
+        names = header_names(path, "infer")
+    except (OSError, ValueError):
+        names = None
+    return "the last column" + (f" {names[-1]!r}" if names else "") + " (no --label given)"
+
+
+def labels_not_classes(path, label: str | None, y) -> str | None:
+    """The one-line refusal of labels that are not classes when none were declared, or None.
+
+    Without ``--classes`` (or a schema's) the classes are read from the labels, and a column
+    of decimals (the user trial of session 26: the last column taken as the label by default
+    was a feature) failed inside scikit-learn as an internal error with a traceback.  The
+    message names the column taken as the label, never a value.
+    """
+    from sklearn.utils.multiclass import type_of_target
+
+    try:
+        kind = type_of_target(y)
+    except ValueError:
+        kind = "unknown"
+    if kind in ("binary", "multiclass"):
+        return None
+    return (f"{path}: {label_column(path, label)} holds values that are not class labels "
+            "(numbers with decimals, or a mix of kinds); name the label column with --label "
+            "COL and declare its classes with --classes NEG,POS.")

@@ -46,7 +46,8 @@ from dpboost.cli._options import (
 )
 from dpboost.cli._declarations import check_declarations, declared_format
 from dpboost.cli._owner_checks import CLIP_WARN_FRACTION, warn_data_checks
-from dpboost.cli._labels import CLASSES_HELP, SPELLING_HELP, label_text, spelt_as_text
+from dpboost.cli._labels import (CLASSES_HELP, SPELLING_HELP, label_column, label_text,
+                                 labels_not_classes, spelt_as_text)
 
 __all__ = ["add_parser", "clipped_fraction", "fit_charged", "parse_classes",
            "raw_values_hint", "run"]
@@ -358,8 +359,8 @@ def run(args) -> int:
             by_flag = schema is None or schema.label is None
             classes = list(schema.label.classes) if not by_flag else parse_classes(args.classes)
         _check_two_rows(args.data, X.shape[0])
-        if classes is None:
-            _check_inferred_labels(args, y)
+        if classes is None and (message := labels_not_classes(args.data, args.label, y)):
+            raise UserError(message)
         if public_classes is None and classes is not None:  # keep the declared order
             public_classes, y = list(classes), _label_positions(
                 args.data, y, classes, schema.decimal if schema is not None else ".",
@@ -370,8 +371,8 @@ def run(args) -> int:
         fit_charged(estimator, X, y, ledger, args)
     _warn_lines(caught, _figures(args))
     if fmt == "csv" and args.label is None and (schema is None or schema.label is None):
-        print(f"dpboost train: note: the label is {_label_column(args)}; pass --label COL to "
-              "choose another.", file=sys.stderr)  # (user trial, session 26: not said)
+        print(f"dpboost train: note: the label is {label_column(args.data, None)}; pass "
+              "--label COL to choose another.", file=sys.stderr)  # (user trial, session 26)
     if fmt != "libsvm" and (schema is None or not schema.columns) and not _figures(args):
         print(raw_values_hint(args.norm_bound, args.label, schema is not None),
               file=sys.stderr)  # reads no data (with the figures: the clipped fraction)
@@ -464,41 +465,6 @@ def _read_numeric(args, schema, fmt):
         raise UserError(f"{args.data} has {X.shape[1]} feature columns; --n-features "
                         f"declares {n_features}.")
     return X, y, names or None
-
-
-def _label_column(args) -> str:
-    """How a message names the label column: ``--label``'s, or the last column's (and its
-    header name when the file has one)."""
-    if args.label is not None:
-        return f"the label column {args.label!r}"
-    from dpboost.readers import header_names
-
-    try:
-        names = header_names(args.data, "infer")
-    except (OSError, ValueError):
-        names = None
-    return "the last column" + (f" {names[-1]!r}" if names else "") + " (no --label given)"
-
-
-def _check_inferred_labels(args, y) -> None:
-    """Refuse, in one line, labels that are not classes when none were declared.
-
-    Without ``--classes`` (or a schema's) the classes are read from the labels, and a column
-    of decimals (the user trial of session 26: the last column taken as the label by default
-    was a feature) failed inside scikit-learn as an internal error with a traceback.  The
-    message names the column taken as the label, never a value.
-    """
-    from sklearn.utils.multiclass import type_of_target
-
-    try:
-        kind = type_of_target(y)
-    except ValueError:
-        kind = "unknown"
-    if kind not in ("binary", "multiclass"):
-        raise UserError(f"{args.data}: {_label_column(args)} holds values that are not class "
-                        "labels (numbers with decimals, or a mix of kinds); name the label "
-                        "column with --label COL and declare its classes with --classes "
-                        "NEG,POS.")
 
 
 def _check_inferred_header(path) -> None:

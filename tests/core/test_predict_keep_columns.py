@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from dpboost.cli import main
-from dpboost.cli.predict import keep_names
+from dpboost.cli._keep_columns import keep_names
 
 SCHEMA = {"columns": {"code": {"type": "categorical", "categories": ["p", "q"]},
                       "x": {"type": "numeric", "lower": -4, "upper": 4}},
