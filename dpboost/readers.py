@@ -360,8 +360,8 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
         numbers are left to the encoder, which matches them too.
     header : bool or "infer", default=True
         Whether the first non-blank row holds column names (ignored when ``names`` is given).
-    text_columns : sequence of str
-        Columns to keep as text (no type inference), e.g. a label column.
+    text_columns : sequence of str or None
+        Columns to keep as text (no type inference), e.g. a label column (None: none).
     decimal : {".", ","}, default="."
         The decimal mark of the numbers (a schema's ``"decimal"``): ``","`` reads ``12,5`` as
         12.5, as a spreadsheet writes it in many locales (usually with ``;`` separators).
@@ -387,6 +387,7 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     if columns is not None:
         columns = _check_selection(columns)
     path = Path(path)
+    text_columns = () if text_columns is None else tuple(text_columns)  # as na_values=None
     fmt = table_format(path, declared="table")  # by the caller's declaration, not by a row
     if fmt == "libsvm":
         raise ValueError(f"{path} looks like a LIBSVM file, not a table; declare its "
