@@ -1,5 +1,8 @@
 """Refusing a column a schema or a caller wants but the file does not hold, with the hint
-that finds it (a case or spacing variant, a '#' before the header, two header rows, a typo).
+that finds it (a case or spacing variant, a '#' before the header, two header rows, a typo)
+or, failing these, how many of the wanted columns the header holds (a file and a schema that
+do not belong together).  Two header rows are named only where line 1 looks like a
+spreadsheet's upper header row (:func:`_header_hint`).
 
 A file's header names are public in a file that has a header; a headerless file's first line
 is a private row, so when the names hold a number the message shows none of them.
@@ -71,11 +74,38 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
                     "first line and must be a comma, semicolon, tab, pipe or whitespace.")
         elif close := difflib.get_close_matches(absent[0], shown, n=1, cutoff=0.75):
             hint = f" Did you mean {close[0]!r}?"  # a typo: 'colour' for 'color'
-        elif header:  # 'X1,X2,...' above the names; said without reading line 2, a row
-            hint = (" If the file has two header rows (as a spreadsheet export may), delete "
-                    "the first.")
+        elif header:  # said from line 1 and the schema alone, never from line 2 (a row)
+            hint = _header_hint(wanted, available)
         raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema); its "
                          f"columns are {shown}.{hint}")
+
+
+def _header_hint(wanted, available) -> str:
+    """The hint for a header row that holds no close match of a wanted column: two header
+    rows when line 1 looks like a spreadsheet's upper one (none of the wanted columns, and an
+    empty name before a named one, or a name repeated: merged cells, ``,X1,X2,...,Y`` above
+    UCI credit-default's names); else how many of the wanted columns it holds.  Until session
+    27 every such header got the two-rows hint, so a file and a schema that do not belong
+    together were told to delete a header (user trial 27u, finding 5).
+
+    Examples
+    --------
+    >>> print(_header_hint(["LIMIT_BAL", "y"], ["", "X1", "X2", "Y"]))
+     If the file has two header rows (as a spreadsheet export may), delete the first.
+    >>> print(_header_hint(["age", "bmi", "y"], ["income", "age", "fraud"]))
+    ... # doctest: +NORMALIZE_WHITESPACE
+     The file's header holds 1 of the 3 columns the schema names: check that the file and
+     the schema (or the model) belong together.
+    """
+    names = [str(a).split("\x00")[0].strip() for a in available]
+    named = [n for n in names if n]
+    merged = (len(set(named)) < len(named)
+              or any(not n and any(names[k + 1:]) for k, n in enumerate(names)))
+    held = sum(c in available for c in wanted)
+    if held == 0 and merged:
+        return " If the file has two header rows (as a spreadsheet export may), delete the first."
+    return (f" The file's header holds {held or 'none'} of the {len(wanted)} columns the "
+            "schema names: check that the file and the schema (or the model) belong together.")
 
 
 def _accents_hint(found: str, wanted: str) -> str:
