@@ -98,14 +98,45 @@ def _unread_numbers(frame, draft, decimal: str = ".",
         markers, text = sorted(set(text[marked])), text[~marked]
         digits = text[text.str.contains(r"\d", regex=True)]
         if len(text) and len(digits) >= 0.9 * len(text):
-            hint = next(filter(None, (_cell_hint(v, decimal, thousands)
-                                      for v in digits.head(50))), "")
+            hint = _column_hint(digits, decimal, thousands)
             if hint and markers:
                 hint += (f"; and list {markers[:5]} (its cells among the numbers) in the "
                          "column's 'na_values'")
             if hint:
                 found[name] = hint.lstrip("; ")
     return found
+
+
+#: Digits in a group of three after a separator (1,234  1'234  1 234  1.234).
+_GROUPED = r"\d[,.'\s]\d{3}(?!\d)"
+
+
+def _column_hint(digits, decimal: str, thousands: str | None) -> str:
+    """The hint for a column's cells (``digits``: those holding a digit), from its first 50
+    and its first with digits grouped by three: without --thousands, a hint naming the
+    separator (which names the flag) before any other, so a currency column whose first cells
+    are under 1,000 (``$52.40``) is not told only to declare ``"prefix"`` when a later cell,
+    ``$5,879.60``, needs --thousands too (user trial 27u, finding 4); else the first hint, as
+    before.  Never a cell itself: a hint says what kind of text it is."""
+    cells = [*digits.head(50), *digits[digits.str.contains(_GROUPED, regex=True)].head(1)]
+    hints = [h for h in (_cell_hint(v, decimal, thousands) for v in cells) if h]
+    grouped = [h for h in hints if thousands is None and '"thousands"' in h]
+    return (grouped or hints or [""])[0]
+
+
+def _number_notes(draft, unread: dict, args) -> dict[str, str]:
+    """The note for each column of ``unread`` drafted as 'drop' for its many distinct texts:
+    the hint :func:`run` prints, in place of "list a public set of categories by hand", which
+    is wrong advice for a column of numbers written for people (``$5,879.60``: user trial
+    27u, finding 4, where the draft's note named neither a number nor --thousands)."""
+    from dpboost.schema import DropColumn
+    from dpboost.schema_draft import many_values_note
+
+    many = many_values_note(args.max_categories)
+    return {name: ("drafted as drop: its cells look like numbers but are not read as numbers "
+                   f"(read from the data); {_with_flags(hint, args.decimal, args.thousands)}")
+            for name, hint in unread.items()
+            if isinstance(draft.columns[name], DropColumn) and draft.columns[name].note == many}
 
 
 def _cell_hint(value: str, decimal: str, thousands: str | None) -> str:
@@ -372,8 +403,12 @@ def run(args) -> int:
                          f"are {[str(c) for c in frame.columns][:30]}.")
     draft = draft_schema(frame, args.label, max_categories=args.max_categories,
                          decimal=args.decimal, thousands=args.thousands)
-    if args.no_header or args.decimal != "." or args.thousands is not None:
+    unread = _unread_numbers(frame, draft, args.decimal, args.thousands)
+    noted = _number_notes(draft, unread, args)
+    if args.no_header or args.decimal != "." or args.thousands is not None or noted:
         content = draft.to_dict()
+        for name, note in noted.items():
+            content["columns"][name]["note"] = note
         if args.no_header:
             content["names"] = [str(c) for c in frame.columns]
             if table_format(args.data) == "csv":  # train then reads as the draft did
@@ -390,6 +425,11 @@ def run(args) -> int:
     print("It is NOT private: replace every value marked 'from_data' with a public fact "
           "(a data dictionary, a unit, a law) and delete the mark; 'dpboost train' warns "
           "while a mark is left.", file=sys.stderr)
+    if args.label is None:  # from the flags alone: no column is guessed from the data
+        print("no --label given: the draft has no \"label\", and a label column in the file "
+              "is drafted as a feature, which 'dpboost train' refuses; re-run with --label COL "
+              "(the column to predict) to draft its classes, or delete that column from "
+              "\"columns\" and train with --label COL --classes NEG,POS.", file=sys.stderr)
     na_columns = {name: list(spec.na_values) for name, spec in draft.columns.items()
                   if getattr(spec, "na_values", ())}
     if na_columns:
@@ -405,7 +445,6 @@ def run(args) -> int:
     _say_case_variants(draft)
     _say_positive_class(draft)
     _say_date_categories(frame, draft)
-    unread = _unread_numbers(frame, draft, args.decimal, args.thousands)
     _say_why_dropped(draft, set(unread), args.max_categories)
     for name, hint in list(unread.items())[:3]:
         kind = draft.columns[name].to_dict()["type"]
