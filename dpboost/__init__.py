@@ -6,7 +6,12 @@ See README.md for the Quickstart. Privacy accounting lives in the sibling packag
 
 __version__ = "0.1.0"
 
-from dpboost.exceptions import ClippedRowsWarning, NoiseDominatesWarning, PrivacyLeakWarning
+from dpboost.exceptions import (
+    ClippedRowsWarning,
+    LargeDeltaWarning,
+    NoiseDominatesWarning,
+    PrivacyLeakWarning,
+)
 
 #: Where the top-level names live; loaded on first use (PEP 562), so that the accounting
 #: commands (``dpboost privacy``, ``dpboost budget``) start without scikit-learn (~1 s).
@@ -33,6 +38,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "BoostedHalfspaceClassifier",
     "ClippedRowsWarning",
+    "LargeDeltaWarning",
     "NoiseDominatesWarning",
     "PrivacyLeakWarning",
     "PrivateHalfspaceClassifier",

@@ -12,6 +12,7 @@ __all__ = [
     "BudgetExceededError",
     "ClippedRowsWarning",
     "ConvergenceError",
+    "LargeDeltaWarning",
     "ModelFileError",
     "PrivacyLeakWarning",
     "SeededCloneWarning",
@@ -54,6 +55,19 @@ class NoiseDominatesWarning(UserWarning):
     inverted in 8; over 4 seeds each, at 1.2 (60 rows) its mean was 0.45, at 0.37 (200 rows)
     0.76, at 0.20 (427) 0.98.  Session 23: that slope ratio was at most 0.31 where held-out
     AUC was below 0.6, at least 0.77 where it was 0.6 or more.
+    """
+
+
+class LargeDeltaWarning(UserWarning):
+    """``target_delta`` is at least ``1 / n``: the (epsilon, delta) guarantee says little.
+
+    (epsilon, delta)-DP with ``delta >= 1 / n`` is met by a mechanism that publishes each row
+    in full with probability ``delta``, which on ``n`` rows publishes about ``delta n >= 1`` of
+    them (Dwork & Roth 2014, Section 2.3: ``delta`` should be "less than the inverse of any
+    polynomial in the size of the database").  dpboost's mechanisms are not of that kind (a
+    Gaussian's privacy loss is spread over every ``delta``, see ``privacy_report_["epsilon"]``),
+    but the stated pair no longer rules them out.  Choose ``delta`` well below ``1 / n`` (the
+    benchmarks use 1e-6).  Raised at fit from the public ``n`` and ``delta`` only.
     """
 
 

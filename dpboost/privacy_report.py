@@ -16,7 +16,7 @@ from dpboost.theory import sigma_util
 
 __all__ = ["NOISE_WARNING_RATIO", "PLATT_SPREAD_WARNING", "add_multiclass_noise", "build_report",
            "noise_ratio", "platt_spread", "pure_noise_signal_ratio", "signal_ratio",
-           "warn_if_noise_dominates", "whitening_entry"]
+           "warn_if_delta_large", "warn_if_noise_dominates", "whitening_entry"]
 
 #: The noise ratio (:func:`noise_ratio`) from which a fit warns that its predictions are poor.
 NOISE_WARNING_RATIO = 1.0
@@ -136,6 +136,31 @@ def warn_if_noise_dominates(report: dict, d: int, name: str) -> None:
     warnings.warn(text, NoiseDominatesWarning, stacklevel=5)  # the caller of fit
 
 
+def warn_if_delta_large(report: dict, name: str) -> None:
+    """Warn (:class:`~dpboost.exceptions.LargeDeltaWarning`) when the report's ``delta`` is at
+    least ``1 / n_samples``: public values only, like the rest of the report.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_if_delta_large({"delta": 1e-3, "n_samples": 999}, "Demo")
+    ...     warn_if_delta_large({"delta": 1e-3, "n_samples": 1000}, "Demo")
+    >>> [str(w.message)[:58] for w in caught]
+    ['Demo: target_delta = 0.001 is at least 1 / n = 0.001 (n = ']
+    """
+    import warnings
+
+    from dpboost.exceptions import LargeDeltaWarning
+
+    delta, n = report["delta"], report["n_samples"]
+    if delta * n < 1.0:
+        return
+    warnings.warn(f"{name}: target_delta = {delta:g} is at least 1 / n = {1.0 / n:.3g} "
+                  f"(n = {n} rows), and (epsilon, delta)-DP with such a delta allows "
+                  f"publishing a row in full with probability delta; choose target_delta "
+                  f"well below 1 / n (e.g. 1e-6).", LargeDeltaWarning, stacklevel=5)
+
+
 def add_multiclass_noise(report: dict, centres, name: str) -> None:
     """Add ``noise_ratio`` to a multiclass report, in place, and warn when it reaches
     :data:`NOISE_WARNING_RATIO` (:func:`warn_if_noise_dominates`'s first rule).
@@ -166,6 +191,7 @@ def add_multiclass_noise(report: dict, centres, name: str) -> None:
     report["noise_ratio"] = noise_ratio(report["sigma"], c.shape[2], c.shape[0],
                                         report["norm_bound"])
     warn_if_noise_dominates(report, c.shape[2], name)
+    warn_if_delta_large(report, name)
 
 
 def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict:
@@ -270,6 +296,7 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
         "labels_inferred_from_data": est.classes is None,
     }
     warn_if_noise_dominates(report, est.released_centres_.shape[1], type(est).__name__)
+    warn_if_delta_large(report, type(est).__name__)
     return report
 
 
