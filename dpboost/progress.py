@@ -10,20 +10,22 @@ rounds on iris were estimated at 1.9 s and ran for minutes.
 
 On dask (``fit`` given a dask array, as ``dpboost train --workers K`` does) a round is three or
 four round trips to the workers (:mod:`dpboost.distributed`) and two passes over the spooled
-chunks, so its model is ``T (c0 + c1 n d)`` with ``c0 = 0.125 s`` and ``c1 = 32 ns``: the least
+chunks, so its model is ``T (c0 + c1 n d)`` with ``c0 = 0.105 s`` and ``c1 = 23 ns``: the least
 squares fit of the round times measured by ``benchmarks/bench_workers_time.py`` (median gap
-between rounds, the least of two or three runs) on the 2-core machine on 2026-11-27, a
-``LocalCluster`` of 2 workers, CSVs of 50,000-300,000 rows x 10-50 features read as
-``--workers 2`` reads them (one partition), the machine shared (load 3-9): 0.126-0.208 s at
-d = 10, 0.156-0.400 s at d = 25, 0.187-0.538 s at d = 50, the model within 0.76-1.17 of each.
-With the in-memory model ``--workers 2`` printed "estimated 4.1 s" for 150 rounds on 300,000
-rows x 25 features, which ran for 48-56 s (user trial, session 27); the dask model says 55 s.
+between rounds) on the 2-core machine on 2026-11-27 (load 1-2.3), a ``LocalCluster`` of 2
+workers, CSVs of 50,000-300,000 rows x 10-50 features read as ``--workers 2`` reads them (one
+partition): 0.115-0.158 s a round at d = 10, 0.128-0.286 s at d = 25, 0.154-0.428 s at
+d = 50, the model within 0.90-1.10 of each (with other jobs on the machine, load 3-9, rounds
+took 1.1-1.6 times as long).  With the in-memory model ``--workers 2`` printed "estimated
+4.1 s" for 150 rounds on 300,000 rows x 25 features, which ran for 48-56 s (user trial,
+session 27); the dask model says 42 s, and the whole command took 47.6 s here.
 It estimates **the rounds only**, which is what is left of the fit when the line is printed:
-the dask cluster has started (2-3 s), the CSV has been read, encoded and spooled (2.5-12 s
-here), and the private centre, whitening, scale and count have been released (0.6-6 s); after
-the rounds come the calibration and, with ``--non-private-figures``, a scoring pass.  It does
-not use the number of workers or of partitions (a CSV's follows its bytes, which one row can
-change): the line is a function of ``n``, ``d``, ``T`` and the settings alone.
+the dask cluster has started (2-3 s), the CSV has been read, encoded and spooled (1.7-5 s
+here), and the private centre, whitening, scale and count have been released; after the
+rounds come the calibration and, with ``--non-private-figures``, a scoring pass (0.5-2.7 s
+outside the rounds in all).  It does not use the number of workers or of partitions (a CSV's
+follows its bytes, which one row can change): the line is a function of ``n``, ``d``, ``T``
+and the settings alone.
 
 The bar reads no clock: it redraws at fixed rounds (every hundredth of the total) and shows
 the rounds done, never an elapsed time or a rate.  A tqdm bar printed both, and redrew when
@@ -49,8 +51,8 @@ SECONDS_PER_ROW = 6.0e-8
 BAR_AFTER_SECONDS = 3.0
 #: Seconds per round and per (row x feature) of a boosting round on dask: its round trips to
 #: the workers and its passes over the spooled chunks (measured; see the module doc).
-DASK_SECONDS_PER_ROUND = 0.125
-DASK_SECONDS_PER_CELL = 3.2e-8
+DASK_SECONDS_PER_ROUND = 0.105
+DASK_SECONDS_PER_CELL = 2.3e-8
 
 
 def estimated_seconds(n: int, d: int, n_rounds: int, *, dask: bool = False) -> float:
@@ -68,7 +70,7 @@ def estimated_seconds(n: int, d: int, n_rounds: int, *, dask: bool = False) -> f
     >>> round(estimated_seconds(300000, 25, 150), 1)  # what --workers printed (user trial) ...
     4.1
     >>> round(estimated_seconds(300000, 25, 150, dask=True))  # ... for a 48-56 s run
-    55
+    42
     """
     if dask:
         return n_rounds * (DASK_SECONDS_PER_ROUND + DASK_SECONDS_PER_CELL * n * d)
@@ -98,7 +100,7 @@ def round_callback(owner: str, n: int, d: int, n_rounds: int, verbose, *, n_clas
     >>> with contextlib.redirect_stderr(err):
     ...     _ = round_callback("Demo", 300000, 25, 150, 1, dask=True)
     >>> print(err.getvalue().splitlines()[-1])
-    Demo: 150 boosting rounds on 300000 rows x 25 features; estimated 54.8 s for the rounds on dask
+    Demo: 150 boosting rounds on 300000 rows x 25 features; estimated 41.6 s for the rounds on dask
     """
     if not verbose:
         return None, lambda: None
