@@ -16,11 +16,11 @@ between rounds) on the 2-core machine on 2026-11-27 (load 1-2.3), a ``LocalClust
 workers, CSVs of 50,000-300,000 rows x 10-50 features read as ``--workers 2`` reads them (one
 partition): 0.115-0.158 s a round at d = 10, 0.128-0.286 s at d = 25, 0.154-0.428 s at
 d = 50, the model within 0.90-1.10 of each (with other jobs on the machine, load 3-9, rounds
-took 1.1-1.6 times as long).  With the in-memory model ``--workers 2`` printed "estimated
+took 1.05-1.55 times as long).  With the in-memory model ``--workers 2`` printed "estimated
 4.1 s" for 150 rounds on 300,000 rows x 25 features, which ran for 48-56 s (user trial,
 session 27); the dask model says 42 s, and the whole command took 47.6 s here.
 It estimates **the rounds only**, which is what is left of the fit when the line is printed:
-the dask cluster has started (2-3 s), the CSV has been read, encoded and spooled (1.7-5 s
+the dask cluster has started (0.7-0.8 s), the CSV has been read, encoded and spooled (1.7-5 s
 here), and the private centre, whitening, scale and count have been released; after the
 rounds come the calibration and, with ``--non-private-figures``, a scoring pass (0.5-2.7 s
 outside the rounds in all).  It does not use the number of workers or of partitions (a CSV's
