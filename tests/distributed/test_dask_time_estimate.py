@@ -60,6 +60,9 @@ def test_a_multiclass_dask_fit_estimates_the_dask_rounds(mode, total):
     line = _plan_line(X, y, [0, 1, 2], chunks=600, n_rounds=4, multiclass=mode)
     assert line.endswith(" for the rounds on dask")
     assert _seconds(line) >= total * progress.DASK_SECONDS_PER_ROUND - 0.05
+    # a joint round's K class sums are one pass on dask: d cells a row, as a binary round
+    assert _seconds(line) == pytest.approx(progress.estimated_seconds(1500, 5, total, dask=True),
+                                           abs=0.05)
 
 
 def test_the_dask_plan_line_is_a_function_of_n_d_and_T_alone():
