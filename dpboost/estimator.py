@@ -454,7 +454,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
                                              s["sensitivity"])
         event = plan.event(T)
         progress, close = round_callback(type(self).__name__, n, self.n_features_in_, T,
-                                         self.verbose)
+                                         self.verbose, dask=is_dask_array(X))
         try:
             self._run(X, y_pm, kappa=kappa, learning_rate=s["lr"], n_rounds=T,
                       weak_learner=learner, rng=rng_boost, diagnostics=bool(self.diagnostics),

@@ -479,8 +479,8 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
             releases = T if mode == "joint" else K * T
             z = plan.rounds_noise_multiplier(releases)
             watch = MeasureWatch(kappa, n, 1 if mode == "joint" else K, T) if diagnose else None
-            progress, close = round_callback(owner, n, estimator.n_features_in_, T,
-                                             estimator.verbose, n_classes=K, multiclass=mode)
+            progress, close = round_callback(owner, n, estimator.n_features_in_, T, n_classes=K,
+                                             verbose=estimator.verbose, multiclass=mode, dask=dask)
             callback = _round_callback(progress, watch)
             try:
                 if mode == "joint":

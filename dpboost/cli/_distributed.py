@@ -39,6 +39,14 @@ def _remove_left_spools() -> None:
     _SPOOLS.clear()
 
 #: Bytes of CSV text per dask partition when :func:`read_encoded` is given no ``blocksize``.
+#: A CSV under it is one partition whatever ``--workers``: cutting it into ``K`` was measured
+#: slower (``benchmarks/bench_workers_time.py``, 2 workers on 2 cores, 2026-11-27, load 1.6-1.9):
+#: two partitions read and encoded faster (1.6 s against 2.7 s at 50,000 rows x 25 features,
+#: 2.2 against 2.7 s at 300,000) but every round cost more (0.173 s against 0.142 s, 0.306
+#: against 0.265 s: each chunk adds tasks to each of a round's round trips), and a fit runs 30
+#: rounds or more.  Whole ``train --workers 2`` runs, one partition against two: 95.4 s against
+#: 133.2 s at 50,000 rows (576 rounds), 40.1 against 49.9 s at 150,000 (192), and 55.2 against
+#: 52.3 s, 47.6 against 47.2 s at 300,000 (150): a tie at best.
 CSV_BLOCKSIZE: str | int = "64MB"
 
 
