@@ -125,17 +125,22 @@ def _column_hint(digits, decimal: str, thousands: str | None) -> str:
 
 
 def _number_notes(draft, unread: dict, args) -> dict[str, str]:
-    """The note for each column of ``unread`` drafted as 'drop' for its many distinct texts:
-    the hint :func:`run` prints, in place of "list a public set of categories by hand", which
-    is wrong advice for a column of numbers written for people (``$5,879.60``: user trial
-    27u, finding 4, where the draft's note named neither a number nor --thousands)."""
+    """The note for each column of ``unread`` drafted as 'drop' for its many distinct texts, in
+    place of "list a public set of categories by hand", which is wrong advice for a column of
+    numbers written for people (``$5,879.60``: user trial 27u, finding 4).  One fixed text
+    pointing to the hint :func:`run` prints on stderr, never the hint itself: a note stays in
+    the model file (:class:`~dpboost.schema.DropColumn`) once the draft's ``from_data`` mark on
+    the column's type is dealt with, and the hint lists the missing-value words found among
+    the column's cells, so one row (``?`` for ``$412.30``) changed the published file (red
+    team, session 27).  Which columns get it is the draft's marked choice to drop them."""
     from dpboost.schema import DropColumn
     from dpboost.schema_draft import many_values_note
 
     many = many_values_note(args.max_categories)
-    return {name: ("drafted as drop: its cells look like numbers but are not read as numbers "
-                   f"(read from the data); {_with_flags(hint, args.decimal, args.thousands)}")
-            for name, hint in unread.items()
+    note = ("drafted as drop: its cells look like numbers but are not read as numbers (read "
+            "from the data); 'dpboost schema' printed how to read them (--thousands, --decimal, "
+            "a \"prefix\" or \"suffix\", \"na_values\")")
+    return {name: note for name in unread
             if isinstance(draft.columns[name], DropColumn) and draft.columns[name].note == many}
 
 

@@ -81,7 +81,7 @@ def test_a_currency_column_with_thousands_names_the_flag(tmp_path, capsys, group
     assert '"prefix"' in line  # the currency sign is still to be declared
     assert "5,879" not in line and "$40.00" not in line  # never a cell
     note = json.loads((tmp_path / "d.json").read_text())["columns"]["copay"]["note"]
-    assert "--thousands ','" in note and "categories" not in note  # was: "list ... categories"
+    assert "--thousands" in note and "categories" not in note  # was: "list ... categories"
     # following the hint drafts the column as numbers with the '$' prefix
     assert main(["schema", str(data), "--label", "y", "--thousands", ",",
                  "--out", str(tmp_path / "t.json")]) == 0
@@ -211,3 +211,21 @@ def test_edges_do_not_override_a_bound_given_or_excuse_a_bad_list(spec, needle):
     with pytest.raises((ValueError, TypeError), match=None) as info:
         Schema.from_dict({"columns": {"x": {"type": "numeric", **spec}}})
     assert needle in str(info.value)
+
+
+def test_a_drop_columns_note_is_the_same_for_neighbours(tmp_path, capsys):
+    """Red team, session 27: the note first held the stderr hint, which lists the
+    missing-value words among the cells; a note stays in the model file, so one row ('?' for
+    '$412.30') changed the published schema.  The note is now one fixed text."""
+    rng = np.random.default_rng(7)
+    rows = [[f'"${v:,.2f}"', str(a), str(t)] for v, a, t in
+            zip(rng.uniform(10, 3000, 120), rng.integers(18, 90, 120), rng.integers(0, 2, 120))]
+    notes = []
+    for cell in ('"$412.30"', "?"):
+        rows[60][0] = cell
+        data = _write(tmp_path / "p.csv", "amount,age,y\n" + "".join(",".join(r) + "\n"
+                                                                   for r in rows))
+        assert main(["schema", str(data), "--label", "y", "--out", str(tmp_path / "d.json")]) == 0
+        notes.append(json.loads((tmp_path / "d.json").read_text())["columns"]["amount"]["note"])
+    assert notes[0] == notes[1] and "?" not in notes[1]
+    assert any("'?'" in ln for ln in _err_lines(capsys))  # the hint on stderr still says it
