@@ -81,17 +81,22 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
 
 
 def _header_hint(wanted, available) -> str:
-    """The hint for a header row that holds no close match of a wanted column: two header
-    rows when line 1 looks like a spreadsheet's upper one (none of the wanted columns, and an
-    empty name before a named one, or a name repeated: merged cells, ``,X1,X2,...,Y`` above
-    UCI credit-default's names); else how many of the wanted columns it holds.  Until session
-    27 every such header got the two-rows hint, so a file and a schema that do not belong
-    together were told to delete a header (user trial 27u, finding 5).
+    """The hint for a header row that holds no close match of a wanted column: how many of the
+    wanted columns it holds, and, when line 1 could be a spreadsheet's upper header row (none
+    of the wanted columns, and no name at all, an empty name before a named one, or a name
+    repeated: merged cells, ``,X1,X2,...,Y`` above UCI credit-default's names), the two-rows
+    remedy beside it.  Until session 27 every such header got the two-rows hint alone, so a
+    file and a schema that do not belong together were told to delete a header (user trial
+    27u, finding 5); a file pandas wrote with its index (``,p,q,r``) looks like an upper row
+    too, so that hint never comes alone (red team, session 27).
 
     Examples
     --------
     >>> print(_header_hint(["LIMIT_BAL", "y"], ["", "X1", "X2", "Y"]))
-     If the file has two header rows (as a spreadsheet export may), delete the first.
+    ... # doctest: +NORMALIZE_WHITESPACE
+     The file's header holds none of the 2 columns the schema names: check that the file and
+     the schema (or the model) belong together, or, if the file has two header rows (as a
+     spreadsheet export may), delete the first.
     >>> print(_header_hint(["age", "bmi", "y"], ["income", "age", "fraud"]))
     ... # doctest: +NORMALIZE_WHITESPACE
      The file's header holds 1 of the 3 columns the schema names: check that the file and
@@ -99,13 +104,15 @@ def _header_hint(wanted, available) -> str:
     """
     names = [str(a).split("\x00")[0].strip() for a in available]
     named = [n for n in names if n]
-    merged = (len(set(named)) < len(named)
-              or any(not n and any(names[k + 1:]) for k, n in enumerate(names)))
+    upper = (not named or len(set(named)) < len(named)
+             or any(not n and any(names[k + 1:]) for k, n in enumerate(names)))
     held = sum(c in available for c in wanted)
-    if held == 0 and merged:
-        return " If the file has two header rows (as a spreadsheet export may), delete the first."
-    return (f" The file's header holds {held or 'none'} of the {len(wanted)} columns the "
-            "schema names: check that the file and the schema (or the model) belong together.")
+    text = (f" The file's header holds {held or 'none'} of the {len(wanted)} columns the "
+            "schema names: check that the file and the schema (or the model) belong together")
+    if held == 0 and upper:
+        return (text + ", or, if the file has two header rows (as a spreadsheet export may), "
+                "delete the first.")
+    return text + "."
 
 
 def _accents_hint(found: str, wanted: str) -> str:

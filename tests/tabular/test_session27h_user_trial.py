@@ -151,6 +151,16 @@ def test_a_spreadsheet_upper_header_row_still_gets_the_two_rows_hint(tmp_path, c
     assert "two header rows" in line and "delete the first" in line
 
 
+@pytest.mark.parametrize("first", [",p,q,r", ",,,"])
+def test_an_index_column_or_bare_commas_get_both_remedies(tmp_path, capsys, first):
+    """Red team round 2 (session 27): a wrong file pandas wrote with its index (``,p,q,r``)
+    was told only to delete its header, and a line of bare commas above the header only that
+    the file and schema do not belong together.  Both now get both remedies."""
+    line = _train_error(tmp_path, capsys, f"{first}\n1,2,3,4\n5,6,7,8\n")
+    assert "holds none of the 4 columns" in line and "belong together" in line
+    assert "two header rows" in line and "delete the first" in line
+
+
 def test_trailing_separators_are_not_an_upper_header_row(tmp_path, capsys):
     line = _train_error(tmp_path, capsys, "p,q,r,,\n1,2,3,,\n4,5,6,,\n")
     assert "two header rows" not in line and "holds none of the 4" in line
