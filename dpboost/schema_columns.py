@@ -69,25 +69,32 @@ def _edges(edges, lower: float, upper: float, where: str) -> tuple:
     return edges
 
 
-def _bounds_from_edges(spec: dict) -> dict:
+def _bounds_from_edges(spec: dict, where: str) -> dict:
     """``spec`` with a missing ``"lower"``/``"upper"`` taken from the first/last of its
     ``"edges"``, which :func:`_edges` requires them to equal anyway: ``"edges": [0, 20, 40,
     100]`` alone was refused for want of a 'lower' (user trial 27u, finding 10).  The edges
     are a public declaration, so the bounds are too.  A bound given stays as given (and must
-    still equal its edge); edges that are not a list of numbers are left to :func:`_edges`.
+    still equal its edge).  Edges that cannot give bounds (not a list, fewer than two, a
+    non-number, NaN or infinity, not increasing) are refused as edges, not as a missing
+    'lower' nobody wrote (red team, session 27); numpy numbers are numbers here too.
 
     Examples
     --------
-    >>> _bounds_from_edges({"edges": [0, 20, 100], "upper": 100})
+    >>> _bounds_from_edges({"edges": [0, 20, 100], "upper": 100}, "column 'x'")
     {'lower': 0, 'upper': 100, 'edges': [0, 20, 100]}
     """
     edges = spec.get("edges")
-    if not isinstance(edges, (list, tuple)) or len(edges) < 2:
+    if edges is None or ("lower" in spec and "upper" in spec):
         return spec
-    ends = [edges[0], edges[-1]]
-    if not all(isinstance(e, (int, float)) and not isinstance(e, bool) for e in ends):
-        return spec
-    return {**dict(zip(("lower", "upper"), ends)), **spec}
+    finite = (isinstance(edges, (list, tuple)) and len(edges) >= 2
+              and all(isinstance(e, (int, float, np.integer, np.floating))
+                      and not isinstance(e, (bool, np.bool_)) and math.isfinite(e)
+                      for e in edges))
+    if not finite or any(b <= a for a, b in itertools.pairwise(edges)):
+        raise ValueError(_err(f"'edges' of {where}", "a strictly increasing list of at least 2 "
+                              "finite numbers (its first and last give the 'lower' and "
+                              "'upper' left out)", edges))
+    return {**dict(zip(("lower", "upper"), (edges[0], edges[-1]))), **spec}
 
 
 def list_hint(value) -> str:
@@ -243,7 +250,7 @@ class NumericColumn:
                                                                "transform", "bins", "edges",
                                                                "prefix", "suffix"))
                                 or key_hint(unknown)))
-        spec = _bounds_from_edges(spec)
+        spec = _bounds_from_edges(spec, where)
         for key in ("lower", "upper"):
             if key not in spec:
                 raise ValueError(f"The {where} in the schema needs a public '{key}' bound.")

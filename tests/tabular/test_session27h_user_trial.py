@@ -212,9 +212,14 @@ def test_edges_alone_give_the_bounds_and_encode_as_the_explicit_ones():
 @pytest.mark.parametrize("spec, needle", [
     ({"lower": 5, "edges": [0, 20, 100]}, "within [lower, upper] = [5, 100]"),
     ({"upper": 90, "edges": [0, 20, 100]}, "within [lower, upper] = [0, 90]"),
-    ({"edges": [0]}, "needs a public 'lower'"),
-    ({"edges": ["0", 50, 100]}, "needs a public 'lower'"),
-    ({"edges": "0,50,100"}, "needs a public 'lower'"),
+    # refused as edges, not as a 'lower' nobody wrote (red team round 2, session 27)
+    ({"edges": [0]}, "strictly increasing list of at least 2 finite numbers"),
+    ({"edges": ["0", 50, 100]}, "strictly increasing list of at least 2 finite numbers"),
+    ({"edges": "0,50,100"}, "strictly increasing list of at least 2 finite numbers"),
+    ({"edges": [0, float("nan"), 100]}, "strictly increasing list of at least 2 finite"),
+    ({"edges": [0, 50, float("inf")]}, "strictly increasing list of at least 2 finite"),
+    ({"edges": [100, 50, 0]}, "strictly increasing list of at least 2 finite numbers"),
+    ({"edges": [True, 5, 9]}, "strictly increasing list of at least 2 finite numbers"),
     ({"edges": [0, 50, 100], "bins": 3}, "gives both 'bins' and 'edges'"),
 ])
 def test_edges_do_not_override_a_bound_given_or_excuse_a_bad_list(spec, needle):
@@ -239,3 +244,11 @@ def test_a_drop_columns_note_is_the_same_for_neighbours(tmp_path, capsys):
         notes.append(json.loads((tmp_path / "d.json").read_text())["columns"]["amount"]["note"])
     assert notes[0] == notes[1] and "?" not in notes[1]
     assert any("'?'" in ln for ln in _err_lines(capsys))  # the hint on stderr still says it
+
+
+def test_numpy_edges_give_bounds_as_numbers_do():
+    """Red team round 2: numpy edges were refused for want of a 'lower', numpy bounds not."""
+    numpy_spec = {"type": "numeric", "edges": [np.int64(0), np.float32(20), np.int64(100)]}
+    plain = {"type": "numeric", "edges": [0, 20, 100]}
+    assert (Schema.from_dict({"columns": {"x": numpy_spec}}).to_dict()
+            == Schema.from_dict({"columns": {"x": plain}}).to_dict())
