@@ -387,6 +387,9 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     if columns is not None:
         columns = _check_selection(columns)
     path = Path(path)
+    if isinstance(text_columns, str):  # a name read letter by letter ('007' read as 7)
+        raise TypeError(f"The 'text_columns' parameter of read_table must be a list of "
+                        f"column names. Got {text_columns!r} instead.")
     text_columns = () if text_columns is None else tuple(text_columns)  # as na_values=None
     fmt = table_format(path, declared="table")  # by the caller's declaration, not by a row
     if fmt == "libsvm":

@@ -55,6 +55,15 @@ def test_text_columns_none_reads_as_no_text_columns(tmp_path, text):
     assert got.attrs == expected.attrs and got.attrs["dpboost_typed"] == ()
 
 
+def test_a_bare_name_for_text_columns_is_refused(tmp_path):
+    """Red team round 2: 'x1' was read letter by letter ('x', '1'), so column x1 was typed
+    ('007' read as 7); a bare name is refused, as for 'columns'."""
+    path = _write(tmp_path / "d.csv", QUOTED)
+    with pytest.raises(TypeError, match="'text_columns' parameter of read_table must be a list"):
+        read_table(path, text_columns="x1")
+    assert read_table(path, text_columns=["x1"])["x1"].tolist()[2] == "007"
+
+
 # -- B. a currency column with thousands separators -------------------------------------------
 def _copay_file(tmp_path, grouped_at: int, n: int = 120):
     """A column ``copay`` of currency cells under 1,000 with one ``"$5,879.60"`` at row
