@@ -136,9 +136,10 @@ def warn_if_noise_dominates(report: dict, d: int, name: str) -> None:
     warnings.warn(text, NoiseDominatesWarning, stacklevel=5)  # the caller of fit
 
 
-def warn_if_delta_large(report: dict, name: str) -> None:
+def warn_if_delta_large(report: dict, name: str, stacklevel: int = 5) -> None:
     """Warn (:class:`~dpboost.exceptions.LargeDeltaWarning`) when the report's ``delta`` is at
-    least ``1 / n_samples``: public values only, like the rest of the report.
+    least ``1 / n_samples``: public values only, like the rest of the report.  ``stacklevel``
+    5 names the caller of ``fit`` from a report builder.
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
@@ -158,7 +159,7 @@ def warn_if_delta_large(report: dict, name: str) -> None:
     warnings.warn(f"{name}: target_delta = {delta:g} is at least 1 / n = {1.0 / n:.3g} "
                   f"(n = {n} rows), and (epsilon, delta)-DP with such a delta allows "
                   f"publishing a row in full with probability delta; choose target_delta "
-                  f"well below 1 / n (e.g. 1e-6).", LargeDeltaWarning, stacklevel=5)
+                  f"well below 1 / n (e.g. 1e-6).", LargeDeltaWarning, stacklevel=stacklevel)
 
 
 def add_multiclass_noise(report: dict, centres, name: str) -> None:

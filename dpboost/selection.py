@@ -56,6 +56,7 @@ from dpboost._validation import (
 from dpboost.estimator import PrivateHalfspaceClassifier
 from dpboost.halfspace_base import IndependentNoiseCloneMixin
 from dpboost.mechanisms import lattice_variance, sample_discrete_gaussian
+from dpboost.privacy_report import warn_if_delta_large
 
 __all__ = ["DEFAULT_CANDIDATES", "BudgetPerFitWarning", "PrivateSelection", "warn_if_in_search"]
 
@@ -425,6 +426,9 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         vf = check_scalar(self.validation_fraction, "validation_fraction",
                           type(self).__name__, low=0, high=1)
         X, y, classes = self._validate_X_y(X, y)
+        # the runs' own warnings are filtered (they would count K): said once, from public values
+        warn_if_delta_large({"delta": self.target_delta, "n_samples": len(y)},
+                            type(self).__name__, stacklevel=3)
         rng = check_random_state(self.random_state, owner=type(self).__name__)
         split_rng, k_rng, run_rng = rng.spawn(3)
         idx = split_rng.permutation(len(y))

@@ -73,3 +73,17 @@ def test_the_cli_prints_it_as_one_line(tmp_path):
         out.append([ln for ln in run.stderr.splitlines() if "target_delta" in ln])
     assert len(out[0]) == 1 and out[0][0].startswith("dpboost train: warning:")
     assert out[1] == []
+
+
+@pytest.mark.parametrize("delta,warns", [(0.02, True), (1e-6, False)])
+def test_private_selection_warns_once_itself(delta, warns):
+    """Red team round 2 (session 27): the search filters its runs' warnings (they would count
+    its K runs), so it never said it; it now warns once in ``fit``, from delta and n."""
+    from dpboost.selection import PrivateSelection
+
+    X, y = _rows(100)
+    search = PrivateSelection(1.0, delta, classes=[0, 1], random_state=0)
+    caught = _caught(lambda: search.fit(X, y))
+    assert len(caught) == int(warns)
+    if warns:
+        assert caught[0].filename == __file__ and "n = 100 rows" in str(caught[0].message)
