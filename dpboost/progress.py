@@ -18,7 +18,7 @@ partition): 0.115-0.158 s a round at d = 10, 0.128-0.286 s at d = 25, 0.154-0.42
 d = 50, the model within 0.90-1.10 of each (with other jobs on the machine, load 3-9, rounds
 took 1.05-1.55 times as long).  With the in-memory model ``--workers 2`` printed "estimated
 4.1 s" for 150 rounds on 300,000 rows x 25 features, which ran for 48-56 s (user trial,
-session 27); the dask model says 42 s, and the whole command took 47.6 s here.
+session 26); the dask model says 42 s, and the whole command took 47.6 s here.
 It estimates **the rounds only**, which is what is left of the fit when the line is printed:
 the dask cluster has started (0.7-0.8 s), the CSV has been read, encoded and spooled (1.7-5 s
 here), and the private centre, whitening, scale and count have been released; after the
@@ -28,8 +28,8 @@ one pass over the chunks, so it is estimated as a binary round (``d`` cells a ro
 ``K d``): measured 0.118 s at n = 20,000, d = 21, K = 10; 0.124 s at d = 17, K = 26; 0.160 s at
 n = 100,000, d = 21, K = 10 (one chunk, load 1), the model within 0.91-0.97 (with ``K d``
 cells, 1.7-3.7).  It does not use the number of workers or of partitions (a CSV's
-follows its bytes, which one row can change): the line is a function of ``n``, ``d``, ``T``
-and the settings alone.
+partition count follows its bytes, which one row can change): the line is a function of
+``n``, ``d``, ``T`` and the settings alone.
 
 The bar reads no clock: it redraws at fixed rounds (every hundredth of the total) and shows
 the rounds done, never an elapsed time or a rate.  A tqdm bar printed both, and redrew when

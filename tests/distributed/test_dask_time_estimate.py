@@ -84,12 +84,12 @@ def test_an_in_memory_fit_keeps_the_in_memory_estimate():
 
 @pytest.mark.parametrize("seed", range(20))
 def test_the_dask_estimate_bounds(seed):
-    """Over random plans: at least T round trips, above the in-memory estimate, linear in T."""
+    """Over random plans: at least T round trips, linear in T.  (Not always above the in-memory
+    estimate: at d = 1 and n = 10^7 that one's per-row term is the larger.)"""
     rng = np.random.default_rng(seed)
     n, d, T = int(rng.integers(2, 10**7)), int(rng.integers(1, 500)), int(rng.integers(1, 5000))
     dask_secs = progress.estimated_seconds(n, d, T, dask=True)
     assert dask_secs >= T * progress.DASK_SECONDS_PER_ROUND
-    assert dask_secs > progress.estimated_seconds(n, d, T)
     assert dask_secs == pytest.approx(T * progress.estimated_seconds(n, d, 1, dask=True))
     assert dask_secs == pytest.approx(T * (progress.DASK_SECONDS_PER_ROUND
                                            + progress.DASK_SECONDS_PER_CELL * n * d))
