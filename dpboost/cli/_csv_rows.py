@@ -47,8 +47,7 @@ from dpboost.pandas_csv import (BLANK, records_quote_after_space, spaced_quote_b
 from dpboost.record_lines import numbered_records
 
 __all__ = ["SPACED_QUOTES", "ShiftedRowError", "ShortRowError", "SpacedQuoteError", "block_ok",
-           "quoted_line_break", "ragged_row_error", "row_checks", "shifted_rows",
-           "short_row_before"]
+           "ragged_row_error", "row_checks", "shifted_rows", "short_row_before"]
 
 
 class ShortRowError(ValueError):
@@ -72,46 +71,6 @@ class SpacedQuoteError(ValueError):
 SPACED_QUOTES = ("{path} puts spaces before quoted values (a, \"b\", or a line starting with "
                  "spaces and a quote), which the block reader of --workers keeps as quotes; "
                  "delete those spaces, or read the file without --workers.")
-
-
-def quoted_line_break(path, chunk: int = 1 << 23) -> bool:
-    r"""Whether a ``\n`` of ``path`` may lie inside a quoted value: after an odd number of
-    ``"`` counted from the start of the file (a quoted value holds an even number of them:
-    its two quotes and each doubled ``""``).
-
-    dask cuts a CSV into blocks at the first ``\n`` after each block offset, quoted or not, so
-    a quoted line break there split one row across two blocks and ``train --workers`` refused
-    a file that trains in memory, whenever that row's line break sat right after the cut: an
-    exact refusal decided by one row (red team, session 27: two 130 MB neighbours differing
-    in one ``note`` cell, one trained and one was refused).  Such a file is read as one block
-    (:func:`~dpboost.cli._distributed.read_encoded`): the same rows and model, only not in
-    parallel.  A quote inside an unquoted value (``5'11"``) also counts: mostly a file is then
-    read as one block for nothing, but one before a quoted line break on the same line hides
-    that break (the refusal stands there, as before).  One pass over the bytes, skipping
-    chunks without a quote while the count is even: measured 0.05-0.07 s on the red team's
-    130 MB files, 0.31 s on 100 MB with a quoted value on every line.
-
-    >>> import tempfile, os
-    >>> folder = tempfile.mkdtemp()
-    >>> def check(text):
-    ...     with open(os.path.join(folder, "f.csv"), "wb") as fh:
-    ...         _ = fh.write(text)
-    ...     return quoted_line_break(os.path.join(folder, "f.csv"), chunk=4)
-    >>> check(b'a,b\n1,"x, y"\n2,"a ""b"" c"\n'), check(b'a,b\n1,"two\nlines"\n')
-    (False, True)
-    """
-    odd = False
-    with open(path, "rb") as fh:
-        while block := fh.read(chunk):
-            if not odd and b'"' not in block:
-                continue
-            quotes = np.frombuffer(block, dtype=np.uint8) == 34
-            parity = np.bitwise_xor.accumulate(quotes.astype(np.uint8)) ^ np.uint8(odd)
-            newlines = np.frombuffer(block, dtype=np.uint8) == 10
-            if np.any(parity[newlines]):
-                return True
-            odd = bool(parity[-1])
-    return False
 
 
 #: A carriage return not followed by a line feed: the fast filter of :func:`shifted_rows`.
@@ -257,14 +216,25 @@ def ragged_row_error(path, delimiter: str | None, width: int, skip: int, *,
     """The one-line error for a CSV row without ``width`` fields, as the in-memory reader
     words it: the file and the line, never the row.  Found by one scan of the file (error
     path only): the block reader failed with a traceback (``internal error (ParserError)``)
-    on a row of too many fields."""
+    on a row of too many fields.  When no record is of the wrong width, the block reader cut
+    one: dask cuts blocks at the first ``\\n`` after each offset, quoted or not, so a quoted
+    line break right after a cut splits its row (red team, session 27: 6 of 60 positions of
+    one such row with 1,000-byte blocks; a 130 MB file refused under ``--workers`` whose
+    neighbour, a space for that line break, trained).  The message said "a row does not have
+    5 fields", which no row had.  Reading such files as one block was tried and undone: a
+    stray quote (``5'11"``) then sent a 277 MB file to one worker, which ran out of memory
+    where its neighbour trained (round 3).  The refusal stays, one row deciding it, and is
+    listed among the refusals outside the guarantee (README)."""
     from dpboost.csv_errors import field_count_error
 
     bad = _first_bad(path, delimiter, width, skip)
     what = "as in the first row" if header else "the schema's names"
-    if bad is None:
-        return ValueError(f"{path}: a row does not have {width} fields ({what}); read the "
-                          "file without --workers to find its line.")
+    if bad is None:  # every record has its width in memory: a record cut across two blocks
+        return ValueError(f"{path}: every row has {width} fields ({what}) when the file is "
+                          "read whole, but the block reader of --workers, which cuts the file "
+                          "at line breaks, quoted or not, most likely cut a quoted value "
+                          "holding a line break; read the file without --workers, or convert "
+                          "it to Parquet.")
     if delimiter is None:
         return whitespace_row_error(path, bad[0], bad[1], width, what=what)
     if bad[1] == "shifted":

@@ -402,11 +402,10 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     from pandas.errors import ParserError
 
     from dpboost.cli._csv_rows import (SPACED_QUOTES, ShortRowError, SpacedQuoteError,
-                                       quoted_line_break, ragged_row_error, row_checks)
+                                       ragged_row_error, row_checks)
 
-    whole = gz or quoted_line_break(path)  # dask cuts at every \n, inside quotes too
     try:  # dask parses a sample of the file here: a row of too many fields in it fails now
-        frame = dd.read_csv(str(path), blocksize=None if whole else blocksize,
+        frame = dd.read_csv(str(path), blocksize=None if gz else blocksize,
                             compression="gzip" if gz else None,
                             sample=min(blocksize, 256_000),
                             dtype=str, keep_default_na=False,
@@ -418,7 +417,7 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     parts = frame.to_delayed()
 
     # a short row reads as empty cells: each partition waits for its block's field count
-    rows_ok = row_checks(path, None if whole else blocksize, gz, delimiter, len(names), skip)
+    rows_ok = row_checks(path, None if gz else blocksize, gz, delimiter, len(names), skip)
     if len(rows_ok) != len(parts):  # (cut alike; if ever not, every partition waits for all)
         rows_ok = [rows_ok] * len(parts)
     try:  # a row of too many fields fails the block reader's parse: one line, as in memory
