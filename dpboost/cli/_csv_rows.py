@@ -17,16 +17,16 @@ parser inside a block (a lone ``\r`` between two rows, ``\r\r\n``, a blank line 
 memory).  The checks used to cut at ``\n`` only: ``1,2,yes\r3,4,no`` counted as one line of 5
 fields and ``train --workers`` refused a file that trains in memory (or, with a quote in the
 block, failed with an internal error: the csv module refuses a lone ``\r`` in an unquoted
-field of a line cut at ``\n``).  dask cuts the file into blocks at ``\n`` only, so a block
-always ends at a line end.  A lone ``\r`` ending a line ABOVE the data (every old-Mac file's
-header) is still refused under ``--workers``, naming the line
-(:func:`dpboost.readers.csv_layout`): pandas' ``skiprows`` runs a skipped line ``\r`` on to the
-next line end, and a file with no ``\n`` at all is one block, read whole by one worker (not out
-of core; dask's own header check fails on such a file above its 256 kB sample: measured on
-320 kB).  Sweep of 50 random files with 1-3 lone ``\r`` (session 26; ``train`` in memory and
-with ``--workers 2``): 33 outcomes differed before (27 internal errors, 6 refusals of a ``\r``
-above the data), 6 after, those 6 (4 old-Mac files, a header ending in ``\r``, a line ``\r``
-above the header): refused under ``--workers`` in one line naming line 1, trained in memory.
+field of a line cut at ``\n``).  The blocks are cut at a ``\n`` that ends a record
+(:mod:`dpboost.csv_blocks`), so a block always ends at a line end, outside a quoted value.  A
+lone ``\r`` ending a line ABOVE the data (every old-Mac file's header) is still refused
+under ``--workers``, naming the line (:func:`dpboost.readers.csv_layout`): pandas'
+``skiprows`` runs a skipped line ``\r`` on to the next line end, and a file with no ``\n`` at
+all is one block, read whole by one worker (not out of core).  Sweep of 50 random files with
+1-3 lone ``\r`` (session 26; ``train`` in memory and with ``--workers 2``): 33 outcomes
+differed before (27 internal errors, 6 refusals of a ``\r`` above the data), 6 after, those 6
+(4 old-Mac files, a header ending in ``\r``, a line ``\r`` above the header): refused under
+``--workers`` in one line naming line 1, trained in memory.
 A row that starts with the separator right after a blank line ending in a lone ``\r`` is read
 one field short by pandas (:func:`shifted_rows`): refused under ``--workers`` naming its line,
 read right in memory.
@@ -174,16 +174,11 @@ def block_ok(block: bytes, delimiter: str | None, width: int, skip: int) -> bool
     return True
 
 
-def row_checks(path: str, blocksize: int | None, gzip: bool, delimiter: str | None,
-               width: int, skip: int) -> list:
-    """One delayed :func:`block_ok` per block of ``path``, cut as ``dask.dataframe.read_csv``
-    cuts it (the same ``read_bytes`` call), so check ``i`` covers partition ``i``."""
+def row_checks(blocks: list, delimiter: str | None, width: int, skip: int) -> list:
+    """One delayed :func:`block_ok` per block (delayed bytes, the first holding the ``skip``
+    lines above the data), so check ``i`` covers partition ``i``."""
     import dask
-    from dask.bytes import read_bytes
 
-    _, blocks = read_bytes(str(path), delimiter=b"\n", blocksize=blocksize, sample=False,
-                           compression="gzip" if gzip else None)
-    blocks = [b for file_blocks in blocks for b in file_blocks]
     check = dask.delayed(block_ok, pure=True)
     return [check(b, delimiter, width, skip if i == 0 else 0) for i, b in enumerate(blocks)]
 
@@ -216,25 +211,20 @@ def ragged_row_error(path, delimiter: str | None, width: int, skip: int, *,
     """The one-line error for a CSV row without ``width`` fields, as the in-memory reader
     words it: the file and the line, never the row.  Found by one scan of the file (error
     path only): the block reader failed with a traceback (``internal error (ParserError)``)
-    on a row of too many fields.  When no record is of the wrong width, the block reader cut
-    one: dask cuts blocks at the first ``\\n`` after each offset, quoted or not, so a quoted
-    line break right after a cut splits its row (red team, session 27: 6 of 60 positions of
-    one such row with 1,000-byte blocks; a 130 MB file refused under ``--workers`` whose
-    neighbour, a space for that line break, trained).  The message said "a row does not have
-    5 fields", which no row had.  Reading such files as one block was tried and undone: a
-    stray quote (``5'11"``) then sent a 277 MB file to one worker, which ran out of memory
-    where its neighbour trained (round 3).  The refusal stays, one row deciding it, and is
-    listed among the refusals outside the guarantee (README)."""
+    on a row of too many fields.  When no record is of the wrong width, the block reader read
+    one otherwise than the csv module: a one-line refusal, which no file we know of reaches.
+    (Before, dask cut blocks at the first ``\\n`` after each offset, quoted or not, and a quoted
+    line break right after a cut split its row: red team, session 27, 6 of 60 positions of one
+    such row with 1,000-byte blocks.  The blocks are now cut where a record ends,
+    :mod:`dpboost.csv_blocks`.)"""
     from dpboost.csv_errors import field_count_error
 
     bad = _first_bad(path, delimiter, width, skip)
     what = "as in the first row" if header else "the schema's names"
-    if bad is None:  # every record has its width in memory: a record cut across two blocks
+    if bad is None:  # every record has its width in memory, not as the blocks were read
         return ValueError(f"{path}: every row has {width} fields ({what}) when the file is "
-                          "read whole, but the block reader of --workers, which cuts the file "
-                          "at line breaks, quoted or not, most likely cut a quoted value "
-                          "holding a line break; read the file without --workers, or convert "
-                          "it to Parquet.")
+                          "read whole, but not as the block reader of --workers read it; read "
+                          "the file without --workers, or convert it to Parquet.")
     if delimiter is None:
         return whitespace_row_error(path, bad[0], bad[1], width, what=what)
     if bad[1] == "shifted":

@@ -3,8 +3,9 @@
 ``dpboost train 'data/*.parquet' --schema schema.json --workers K`` starts a
 ``distributed.LocalCluster`` of ``K`` worker processes; ``--scheduler ADDRESS`` connects to a
 running cluster; with neither the in-memory path is used.  A Parquet folder (or glob), or a
-CSV larger than memory, is read with ``dask.dataframe`` and encoded partition by partition by
-the schema's :class:`~dpboost.tabular.TabularEncoder`, which reads nothing from the data (its
+CSV larger than memory (cut into blocks where a record ends, :mod:`dpboost.csv_blocks`, and
+parsed by pandas on the workers), is encoded partition by partition by the schema's
+:class:`~dpboost.tabular.TabularEncoder`, which reads nothing from the data (its
 encoding is a function of the schema and of each row alone), so no pass of its own is needed.
 Only the partition lengths are counted (``n`` is public).
 """
@@ -313,7 +314,7 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
 
 
 def _unparsed(exc, path, gz: bool, delimiter, names, skip, encoder) -> Exception:
-    """The in-memory reader's one line for a file dask's reader failed on: a damaged gzip
+    """The in-memory reader's one line for a file the block reader failed on: a damaged gzip
     stream (:func:`~dpboost.csv_errors.decode_error`, never zlib's text: it holds the file's
     checksum), else a record of the wrong width (an unclosed quote runs to the end of the
     file; it was an internal error, red team, session 24); else ``exc`` itself."""
@@ -379,10 +380,10 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
         y = (da.concatenate([da.from_delayed(dask.delayed(f)(), shape=(m,), dtype=ydt)
                              for f, m in zip(y_src, lengths)]) if want_y else None)
         return X, y, encoder, found
-    import dask.dataframe as dd
     from dask.utils import parse_bytes
 
     from dpboost.column_check import check_columns
+    from dpboost.csv_blocks import parse_block, read_block, record_cuts
     from dpboost.readers import _is_gzip, csv_layout, field_count
 
     # the same separator, header names (stripped, no byte-order mark) and 'names' as the
@@ -395,31 +396,27 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
         names = [n for n in names if n != label.column]
     delimiter, names, skip = csv_layout(path, names, wanted, encoder.schema_.decimal,
                                         encoder.schema_.separator)
+    check_columns(path, wanted, names, header=encoder.schema_.names is None)  # as in memory
     blocksize = parse_bytes(blocksize or CSV_BLOCKSIZE)
-    # a gzip stream cannot be cut into blocks (dask warned so, naming its own keyword), and
-    # is known by its magic bytes, as the in-memory reader knows it, not only by '.gz'
+    # a gzip stream cannot be cut into blocks: one, and is known by its magic bytes, as the
+    # in-memory reader knows it, not only by '.gz'
     gz = _is_gzip(path)
     from pandas.errors import ParserError
 
     from dpboost.cli._csv_rows import (SPACED_QUOTES, ShortRowError, SpacedQuoteError,
                                        ragged_row_error, row_checks)
 
-    try:  # dask parses a sample of the file here: a row of too many fields in it fails now
-        frame = dd.read_csv(str(path), blocksize=None if gz else blocksize,
-                            compression="gzip" if gz else None,
-                            sample=min(blocksize, 256_000),
-                            dtype=str, keep_default_na=False,
-                            sep=r"\s+" if delimiter is None else delimiter, header=None,
-                            names=names, skiprows=skip, skip_blank_lines=True)
-    except (ParserError, ValueError, OSError, EOFError) as exc:  # OSError: gzip's own
-        raise _unparsed(exc, path, gz, delimiter, names, skip, encoder) from None
-    check_columns(path, wanted, names, header=encoder.schema_.names is None)  # as in memory
-    parts = frame.to_delayed()
+    # blocks cut where a record ends, never inside a quoted value (dpboost.csv_blocks)
+    cuts = [0, os.path.getsize(path)] if gz else record_cuts(path, blocksize, delimiter)
+    read = dask.delayed(read_block, pure=True)
+    blocks = [read(str(path), a, b, gz) for a, b in zip(cuts, cuts[1:])]
+    kwargs = dict(dtype=str, keep_default_na=False, header=None, names=names,
+                  sep=r"\s+" if delimiter is None else delimiter, skip_blank_lines=True)
+    parse = dask.delayed(parse_block, pure=True)
+    parts = [parse(b, kwargs, skip if i == 0 else 0) for i, b in enumerate(blocks)]
 
     # a short row reads as empty cells: each partition waits for its block's field count
-    rows_ok = row_checks(path, None if gz else blocksize, gz, delimiter, len(names), skip)
-    if len(rows_ok) != len(parts):  # (cut alike; if ever not, every partition waits for all)
-        rows_ok = [rows_ok] * len(parts)
+    rows_ok = row_checks(blocks, delimiter, len(names), skip)
     try:  # a row of too many fields fails the block reader's parse: one line, as in memory
         if spool and _spool_fits(os.path.getsize(path) * 8 * max(1, itemsize), parent):
             X, y, found = _spool_csv(parts, encoder, dtype, label.column if want_y else None,
