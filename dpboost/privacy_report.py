@@ -15,8 +15,8 @@ from accounting import ZCDPAccountant
 from dpboost.theory import sigma_util
 
 __all__ = ["NOISE_WARNING_RATIO", "PLATT_SPREAD_WARNING", "add_multiclass_noise", "build_report",
-           "noise_ratio", "platt_spread", "pure_noise_signal_ratio", "signal_ratio",
-           "warn_if_delta_large", "warn_if_noise_dominates", "whitening_entry"]
+           "large_delta_message", "noise_ratio", "platt_spread", "pure_noise_signal_ratio",
+           "signal_ratio", "warn_if_delta_large", "warn_if_noise_dominates", "whitening_entry"]
 
 #: The noise ratio (:func:`noise_ratio`) from which a fit warns that its predictions are poor.
 NOISE_WARNING_RATIO = 1.0
@@ -136,10 +136,28 @@ def warn_if_noise_dominates(report: dict, d: int, name: str) -> None:
     warnings.warn(text, NoiseDominatesWarning, stacklevel=5)  # the caller of fit
 
 
+def large_delta_message(delta: float, n: int, name: str) -> str | None:
+    """The :class:`~dpboost.exceptions.LargeDeltaWarning` text when ``delta`` is at least
+    ``1 / n``, else None: public values only.  ``dpboost train`` prints it before its ledger
+    reserves the budget (:func:`dpboost.cli.train.fit_charged`), the fit warns it at the end.
+
+    >>> large_delta_message(1e-3, 999, "Demo") is None
+    True
+    >>> large_delta_message(1e-3, 1000, "Demo")[:58]
+    'Demo: target_delta = 0.001 is at least 1 / n = 0.001 (n = '
+    """
+    if delta * n < 1.0:
+        return None
+    return (f"{name}: target_delta = {delta:g} is at least 1 / n = {1.0 / n:.3g} "
+            f"(n = {n} rows), and (epsilon, delta)-DP with such a delta allows "
+            f"publishing a row in full with probability delta; choose target_delta "
+            f"well below 1 / n (e.g. 1e-6).")
+
+
 def warn_if_delta_large(report: dict, name: str, stacklevel: int = 5) -> None:
     """Warn (:class:`~dpboost.exceptions.LargeDeltaWarning`) when the report's ``delta`` is at
-    least ``1 / n_samples``: public values only, like the rest of the report.  ``stacklevel``
-    5 names the caller of ``fit`` from a report builder.
+    least ``1 / n_samples`` (:func:`large_delta_message`): public values only, like the rest
+    of the report.  ``stacklevel`` 5 names the caller of ``fit`` from a report builder.
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
@@ -153,13 +171,9 @@ def warn_if_delta_large(report: dict, name: str, stacklevel: int = 5) -> None:
 
     from dpboost.exceptions import LargeDeltaWarning
 
-    delta, n = report["delta"], report["n_samples"]
-    if delta * n < 1.0:
-        return
-    warnings.warn(f"{name}: target_delta = {delta:g} is at least 1 / n = {1.0 / n:.3g} "
-                  f"(n = {n} rows), and (epsilon, delta)-DP with such a delta allows "
-                  f"publishing a row in full with probability delta; choose target_delta "
-                  f"well below 1 / n (e.g. 1e-6).", LargeDeltaWarning, stacklevel=stacklevel)
+    message = large_delta_message(report["delta"], report["n_samples"], name)
+    if message is not None:
+        warnings.warn(message, LargeDeltaWarning, stacklevel=stacklevel)
 
 
 def add_multiclass_noise(report: dict, centres, name: str) -> None:
