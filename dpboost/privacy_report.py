@@ -7,6 +7,8 @@ released centres); the fields are listed in the estimator's docstring.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 
 import numpy as np
@@ -15,8 +17,9 @@ from accounting import ZCDPAccountant
 from dpboost.theory import sigma_util
 
 __all__ = ["NOISE_WARNING_RATIO", "PLATT_SPREAD_WARNING", "add_multiclass_noise", "build_report",
-           "large_delta_message", "noise_ratio", "platt_spread", "pure_noise_signal_ratio",
-           "signal_ratio", "warn_if_delta_large", "warn_if_noise_dominates", "whitening_entry"]
+           "fit_warnings_withheld", "large_delta_message", "noise_ratio", "platt_spread",
+           "pure_noise_signal_ratio", "signal_ratio", "warn_if_delta_large",
+           "warn_if_noise_dominates", "whitening_entry", "withhold_fit_warnings"]
 
 #: The noise ratio (:func:`noise_ratio`) from which a fit warns that its predictions are poor.
 NOISE_WARNING_RATIO = 1.0
@@ -27,6 +30,46 @@ PLATT_SPREAD_WARNING = 0.5
 #: Standard deviations of the pure-noise chi law above its mean that ``signal_ratio`` may reach
 #: and still count as noise-sized (:func:`pure_noise_signal_ratio`).
 NOISE_SIZED_SDS = 3.0
+
+
+#: True while a fit's report warnings are withheld (:func:`withhold_fit_warnings`).  A
+#: context variable: each thread (and each asyncio task) sees its own value, so one thread's
+#: withholding never silences or leaks another's warnings.
+_WITHHELD = contextvars.ContextVar("dpboost_fit_warnings_withheld", default=False)
+
+
+@contextlib.contextmanager
+def withhold_fit_warnings():
+    """Within this block, on this thread only, a fit raises none of the warnings of its
+    report (:func:`warn_if_noise_dominates`, :func:`warn_if_delta_large`) nor
+    :func:`dpboost.selection.warn_if_in_search`'s.
+
+    For :class:`~dpboost.selection.PrivateSelection`, whose ``K`` runs must not warn (one
+    warning per run would release ``K``): it said so with ``warnings.catch_warnings()``, which
+    swaps the process-wide filter list, so two searches in two threads could restore each
+    other's lists (every later warning of the process ignored, or a run's warnings shown) and
+    a search silenced every other thread's warnings while a run fitted (session 28).  A
+    context variable is per thread, and leaves ``warnings.filters`` alone.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     with withhold_fit_warnings():
+    ...         warn_if_delta_large({"delta": 0.5, "n_samples": 10}, "Withheld")
+    ...     warn_if_delta_large({"delta": 0.5, "n_samples": 10}, "Said")
+    >>> [str(w.message).split(":")[0] for w in caught], fit_warnings_withheld()
+    (['Said'], False)
+    """
+    token = _WITHHELD.set(True)
+    try:
+        yield
+    finally:
+        _WITHHELD.reset(token)
+
+
+def fit_warnings_withheld() -> bool:
+    """Whether this thread is within :func:`withhold_fit_warnings`."""
+    return _WITHHELD.get()
 
 
 def noise_ratio(sigma: float, d: int, n_rounds: int, norm_bound: float) -> float:
@@ -113,6 +156,8 @@ def warn_if_noise_dominates(report: dict, d: int, name: str) -> None:
 
     from dpboost.exceptions import NoiseDominatesWarning
 
+    if fit_warnings_withheld():
+        return
     ratio, r = report["noise_ratio"], report.get("signal_ratio")
     head = f"{name}: with n = {report['n_samples']} rows at epsilon = " \
            f"{report['epsilon']['best']:.3g} the noise dominates: "
@@ -172,7 +217,7 @@ def warn_if_delta_large(report: dict, name: str, stacklevel: int = 5) -> None:
     from dpboost.exceptions import LargeDeltaWarning
 
     message = large_delta_message(report["delta"], report["n_samples"], name)
-    if message is not None:
+    if message is not None and not fit_warnings_withheld():
         warnings.warn(message, LargeDeltaWarning, stacklevel=stacklevel)
 
 
