@@ -7,6 +7,8 @@ released centres); the fields are listed in the estimator's docstring.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 
 import numpy as np
@@ -15,8 +17,9 @@ from accounting import ZCDPAccountant
 from dpboost.theory import sigma_util
 
 __all__ = ["NOISE_WARNING_RATIO", "PLATT_SPREAD_WARNING", "add_multiclass_noise", "build_report",
-           "noise_ratio", "platt_spread", "pure_noise_signal_ratio", "signal_ratio",
-           "warn_if_delta_large", "warn_if_noise_dominates", "whitening_entry"]
+           "fit_warnings_withheld", "large_delta_message", "noise_ratio", "platt_spread",
+           "pure_noise_signal_ratio", "signal_ratio", "warn_if_delta_large",
+           "warn_if_noise_dominates", "whitening_entry", "withhold_fit_warnings"]
 
 #: The noise ratio (:func:`noise_ratio`) from which a fit warns that its predictions are poor.
 NOISE_WARNING_RATIO = 1.0
@@ -27,6 +30,46 @@ PLATT_SPREAD_WARNING = 0.5
 #: Standard deviations of the pure-noise chi law above its mean that ``signal_ratio`` may reach
 #: and still count as noise-sized (:func:`pure_noise_signal_ratio`).
 NOISE_SIZED_SDS = 3.0
+
+
+#: True while a fit's report warnings are withheld (:func:`withhold_fit_warnings`).  A
+#: context variable: each thread (and each asyncio task) sees its own value, so one thread's
+#: withholding never silences or leaks another's warnings.
+_WITHHELD = contextvars.ContextVar("dpboost_fit_warnings_withheld", default=False)
+
+
+@contextlib.contextmanager
+def withhold_fit_warnings():
+    """Within this block, on this thread only, a fit raises none of the warnings of its
+    report (:func:`warn_if_noise_dominates`, :func:`warn_if_delta_large`) nor
+    :func:`dpboost.selection.warn_if_in_search`'s.
+
+    For :class:`~dpboost.selection.PrivateSelection`, whose ``K`` runs must not warn (one
+    warning per run would release ``K``): it said so with ``warnings.catch_warnings()``, which
+    swaps the process-wide filter list, so two searches in two threads could restore each
+    other's lists (every later warning of the process ignored, or a run's warnings shown) and
+    a search silenced every other thread's warnings while a run fitted (session 28).  A
+    context variable is per thread, and leaves ``warnings.filters`` alone.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     with withhold_fit_warnings():
+    ...         warn_if_delta_large({"delta": 0.5, "n_samples": 10}, "Withheld")
+    ...     warn_if_delta_large({"delta": 0.5, "n_samples": 10}, "Said")
+    >>> [str(w.message).split(":")[0] for w in caught], fit_warnings_withheld()
+    (['Said'], False)
+    """
+    token = _WITHHELD.set(True)
+    try:
+        yield
+    finally:
+        _WITHHELD.reset(token)
+
+
+def fit_warnings_withheld() -> bool:
+    """Whether this thread is within :func:`withhold_fit_warnings`."""
+    return _WITHHELD.get()
 
 
 def noise_ratio(sigma: float, d: int, n_rounds: int, norm_bound: float) -> float:
@@ -113,6 +156,8 @@ def warn_if_noise_dominates(report: dict, d: int, name: str) -> None:
 
     from dpboost.exceptions import NoiseDominatesWarning
 
+    if fit_warnings_withheld():
+        return
     ratio, r = report["noise_ratio"], report.get("signal_ratio")
     head = f"{name}: with n = {report['n_samples']} rows at epsilon = " \
            f"{report['epsilon']['best']:.3g} the noise dominates: "
@@ -136,10 +181,28 @@ def warn_if_noise_dominates(report: dict, d: int, name: str) -> None:
     warnings.warn(text, NoiseDominatesWarning, stacklevel=5)  # the caller of fit
 
 
+def large_delta_message(delta: float, n: int, name: str) -> str | None:
+    """The :class:`~dpboost.exceptions.LargeDeltaWarning` text when ``delta`` is at least
+    ``1 / n``, else None: public values only.  ``dpboost train`` prints it before its ledger
+    reserves the budget (:func:`dpboost.cli.train.fit_charged`), the fit warns it at the end.
+
+    >>> large_delta_message(1e-3, 999, "Demo") is None
+    True
+    >>> large_delta_message(1e-3, 1000, "Demo")[:58]
+    'Demo: target_delta = 0.001 is at least 1 / n = 0.001 (n = '
+    """
+    if delta * n < 1.0:
+        return None
+    return (f"{name}: target_delta = {delta:g} is at least 1 / n = {1.0 / n:.3g} "
+            f"(n = {n} rows), and (epsilon, delta)-DP with such a delta allows "
+            f"publishing a row in full with probability delta; choose target_delta "
+            f"well below 1 / n (e.g. 1e-6).")
+
+
 def warn_if_delta_large(report: dict, name: str, stacklevel: int = 5) -> None:
     """Warn (:class:`~dpboost.exceptions.LargeDeltaWarning`) when the report's ``delta`` is at
-    least ``1 / n_samples``: public values only, like the rest of the report.  ``stacklevel``
-    5 names the caller of ``fit`` from a report builder.
+    least ``1 / n_samples`` (:func:`large_delta_message`): public values only, like the rest
+    of the report.  ``stacklevel`` 5 names the caller of ``fit`` from a report builder.
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
@@ -153,13 +216,9 @@ def warn_if_delta_large(report: dict, name: str, stacklevel: int = 5) -> None:
 
     from dpboost.exceptions import LargeDeltaWarning
 
-    delta, n = report["delta"], report["n_samples"]
-    if delta * n < 1.0:
-        return
-    warnings.warn(f"{name}: target_delta = {delta:g} is at least 1 / n = {1.0 / n:.3g} "
-                  f"(n = {n} rows), and (epsilon, delta)-DP with such a delta allows "
-                  f"publishing a row in full with probability delta; choose target_delta "
-                  f"well below 1 / n (e.g. 1e-6).", LargeDeltaWarning, stacklevel=stacklevel)
+    message = large_delta_message(report["delta"], report["n_samples"], name)
+    if message is not None and not fit_warnings_withheld():
+        warnings.warn(message, LargeDeltaWarning, stacklevel=stacklevel)
 
 
 def add_multiclass_noise(report: dict, centres, name: str) -> None:

@@ -52,11 +52,16 @@ from dpboost._validation import (
     check_random_state,
     check_scalar,
     warn_inferred_classes,
+    warn_unsorted_classes,
 )
 from dpboost.estimator import PrivateHalfspaceClassifier
 from dpboost.halfspace_base import IndependentNoiseCloneMixin
 from dpboost.mechanisms import lattice_variance, sample_discrete_gaussian
-from dpboost.privacy_report import warn_if_delta_large
+from dpboost.privacy_report import (
+    fit_warnings_withheld,
+    warn_if_delta_large,
+    withhold_fit_warnings,
+)
 
 __all__ = ["DEFAULT_CANDIDATES", "BudgetPerFitWarning", "PrivateSelection", "warn_if_in_search"]
 
@@ -114,7 +119,7 @@ def warn_if_in_search(owner: str) -> None:
             key = frame.f_locals.get("self", frame.f_locals.get("estimator"))
             where = found
         frame = frame.f_back
-    if where is None:
+    if where is None or fit_warnings_withheld():  # a PrivateSelection's run: it warned
         return
     key = _UNKEYED if key is None else key
     try:
@@ -205,27 +210,36 @@ class _Run:
 
     ``__call__(r)`` uses only the Generator ``r`` (one per run); the padding runs call it
     exactly as the real ones do.
+
+    No run warns: a warning per run would release ``K``.  The run fits within
+    :func:`~dpboost.privacy_report.withhold_fit_warnings` (its report's warnings and
+    :func:`warn_if_in_search`), with the classes declared (no inferred-classes warning) and
+    sorted (no unsorted-classes warning; ``classes_`` is sorted either way, and the released
+    estimator gets them back as declared, the label order ``model_io`` saves), and without
+    ``diagnostics`` (no clipped-rows warning).  Until session 28 the run was wrapped in
+    ``warnings.catch_warnings()``, which swaps the process-wide filter list and is not
+    thread-safe: two searches in two threads could leave every later warning of the process
+    ignored, or show a run's warnings, and a search silenced other threads' warnings while a
+    run fitted (``tests/utility/test_selection_threads.py``).
     """
 
     def __init__(self, X_tr, y_tr, X_val, y_val, cands, classes, eps_train, delta, lattice,
                  rho_train):
         self.X_tr, self.y_tr, self.X_val, self.y_val = X_tr, y_tr, X_val, y_val
         self.cands, self.classes, self.eps_train, self.delta = cands, classes, eps_train, delta
+        self.sorted_classes = np.unique(np.asarray(classes))  # as fit sorts them
         self.t, self.m = lattice
         self.rho_train = rho_train
 
     def __call__(self, r: np.random.Generator):
         params = self.cands[int(r.integers(len(self.cands)))]
-        est = PrivateHalfspaceClassifier(self.eps_train, self.delta, classes=self.classes,
+        est = PrivateHalfspaceClassifier(self.eps_train, self.delta, classes=self.sorted_classes,
                                          accounting="cks", random_state=r, **params)
-        with warnings.catch_warnings():
-            # none of a run's warnings leaves the search (they are per run, so K):
-            # (the classes are declared to every run)
-            warnings.simplefilter("ignore")
+        with withhold_fit_warnings():  # this thread's only (a context variable)
             est.fit(self.X_tr, self.y_tr)
         # the run's stream must not stay in a released estimator: its SeedSequence holds
         # the search's entropy, from which the split, every run's noise and K follow
-        est.set_params(random_state=None)
+        est.set_params(random_state=None, classes=self.classes)
         correct = int(np.count_nonzero(est.predict(self.X_val) == self.y_val))
         score = correct + int(sample_discrete_gaussian(self.t * self.m, 1, rng=r)[0])
         assert ZCDPAccountant().compose(est.privacy_event_).rho <= self.rho_train * (1 + 1e-9)
@@ -426,9 +440,11 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         vf = check_scalar(self.validation_fraction, "validation_fraction",
                           type(self).__name__, low=0, high=1)
         X, y, classes = self._validate_X_y(X, y)
-        # the runs' own warnings are filtered (they would count K): said once, from public values
+        # the runs' own warnings are withheld (they would count K): said once, from public values
         warn_if_delta_large({"delta": self.target_delta, "n_samples": len(y)},
                             type(self).__name__, stacklevel=3)
+        if self.classes is not None:
+            warn_unsorted_classes(type(self).__name__, self.classes, stacklevel=2)
         rng = check_random_state(self.random_state, owner=type(self).__name__)
         split_rng, k_rng, run_rng = rng.spawn(3)
         idx = split_rng.permutation(len(y))

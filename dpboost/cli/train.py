@@ -198,17 +198,23 @@ def _warn_lines(caught, figures: bool = False) -> None:
     classes); another library's warning is a figure of the data (pandas' "Columns (0: x)
     have mixed types" appears when one row of a whitespace file holds 'true'), shown only
     with ``--non-private-figures``."""
-    from dpboost.exceptions import ClippedRowsWarning
+    from dpboost.exceptions import ClippedRowsWarning, LargeDeltaWarning
 
     for warning in caught:
         if issubclass(warning.category, ClippedRowsWarning):
             continue  # a count of the data: train states the clipped fraction itself,
             # with --non-private-figures only (above 1%, with the fix)
+        if issubclass(warning.category, LargeDeltaWarning):
+            continue  # fit_charged printed it before the fit (and the ledger's charge)
         own = warning.category.__module__.split(".")[0] in ("dpboost", "accounting")
         if not own and not figures:
             continue
-        message = " ".join(str(warning.message).split())
-        print(f"dpboost train: warning: {message}", file=sys.stderr)
+        _print_warning(str(warning.message))
+
+
+def _print_warning(message: str) -> None:
+    """One stderr line: ``dpboost train: warning:`` and the message on one line."""
+    print(f"dpboost train: warning: {' '.join(message.split())}", file=sys.stderr)
 
 
 def _read_libsvm(args, schema):
@@ -550,7 +556,20 @@ def fit_charged(estimator, X, y, ledger, args) -> None:
     failure before that point (bad input, or an interrupt during the checks) released nothing
     and is cancelled; any after it (even a ``ValueError``: a file changed under a dask fit that
     re-reads it) is charged.
+
+    First, before the reservation (and before the fit's plan line), it prints the fit's
+    :class:`~dpboost.exceptions.LargeDeltaWarning` when ``target_delta >= 1 / n``
+    (:func:`~dpboost.privacy_report.large_delta_message`, from the public ``n`` and
+    ``delta``): the fit warns only at its end, when the budget is spent, so the user could not
+    stop before spending (session 28).  A warning, not a refusal: the run goes on and is
+    charged as before; :func:`_warn_lines` drops the fit's own copy.
     """
+    from dpboost.privacy_report import large_delta_message
+
+    message = large_delta_message(float(estimator.target_delta), int(X.shape[0]),
+                                  type(estimator).__name__)
+    if message is not None:
+        _print_warning(message)
     if ledger is None:
         estimator.fit(X, y)
         return
