@@ -216,7 +216,8 @@ class _Run:
     :func:`warn_if_in_search`), with the classes declared (no inferred-classes warning) and
     sorted (no unsorted-classes warning; ``classes_`` is sorted either way, and the released
     estimator gets them back as declared, the label order ``model_io`` saves), and without
-    ``diagnostics`` (no clipped-rows warning).  Until session 28 the run was wrapped in
+    ``diagnostics`` (no clipped-rows warning), under ``np.errstate(all="ignore")`` (numpy's
+    floating-point reports, per thread too).  Until session 28 the run was wrapped in
     ``warnings.catch_warnings()``, which swaps the process-wide filter list and is not
     thread-safe: two searches in two threads could leave every later warning of the process
     ignored, or show a run's warnings, and a search silenced other threads' warnings while a
@@ -235,7 +236,10 @@ class _Run:
         params = self.cands[int(r.integers(len(self.cands)))]
         est = PrivateHalfspaceClassifier(self.eps_train, self.delta, classes=self.sorted_classes,
                                          accounting="cks", random_state=r, **params)
-        with withhold_fit_warnings():  # this thread's only (a context variable)
+        # this thread's only (a context variable), and numpy's floating-point reports too
+        # (errstate is per thread): another library's warning would be shown once per run
+        # under an "always" filter, so K
+        with withhold_fit_warnings(), np.errstate(all="ignore"):
             est.fit(self.X_tr, self.y_tr)
         # the run's stream must not stay in a released estimator: its SeedSequence holds
         # the search's entropy, from which the split, every run's noise and K follow

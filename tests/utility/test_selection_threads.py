@@ -152,3 +152,22 @@ def test_unsorted_classes_reach_the_runs_sorted_and_the_release_as_declared():
     assert declared.best_estimator_.classes_.tolist() == [0, 1]
     np.testing.assert_array_equal(declared.best_estimator_.coef_, ordered.best_estimator_.coef_)
     assert model_to_dict(declared)["classes"] == [1, 0]  # as declared, as before
+
+
+def test_a_run_fits_with_numpys_floating_point_reports_off(monkeypatch):
+    """A numpy RuntimeWarning (overflow, invalid value) raised in a run would be shown once
+    per run under an "always" filter, so K, and under np.seterr(all="raise") it would stop the
+    search: each run fits under np.errstate(all="ignore"), which is per thread."""
+    seen = []
+    fit = PrivateHalfspaceClassifier.fit
+
+    def recording_fit(self, X, y):
+        seen.append(np.geterr())
+        return fit(self, X, y)
+
+    monkeypatch.setattr(PrivateHalfspaceClassifier, "fit", recording_fit)
+    X, y = _rows()
+    with np.errstate(all="raise"):
+        PrivateSelection(1.0, 1e-6, classes=[0, 1], random_state=0).fit(X, y)
+        assert np.geterr()["over"] == "raise"  # the caller's state, back after the search
+    assert seen and all(set(state.values()) == {"ignore"} for state in seen)
