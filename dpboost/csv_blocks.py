@@ -40,17 +40,25 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import re
 
 import numpy as np
 
 from dpboost.arrow_csv import MAX_BLOCK
 
-__all__ = ["UTF8_BOM", "WINDOW", "parse_block", "read_block", "record_cuts", "record_ends"]
+__all__ = ["UTF8_BOM", "WINDOW", "after_lines", "parse_block", "read_block", "record_cuts",
+           "record_ends"]
 
 #: The byte-order mark some editors write first: the first field starts after it.
 UTF8_BOM = b"\xef\xbb\xbf"
 
 _QUOTE, _LF = ord('"'), ord("\n")
+
+#: A line end of every in-memory reader: ``\n``, ``\r\n`` or a lone ``\r``.
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+#: A carriage return not followed by a line feed.
+_LONE_RETURN = re.compile(rb"\r(?!\n)")
 
 #: Bytes before and after a cut's offset read first by :func:`_record_end_after` (doubled
 #: while the state there is not settled).
@@ -252,9 +260,51 @@ def read_block(path: str, start: int, end: int, compressed: bool = False) -> byt
         return _read(handle, start, end)
 
 
-def parse_block(block: bytes, kwargs: dict, skip: int = 0):
-    """``pandas.read_csv`` of one block with ``kwargs``, after ``skip`` lines (the first
-    block's lines above the data).  A worker's task."""
+def after_lines(block: bytes, skip: int) -> bytes:
+    r"""``block`` after its first ``skip`` lines, a line ending at ``\n``, ``\r\n`` or a lone
+    ``\r``, as every in-memory reader skips the lines above the data
+    (:func:`dpboost.pandas_csv._read`).
+
+    pandas' ``skiprows`` counts otherwise: a skipped line that starts with a lone ``\r`` runs
+    on to the next line end (session 25: a file starting ``\r\r\n`` lost its first data row),
+    which is why ``--workers`` refused a lone ``\r`` above the data until the blocks were
+    read here (session 28).
+
+    >>> after_lines(b"\r\r\nx,y\n1,2\n", 2)
+    b'x,y\n1,2\n'
+    """
+    at = 0
+    for _ in range(skip):
+        end = _LINE_END.search(block, at)
+        if end is None:
+            return b""
+        at = end.end()
+    return block[at:]
+
+
+def parse_block(block: bytes, kwargs: dict, skip: int = 0, delimiter: str | None = ","):
+    r"""One block as the in-memory pandas reader reads text (:func:`dpboost.pandas_csv._read`):
+    after its first ``skip`` lines (:func:`after_lines`; the first block's lines above the
+    data), blank lines rewritten as ``"\n"`` where one could end in a lone ``\r``
+    (:func:`~dpboost.pandas_csv.blank_lines_as_newlines`: pandas read the row after such a
+    line one column left), then ``pandas.read_csv`` with ``kwargs``.  A worker's task.
+
+    Until session 28 dask handed pandas its raw bytes, so ``--workers`` refused both layouts
+    (a lone ``\r`` above the data, a row starting with its separator after a blank line ending
+    in one) where memory read them: one row decided between a model and a refusal.
+
+    >>> import pandas as pd
+    >>> kw = dict(header=None, names=["a", "b", "y"], dtype=str, keep_default_na=False)
+    >>> parse_block(b"a,b,y\r\r,1,0\n", kw, 1).to_numpy().tolist()
+    [['', '1', '0']]
+    """
     import pandas as pd
 
-    return pd.read_csv(io.BytesIO(block), skiprows=skip or None, **kwargs)
+    block = after_lines(block, skip)
+    if _LONE_RETURN.search(block):
+        from dpboost.pandas_csv import blank_lines_as_newlines
+
+        lines = io.StringIO(block.decode("utf-8-sig"), newline="")  # a mark, if first
+        return pd.read_csv(io.StringIO("".join(blank_lines_as_newlines(lines, delimiter))),
+                           **kwargs)
+    return pd.read_csv(io.BytesIO(block), **kwargs)

@@ -263,39 +263,11 @@ def csv_layout(path: str | os.PathLike, names=None, columns=None, decimal: str =
         _check_unique(path, first, columns)
         if len(lines) < 2:  # as read_table says it
             raise ValueError(f"{path} has a header row but no data rows.")
-        _check_skipped_line_ends(path, lines[0][0])
         return delimiter, _unread_repeats_renamed(first), lines[0][0]
     names = [str(n) for n in names]
     _check_width(path, first, names, lines[0][0])
     _check_not_a_header(path, first, names, lines[0][0])
-    _check_skipped_line_ends(path, lines[0][0] - 1)
     return delimiter, names, lines[0][0] - 1
-
-
-def _check_skipped_line_ends(path: Path, skip: int) -> None:
-    r"""Refuse, for the block reader of ``--workers``, a lone ``\r`` ending one of the ``skip``
-    lines before the first data row.
-
-    Lines are cut at ``\n``, ``\r\n`` and a lone ``\r`` (:func:`_first_lines`, and the
-    in-memory readers skip them so: :func:`dpboost.pandas_csv.read_whitespace`, pyarrow's
-    ``skip_rows``).  dask skips the first block's lines with pandas' ``skiprows``, which runs
-    a skipped line that starts with a lone ``\r`` on to the next line's end, and its row
-    checks cut blocks at ``\n`` only: a file starting ``\r\r\n`` lost its first data row
-    under ``--workers``, silently (session 25: 199 of 200 rows).  Without a lone ``\r`` the
-    counts are equal (a test compares them over random blank lines).  A refusal, not a
-    guess: a function of the lines above the data, named by its number.
-    """
-    if skip <= 0:
-        return
-    with _open_text(path) as handle:
-        for number in range(1, skip + 1):
-            line = handle.readline()
-            if line.endswith("\r"):
-                raise ValueError(
-                    f"{path}, line {number}: ends in a carriage return alone (an old Mac line "
-                    "end), which the block reader of --workers does not count as a line end "
-                    "before the first data row; end the lines above the data with \\n or "
-                    "\\r\\n, or read the file without --workers.")
 
 
 def line_of(path: str | os.PathLike, row: int, *, header: bool,

@@ -26,38 +26,32 @@ all is one block, read whole by one worker (not out of core).  Sweep of 50 rando
 1-3 lone ``\r`` (session 26; ``train`` in memory and with ``--workers 2``): 33 outcomes
 differed before (27 internal errors, 6 refusals of a ``\r`` above the data), 6 after, those 6
 (4 old-Mac files, a header ending in ``\r``, a line ``\r`` above the header): refused under
-``--workers`` in one line naming line 1, trained in memory.
-A row that starts with the separator right after a blank line ending in a lone ``\r`` is read
-one field short by pandas (:func:`shifted_rows`): refused under ``--workers`` naming its line,
-read right in memory.
+``--workers`` in one line naming line 1, trained in memory.  Session 28: the blocks are read
+as the in-memory pandas reader reads text (:func:`dpboost.csv_blocks.parse_block`), so those
+6 and a row starting with its separator after a blank line ending in a lone ``\r`` (which
+pandas read one column left, refused here until then) read as in memory.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import re
 from pathlib import Path
 
 import numpy as np
 
 import dpboost.csv_errors  # noqa: F401  (raises the csv module's field size limit)
+from dpboost.csv_blocks import after_lines
 from dpboost.pandas_csv import (BLANK, records_quote_after_space, spaced_quote_bytes,
                                 whitespace_fault, whitespace_row_error)
-from dpboost.record_lines import numbered_records
 
-__all__ = ["SPACED_QUOTES", "ShiftedRowError", "ShortRowError", "SpacedQuoteError", "block_ok",
-           "ragged_row_error", "row_checks", "shifted_rows", "short_row_before"]
+__all__ = ["SPACED_QUOTES", "ShortRowError", "SpacedQuoteError", "block_ok", "ragged_row_error",
+           "row_checks", "short_row_before"]
 
 
 class ShortRowError(ValueError):
     """A block of the CSV holds a row without the header's number of fields (no line named:
     the client finds it, :func:`ragged_row_error`)."""
-
-
-class ShiftedRowError(ShortRowError):
-    r"""A block of the CSV holds a row that pandas' C parser reads one field short, its cells
-    one column left (:func:`shifted_rows`): a short row as the block reader reads it."""
 
 
 class SpacedQuoteError(ValueError):
@@ -71,10 +65,6 @@ class SpacedQuoteError(ValueError):
 SPACED_QUOTES = ("{path} puts spaces before quoted values (a, \"b\", or a line starting with "
                  "spaces and a quote), which the block reader of --workers keeps as quotes; "
                  "delete those spaces, or read the file without --workers.")
-
-
-#: A carriage return not followed by a line feed: the fast filter of :func:`shifted_rows`.
-_LONE_RETURN = re.compile(rb"\r(?!\n)")
 
 
 def _text_lines(block: bytes) -> io.StringIO:
@@ -120,38 +110,6 @@ def _bad_line_in(block: bytes, delimiter: str, width: int) -> bool:
                for i in np.flatnonzero(counts != width - 1))
 
 
-def shifted_rows(lines, delimiter: str):
-    r"""The record lines (:mod:`dpboost.record_lines`, counted in ``lines``: a file or a block
-    opened with ``newline=""``) of the rows that start with ``delimiter`` right after a blank
-    line (spaces and tabs) ending in a lone ``\r``.
-
-    pandas' C parser drops such a row's empty first field and reads its cells one column left
-    (``\r,1,0`` as ``1,0,<missing>``).  A differential fuzz (session 26: 4000 small files
-    of lone ``\r``, ``\r\n`` and ``\n`` ends, blank lines of spaces and tabs, empty first
-    fields, quoted values; pyarrow in memory, pandas in memory, the block reader) found 61
-    files that the block reader (and :func:`~dpboost.pandas_csv.read_spaced`) read otherwise
-    than pyarrow, silently, each through a row of this form; after, none: the block check
-    refuses 73 of them (those 61, and 12 rows pandas happens to read right, ``\r, 1,2``:
-    pandas' rule is not documented, this one is), and in memory both readers give pyarrow's
-    rows.  Why memory trains what ``--workers`` refuses: in memory the pandas readers never see
-    such a blank line (:func:`dpboost.pandas_csv.blank_lines_as_newlines`) and pyarrow reads
-    the row right, so the two in-memory readers agree and neither needs to refuse; the block
-    reader parses dask's raw bytes and cannot be given them rewritten, so its check refuses
-    the row, and the client's one scan names its record line (:func:`ragged_row_error`), as a
-    lone ``\r`` above the data is refused under ``--workers`` only.  A function of the row
-    and the blank line above it: two files that differ in another row get the same refusal.
-
-    >>> import io
-    >>> list(shifted_rows(io.StringIO('a,y\n\r,1\n5,0\n \r\n,1\n"\r",0\n,1\n', newline=""), ","))
-    [3]
-    """
-    after_return = False
-    for number, _, text, fields in numbered_records(lines, delimiter):
-        if after_return and text.startswith(delimiter):
-            yield number
-        after_return = len(fields) <= 1 and not text.strip(BLANK) and text.endswith("\r")
-
-
 def block_ok(block: bytes, delimiter: str | None, width: int, skip: int) -> bool:
     """True, or raise :class:`ShortRowError` when a row of ``block`` (after ``skip`` lines:
     the header, in the first block) has other than ``width`` fields, or
@@ -160,13 +118,9 @@ def block_ok(block: bytes, delimiter: str | None, width: int, skip: int) -> bool
         if _bad_whitespace_line(block, width, skip):
             raise ShortRowError(f"a row of the CSV does not have {width} fields")
         return True
-    if skip:
-        parts = block.split(b"\n", skip)
-        block = parts[-1] if len(parts) > skip else b""
+    block = after_lines(block, skip)  # as the block is parsed (dpboost.csv_blocks)
     if _bad_line_in(block, delimiter, width):
         raise ShortRowError(f"a row of the CSV does not have {width} fields")
-    if _LONE_RETURN.search(block) and next(shifted_rows(_text_lines(block), delimiter), None):
-        raise ShiftedRowError("a row of the CSV is read one field short by the block reader")
     if (spaced_quote_bytes(delimiter).search(block)
             and records_quote_after_space(_text_lines(block),
                                           delimiter)):  # not inside a quoted value
@@ -186,8 +140,7 @@ def row_checks(blocks: list, delimiter: str | None, width: int, skip: int) -> li
 def _first_bad(path, delimiter: str | None, width: int, skip: int):
     """``(line, fields)`` of the first record after ``skip`` lines without ``width`` fields
     (whitespace-separated: ``fields`` is :func:`~dpboost.pandas_csv.whitespace_fault`'s, a
-    count, ``"tab"`` or ``"quote"``), or, if it comes first, of a row the block reader reads
-    shifted (``fields`` ``"shifted"``, :func:`shifted_rows`)."""
+    count, ``"tab"`` or ``"quote"``)."""
     from dpboost.csv_errors import bad_record, open_text
 
     with open_text(Path(path)) as handle:
@@ -197,13 +150,8 @@ def _first_bad(path, delimiter: str | None, width: int, skip: int):
                 if fault is not None:
                     return number, fault
             return None
-        bad = bad_record(Path(path), delimiter, width, skip)  # its record line, fields
-        bad = None if bad is None else (bad[0], bad[2])
-    with open_text(Path(path)) as handle:
-        shifted = next((n for n in shifted_rows(handle, delimiter) if n > skip), None)
-    if shifted is not None and (bad is None or shifted < bad[0]):
-        return shifted, "shifted"
-    return bad
+    bad = bad_record(Path(path), delimiter, width, skip)  # its record line, fields
+    return None if bad is None else (bad[0], bad[2])
 
 
 def ragged_row_error(path, delimiter: str | None, width: int, skip: int, *,
@@ -227,18 +175,11 @@ def ragged_row_error(path, delimiter: str | None, width: int, skip: int, *,
                           "the file without --workers, or convert it to Parquet.")
     if delimiter is None:
         return whitespace_row_error(path, bad[0], bad[1], width, what=what)
-    if bad[1] == "shifted":
-        return ValueError(f"{path}, line {bad[0]}: a row that starts with its separator (an "
-                          "empty first field) after a blank line ending in a carriage return "
-                          "alone, which the block reader of --workers reads one field short, "
-                          "its cells one column left; end that blank line with \\n or "
-                          "\\r\\n, or delete it, or read the file without --workers.")
     return field_count_error(path, bad[0], width, bad[1], whitespace=False, what=what)
 
 
 def short_row_before(path: str, schema, row: int) -> ValueError | None:
-    """The in-memory reader's error for a row short of fields at or before data row ``row``
-    (or :func:`ragged_row_error`'s for a row the block reader reads shifted).
+    """The in-memory reader's error for a row short of fields at or before data row ``row``.
 
     The block reader fills a short row's missing cells with ``""``, so ``train --workers``
     said "The label is missing at line N: remove the rows without one" of a row that lacked
@@ -255,7 +196,7 @@ def short_row_before(path: str, schema, row: int) -> ValueError | None:
         at = line_of(path, row, header=header, separator=schema.separator)
     except (OSError, ValueError):
         return None
-    if bad is None or at is None or bad[0] > at or (bad[1] != "shifted" and bad[0] == line_of(
-            path, 0, header=header, separator=schema.separator)):
+    if bad is None or at is None or bad[0] > at or bad[0] == line_of(
+            path, 0, header=header, separator=schema.separator):
         return None
     return ragged_row_error(path, delimiter, len(names), skip, header=header)

@@ -413,7 +413,7 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     kwargs = dict(dtype=str, keep_default_na=False, header=None, names=names,
                   sep=r"\s+" if delimiter is None else delimiter, skip_blank_lines=True)
     parse = dask.delayed(parse_block, pure=True)
-    parts = [parse(b, kwargs, skip if i == 0 else 0) for i, b in enumerate(blocks)]
+    parts = [parse(b, kwargs, skip if i == 0 else 0, delimiter) for i, b in enumerate(blocks)]
 
     # a short row reads as empty cells: each partition waits for its block's field count
     rows_ok = row_checks(blocks, delimiter, len(names), skip)

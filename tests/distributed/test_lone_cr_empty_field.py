@@ -5,8 +5,9 @@ as ``1,0,<missing>``: its cells one column left.  pyarrow read it right.  In mem
 file goes through pandas when ANY row holds ``5, "0"`` (:func:`dpboost.pandas_csv.read_spaced`),
 so one row decided whether 150 others were relabelled; under ``--workers`` pandas reads every
 block.  Now the in-memory pandas readers never see such a blank line
-(:func:`~dpboost.pandas_csv.blank_lines_as_newlines`), and the block check of ``--workers``
-refuses the row (:func:`~dpboost.cli._csv_rows.shifted_rows`), naming its record line.
+(:func:`~dpboost.pandas_csv.blank_lines_as_newlines`).  Under ``--workers`` the block check
+refused the row, naming its record line, until session 28, when the blocks began to be read
+through the same rewriting (:func:`dpboost.csv_blocks.parse_block`): read as in memory.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ import random
 import numpy as np
 import pytest
 
-from dpboost.cli._csv_rows import ShiftedRowError, block_ok, ragged_row_error, shifted_rows
-from dpboost.pandas_csv import read_spaced, read_whitespace
+from dpboost.csv_blocks import parse_block
+from dpboost.pandas_csv import BLANK, read_spaced, read_whitespace
 from dpboost.readers import read_table
+from dpboost.record_lines import numbered_records
 
 SCHEMA = {"columns": {"x1": {"type": "numeric", "lower": 0, "upper": 10},
                       "x2": {"type": "numeric", "lower": 0, "upper": 10}},
@@ -49,6 +51,17 @@ def _random_rows(rng: random.Random, n: int, sep: str = ",") -> str:
                      rng.choice(CELLS)]
             parts.append(sep.join(cells) + rng.choice(ENDS))
     return "".join(parts)
+
+
+def _shifted_rows(lines, delimiter: str):
+    """The record lines of the rows that start with ``delimiter`` right after a blank line
+    (spaces and tabs) ending in a lone ``\\r``: the layout pandas' C parser reads one column
+    left (``\\r,1,0`` as ``1,0,<missing>``)."""
+    after_return = False
+    for number, _, text, fields in numbered_records(lines, delimiter):
+        if after_return and text.startswith(delimiter):
+            yield number
+        after_return = len(fields) <= 1 and not text.strip(BLANK) and text.endswith("\r")
 
 
 def _reference(text: str, sep: str, spaced: bool) -> list[list[str]]:
@@ -89,7 +102,7 @@ def test_both_in_memory_readers_read_what_the_csv_module_reads(tmp_path):
     and tabs, empty first fields, quoted values, comma or semicolon): pyarrow (through
     :func:`read_table`) and :func:`read_spaced` give the rows of the csv module.  Before,
     ``read_spaced`` disagreed on 58 of these 359 files (each one holding a row
-    :func:`shifted_rows` finds), pyarrow on none."""
+    :func:`_shifted_rows` finds), pyarrow on none."""
     rng = random.Random(2026)
     shifted = 0
     for case in range(400):
@@ -99,7 +112,7 @@ def test_both_in_memory_readers_read_what_the_csv_module_reads(tmp_path):
         expected = _reference(text, sep, spaced=False)
         if not expected:
             continue
-        shifted += bool(list(shifted_rows(io.StringIO(text, newline=""), sep)))
+        shifted += bool(list(_shifted_rows(io.StringIO(text, newline=""), sep)))
         assert _cells(read_table(path, text_columns=NAMES)) == expected, repr(text)
         spaced = read_spaced(path, NAMES, 1, sep, None, [""], NAMES)
         assert _cells(spaced) == _reference(text, sep, spaced=True), repr(text)
@@ -117,69 +130,49 @@ def test_the_whitespace_reader_reads_blank_lines_ending_in_a_lone_return_as_blan
     assert _cells(one) == _cells(other) == [["7", "1", "2"], ["3", "0", "4"]]
 
 
-@pytest.mark.parametrize("block, refused", [
-    (b"\r,1,0\n", True),
-    (b"5,0,5\n \r\t\r,1,0\r\n", True),  # blank lines of spaces and tabs, a chain of them
-    (b"5,0,5\r\r,1,0\n", True),  # a row's lone \r, then a blank line \r
-    (b"\r\n,1,0\n", False),  # the blank line ends in \r\n
-    (b"5,0,5\r,1,0\n", False),  # the \r ends a row, not a blank line: read right
-    (b'5,"a\r\r",0\n,1,0\n', False),  # a \r inside a quoted value
-    (b"\r1,1,0\n", False),  # the row does not start with the separator
+@pytest.mark.parametrize("block", [
+    b"\r,1,0\n",
+    b"5,0,5\n \r\t\r,1,0\r\n",  # blank lines of spaces and tabs, a chain of them
+    b"5,0,5\r\r,1,0\n",  # a row's lone \r, then a blank line \r
+    b"\r\n,1,0\n",  # the blank line ends in \r\n
+    b"5,0,5\r,1,0\n",  # the \r ends a row, not a blank line
+    b'5,"a\r\r",0\n,1,0\n',  # a \r inside a quoted value
+    b"\r1,1,0\n",  # the row does not start with the separator
 ])
-def test_the_block_check_refuses_a_row_pandas_reads_shifted(block, refused):
-    if refused:
-        with pytest.raises(ShiftedRowError):
-            block_ok(block, ",", 3, 0)
-    else:
-        assert block_ok(block, ",", 3, 0)
+def test_the_block_reader_reads_a_row_after_a_lone_return_blank_line_as_memory(block):
+    """pandas alone reads ``\\r,1,0`` one column left; the block reader (refused the first
+    three layouts before session 28) reads the csv module's rows, as memory does."""
+    kwargs = dict(dtype=str, keep_default_na=False, header=None, names=NAMES, sep=",",
+                  skip_blank_lines=True)
+    text = block.decode()
+    assert _cells(parse_block(block, kwargs, 0, ",")) == _reference("\n" + text, ",", False)
 
 
-def test_the_refusal_names_the_record_line_whatever_the_other_rows(tmp_path):
-    """Neighbours that differ in an earlier row holding a quoted line break: the same line."""
-    said = []
-    for k, first in enumerate(['1,2,no\n', '"1\n",2,no\n']):
-        folder = tmp_path / str(k)
-        folder.mkdir()
-        path = _write(folder / "d.csv", "x1,x2,y\n" + first + "3,4,yes\n\r,5,no\n6,7,no\n")
-        said.append(str(ragged_row_error(path, ",", 3, 1, header=True)).replace(str(folder), ""))
-    assert said[0] == said[1]
-    assert said[0].startswith("/d.csv, line 5: a row that starts with its separator")
-    assert "\n" not in said[0]
-
-
-def test_workers_read_the_rows_memory_reads_or_refuse_the_shifted_row(tmp_path):
+def test_workers_read_the_rows_memory_reads(tmp_path):
     """30 random files read by the block reader of ``--workers`` in blocks of 60 bytes: the
-    X and y of the in-memory reader, or a one-line refusal naming the first row
-    :func:`shifted_rows` finds (and only then).  Before, 4 of them trained on rows read
+    X and y of the in-memory reader.  Before session 26, 4 of them trained on rows read
     shifted (other X and y than in memory), 12 were refused for the cells the shift moved
-    ("The label is missing at line N", a label not declared) where memory trains."""
+    ("The label is missing at line N", a label not declared) where memory trains; until
+    session 28 the files holding the layout (:func:`_shifted_rows`) were refused."""
     dask = pytest.importorskip("dask")
     from dpboost.cli._distributed import read_encoded
     from dpboost.tabular import TabularEncoder
 
     rng = random.Random(261)
-    outcomes = {"rows": 0, "refused": 0}
+    outcomes = {"plain": 0, "layout": 0}
     for case in range(30):
         text = "x1,y,x2\n" + _random_rows(rng, 12) + "5,0,5\n"
         path = _write(tmp_path / f"w{case}.csv", text)
         frame = read_table(path, text_columns=["y"])
         encoder = TabularEncoder(SCHEMA).fit(frame)
         memory = encoder.transform(frame).astype(np.float32), encoder.encode_labels(frame["y"])
-        first = next(shifted_rows(io.StringIO(text, newline=""), ","), None)
-        try:
-            with dask.config.set(scheduler="synchronous"):
-                X, y, _ = read_encoded(str(path), SCHEMA, blocksize=60, spool=False)
-                workers = X.compute(), y.compute()
-        except ValueError as exc:
-            assert first is not None, (repr(text), str(exc))
-            assert str(exc).startswith(f"{path}, line {first}: a row that starts with its "
-                                       "separator"), (repr(text), str(exc))
-            outcomes["refused"] += 1
-            continue
-        assert first is None, repr(text)
+        first = next(_shifted_rows(io.StringIO(text, newline=""), ","), None)
+        with dask.config.set(scheduler="synchronous"):
+            X, y, _ = read_encoded(str(path), SCHEMA, blocksize=60, spool=False)
+            workers = X.compute(), y.compute()
         np.testing.assert_array_equal(workers[0], memory[0])
         np.testing.assert_array_equal(workers[1], memory[1])
-        outcomes["rows"] += 1
+        outcomes["plain" if first is None else "layout"] += 1
     assert min(outcomes.values()) >= 5, outcomes
 
 
@@ -189,17 +182,18 @@ def test_workers_read_the_rows_memory_reads_or_refuse_the_shifted_row(tmp_path):
      '5, "0",5\n', 3),
     ("x1,x2,y", "1,2,0\n\r,3,1\n4,5,1\n", '6, "7",0\n', 4),
 ])
-def test_train_pairs_agree_in_memory_and_refuse_alike_under_workers(tmp_path, capsys, header,
-                                                                    rows, last, line):
+def test_train_pairs_agree_in_memory_and_under_workers(tmp_path, capsys, header, rows, last,
+                                                       line):
     """The red-team pairs through ``train``: the neighbour whose last row holds a spaced quote
-    trains the same model in memory; under ``--workers`` both are refused, naming the first
-    shifted row (before: one trained, the other was refused naming another row, or both
-    trained on shifted rows)."""
+    trains the same model in memory; under ``--workers`` the other trains it too (the spaced
+    quote is refused there).  Before: one trained, the other was refused naming another row,
+    or both trained on shifted rows; until session 28 both were refused under ``--workers``,
+    naming the first shifted row (line ``line``)."""
     from dpboost.cli import main
 
     spec = tmp_path / "s.json"
     spec.write_text(json.dumps(SCHEMA))
-    models, errors = [], []
+    models = []
     for k, tail in enumerate([last.replace(' "', "").replace('"', ""), last]):
         path = _write(tmp_path / f"d{k}.csv", header + "\n" + rows + tail)
         for workers in ([], ["--workers", "1"]):
@@ -208,13 +202,10 @@ def test_train_pairs_agree_in_memory_and_refuse_alike_under_workers(tmp_path, ca
                          "--target-delta", "1e-6", "--seed", "0", "--out", str(model),
                          *workers])
             err = [t for t in capsys.readouterr().err.splitlines() if "error" in t]
-            if workers:
-                assert code != 0 and len(err) == 1, err
-                errors.append(err[0].replace(str(path), "FILE"))
-            else:
-                assert code == 0, err
-                fitted = json.loads(model.read_text())
-                models.append((fitted["coef"], fitted["intercept"]))
-    assert models[0] == models[1]
-    assert errors[0] == errors[1]
-    assert f"FILE, line {line}: a row that starts with its separator" in errors[0]
+            if workers and k == 1:  # a quoted value after spaces: a --workers refusal
+                assert code == 2 and len(err) == 1 and "spaces before quoted" in err[0], err
+                continue
+            assert code == 0, err
+            fitted = json.loads(model.read_text())
+            models.append((fitted["coef"], fitted["intercept"]))
+    assert models[0] == models[1] == models[2]  # file 0 in memory, on workers; file 1 in memory
