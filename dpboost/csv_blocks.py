@@ -14,9 +14,11 @@ the blocks are the same records as the whole file, whatever the rows hold.
 
 **How quotes are read** (pandas' C parser, the block reader; Python's ``csv`` module agrees):
 a quote opens a quoted value only at the start of a field (the start of the file or of a line,
-or right after the separator; for whitespace-separated files, after a space or tab); anywhere
-else it is an ordinary character (``5'11"``).  Inside a quoted value, two quotes are one quote
-character and a quote followed by anything else closes the value.  So a RUN of ``L``
+or after the separator, spaces skipped: ``30, "clerk"``, as the in-memory readers and
+:mod:`dpboost.record_lines` read it, pandas with ``skipinitialspace``; for whitespace-separated
+files, after a space or tab); anywhere else it is an ordinary character (``5'11"``).  Inside
+a quoted value, two quotes are one quote character and a quote followed by anything else
+closes the value.  So a RUN of ``L``
 consecutive quotes acts on the state "inside a quoted value or not" as:
 
 * ``L`` even: no change (inside: ``L/2`` quote characters; outside: an empty quoted value and
@@ -67,18 +69,26 @@ WINDOW = 1 << 16
 
 def _field_starts(data: np.ndarray, at: np.ndarray, before: bytes, delimiter: str | None
                   ) -> np.ndarray:
-    """Whether a field starts at each index ``at`` of ``data``: the bytes before it (``before``,
-    then ``data``) end with a line end or the separator (``delimiter`` None: a space or a tab),
-    or it is the first byte of the text (``before`` empty and index 0)."""
-    seps = [b"\n", b"\r", *([b" ", b"\t"] if delimiter is None else [delimiter.encode()])]
+    """Whether a field starts at each index ``at`` of ``data``, spaces skipped: the bytes
+    before it (``before``, then ``data``), spaces (``" "``) dropped, end with a line end or
+    the separator (``delimiter`` None: a space or a tab), or are none and ``before`` is empty
+    (the start of the text).  ``before`` holds a byte other than a space unless the text
+    starts within it (:func:`_context`)."""
     context = np.frombuffer(before, dtype=np.uint8)
     joined = np.concatenate([context, data])
     at = at + len(context)  # indices in joined
-    start = (at == 0)
+    if delimiter is None:  # whitespace-separated: every space separates
+        ends, seps = at - 1, [b"\n", b"\r", b" ", b"\t"]
+    else:  # the last byte before `at` other than a space (-1: none)
+        kept = np.where(joined != ord(" "), np.arange(len(joined)), -1)
+        ends = np.maximum.accumulate(kept)[np.maximum(at - 1, 0)] if len(joined) else at - 1
+        ends = np.where(at > 0, ends, -1)
+        seps = [b"\n", b"\r", delimiter.encode()]
+    start = ends < 0  # nothing but spaces before it: the text's start
     for sep in seps:
-        match = at >= len(sep)
-        for k, byte in enumerate(sep):  # joined[at - len(sep) + k] == sep[k]
-            match &= joined[np.maximum(at - len(sep) + k, 0)] == byte
+        match = ends >= len(sep) - 1
+        for k, byte in enumerate(sep):  # joined[end - len(sep) + 1 + k] == sep[k]
+            match &= joined[np.maximum(ends - len(sep) + 1 + k, 0)] == byte
         start |= match
     return start
 
@@ -169,6 +179,15 @@ def _read(handle, start: int, end: int) -> bytes:
     return handle.read(end - start)
 
 
+def _context(handle, at: int, start: int) -> bytes:
+    """The bytes before offset ``at`` that :func:`_field_starts` reads: 16 or more, back to the
+    last byte other than a space (a separator's spaces before a quote), or to ``start``."""
+    lo = max(start, at - 16)
+    while lo > start and not _read(handle, lo, at).strip(b" "):
+        lo = max(start, lo - 4096)
+    return _read(handle, lo, at)
+
+
 def _last_quote(handle, anchor: int, end: int) -> int | None:
     """The offset of the last quote in bytes ``anchor`` to ``end`` of the file, or None."""
     step = 1 << 20
@@ -207,7 +226,7 @@ def _record_end_after(handle, target: int, anchor: int, start: int, size: int,
         keep = len(text) - len(text.rstrip(b'"')) if at < size else 0  # a run may go on
         text, carry = text[:len(text) - keep], text[len(text) - keep:]
         first = at - len(carry) - len(text)  # the file offset of text[0]
-        before = b"" if first == start else _read(handle, max(start, first - 16), first)
+        before = _context(handle, first, start)
         ends, inside = record_ends(np.frombuffer(text, np.uint8), before, inside, delimiter)
         found = _first_at(ends, target - first)
         if (at if found is None else first + found) - target >= longest:
@@ -235,7 +254,7 @@ def _state_at(handle, point: int, anchor: int, start: int, delimiter: str | None
         while lo > anchor and _read(handle, lo - 1, lo) == b'"':  # not inside a run
             lo -= 1
         data = np.frombuffer(_read(handle, lo, point), np.uint8)
-        before = b"" if lo == start else _read(handle, max(start, lo - 16), lo)
+        before = _context(handle, lo, start)
         states = {record_ends(data, before, inside, delimiter)[1]
                   for inside in ((False,) if lo == anchor else (False, True))}
         if len(states) == 1:

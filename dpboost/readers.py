@@ -37,8 +37,7 @@ from dpboost.csv_errors import decode_error as _decode_error
 from dpboost.csv_errors import open_text as _open_text
 from dpboost.csv_errors import refuse_archive, repeated_names_error
 from dpboost.column_check import check_columns
-from dpboost.pandas_csv import (BLANK, file_quotes_after_space, quoted_after_space,
-                                read_spaced, read_whitespace)
+from dpboost.pandas_csv import BLANK, file_quotes_after_space, read_spaced, read_whitespace
 from dpboost.separators import (SEPARATOR_NAMES, file_delimiter, outside_quotes,
                                 sniff_delimiter, split_fields)
 
@@ -252,11 +251,6 @@ def csv_layout(path: str | os.PathLike, names=None, columns=None, decimal: str =
         raise ValueError(f"{path} is empty: no rows to read.")
     _check_first_two(path, lines, decimal, separator, names)
     delimiter = file_delimiter(path, lines[0][1], decimal, separator)
-    if delimiter is not None and quoted_after_space([line for _, line in lines], delimiter):
-        raise ValueError(f"{path} puts spaces before quoted values (a, \"b\", or a line "
-                         "starting with spaces and a quote), which the block reader of "
-                         "--workers keeps as quotes; delete those spaces, or read the file "
-                         "without --workers.")
     first = split_fields(lines[0][1], delimiter)
     if names is None:
         _check_header_line(path, lines[0])

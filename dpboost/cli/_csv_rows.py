@@ -42,29 +42,14 @@ import numpy as np
 
 import dpboost.csv_errors  # noqa: F401  (raises the csv module's field size limit)
 from dpboost.csv_blocks import after_lines
-from dpboost.pandas_csv import (BLANK, records_quote_after_space, spaced_quote_bytes,
-                                whitespace_fault, whitespace_row_error)
+from dpboost.pandas_csv import BLANK, whitespace_fault, whitespace_row_error
 
-__all__ = ["SPACED_QUOTES", "ShortRowError", "SpacedQuoteError", "block_ok", "ragged_row_error",
-           "row_checks", "short_row_before"]
+__all__ = ["ShortRowError", "block_ok", "ragged_row_error", "row_checks", "short_row_before"]
 
 
 class ShortRowError(ValueError):
     """A block of the CSV holds a row without the header's number of fields (no line named:
     the client finds it, :func:`ragged_row_error`)."""
-
-
-class SpacedQuoteError(ValueError):
-    """A block of the CSV puts spaces between a separator and a quoted value (``30, "b"``),
-    which the block reader keeps as quotes: refused (:data:`SPACED_QUOTES`) wherever the row
-    is, not only when it is one of the first lines (then one row decided whether every other
-    row of the file was refused or read with its quotes)."""
-
-
-#: The refusal of a file holding a quoted value after spaces, under ``--workers``.
-SPACED_QUOTES = ("{path} puts spaces before quoted values (a, \"b\", or a line starting with "
-                 "spaces and a quote), which the block reader of --workers keeps as quotes; "
-                 "delete those spaces, or read the file without --workers.")
 
 
 def _text_lines(block: bytes) -> io.StringIO:
@@ -96,9 +81,10 @@ def _line_ends(data: np.ndarray) -> np.ndarray:
 
 def _bad_line_in(block: bytes, delimiter: str, width: int) -> bool:
     r"""Whether a non-blank line of ``block`` has other than ``width`` fields (lines cut at
-    ``\n``, ``\r\n`` and a lone ``\r``, as both readers cut them)."""
+    ``\n``, ``\r\n`` and a lone ``\r``, as both readers cut them; a quote after a
+    separator's spaces opens a value, as in memory: :mod:`dpboost.record_lines`)."""
     if b'"' in block or len(delimiter.encode()) != 1:  # quoted fields: records, not lines
-        reader = csv.reader(_text_lines(block), delimiter=delimiter)
+        reader = csv.reader(_text_lines(block), delimiter=delimiter, skipinitialspace=True)
         return any(len(r) != width and not (len(r) <= 1 and not (r and r[0].strip(BLANK)))
                    for r in reader)
     data = np.frombuffer(block, dtype=np.uint8)
@@ -112,8 +98,7 @@ def _bad_line_in(block: bytes, delimiter: str, width: int) -> bool:
 
 def block_ok(block: bytes, delimiter: str | None, width: int, skip: int) -> bool:
     """True, or raise :class:`ShortRowError` when a row of ``block`` (after ``skip`` lines:
-    the header, in the first block) has other than ``width`` fields, or
-    :class:`SpacedQuoteError` when one holds a quoted value after spaces.  A worker's task."""
+    the header, in the first block) has other than ``width`` fields.  A worker's task."""
     if delimiter is None:  # whitespace-separated: its lines counted as in memory
         if _bad_whitespace_line(block, width, skip):
             raise ShortRowError(f"a row of the CSV does not have {width} fields")
@@ -121,10 +106,6 @@ def block_ok(block: bytes, delimiter: str | None, width: int, skip: int) -> bool
     block = after_lines(block, skip)  # as the block is parsed (dpboost.csv_blocks)
     if _bad_line_in(block, delimiter, width):
         raise ShortRowError(f"a row of the CSV does not have {width} fields")
-    if (spaced_quote_bytes(delimiter).search(block)
-            and records_quote_after_space(_text_lines(block),
-                                          delimiter)):  # not inside a quoted value
-        raise SpacedQuoteError("a row of the CSV holds a quoted value after spaces")
     return True
 
 

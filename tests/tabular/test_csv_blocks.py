@@ -19,7 +19,9 @@ import dpboost.csv_blocks as cb
 from dpboost.csv_blocks import parse_block, read_block, record_cuts
 
 CELLS = ["a", "12", "", '"q"', '"l1\nl2"', '"a""b"', "5'11\"", '"p\r\nq"', '"\n"', '"x,y"',
-         'ab"c"d', '"""\n"""', '"x\n\n"', "\r", '""']
+         'ab"c"d', '"""\n"""', '"x\n\n"', "\r", '""',
+         # spaces before a quote: it opens a value (skipinitialspace, as in memory)
+         ' "x\ny"', '  "a""\n"', " 5'11\"", '  ""', "  "]
 
 
 def _text(rng: random.Random, delimiter: str) -> bytes:
@@ -33,7 +35,8 @@ def _csv_record_ends(text: bytes, delimiter: str) -> list[int]:
     r"""The offsets of the ``\n`` bytes that end a record, by Python's csv module."""
     bom = len(cb.UTF8_BOM) if text.startswith(cb.UTF8_BOM) else 0
     lines = io.StringIO(text[bom:].decode(), newline="").readlines()
-    ends, reader = [], csv.reader(iter(lines), delimiter=delimiter)
+    ends = []
+    reader = csv.reader(iter(lines), delimiter=delimiter, skipinitialspace=True)
     for _ in reader:
         end = bom + len("".join(lines[:reader.line_num]).encode()) - 1
         if text[end:end + 1] == b"\n":
@@ -70,7 +73,7 @@ def test_blocks_read_the_rows_of_the_whole_file(tmp_path, monkeypatch, delimiter
     path = tmp_path / "f.csv"
     sep = r"\s+" if delimiter is None else delimiter
     kwargs = dict(dtype=str, keep_default_na=False, header=None, names=["h1", "h2", "h3"],
-                  sep=sep, skip_blank_lines=True)
+                  sep=sep, skip_blank_lines=True, skipinitialspace=delimiter is not None)
     compared = 0
     for _ in range(200):
         if delimiter is None:  # quoted cells only (an unquoted one may not hold spaces)
