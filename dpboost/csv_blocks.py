@@ -62,6 +62,10 @@ _LINE_END = re.compile(rb"\r\n|\r|\n")
 #: A carriage return not followed by a line feed.
 _LONE_RETURN = re.compile(rb"\r(?!\n)")
 
+#: A line of spaces and tabs holding a tab: in a tab-separated file, a row of empty cells to
+#: pandas, a blank line to pyarrow unless its fields are the table's.
+_TAB_LINE = re.compile(rb"(?:^|(?<=[\r\n]))[ ]*\t[ \t]*(?=[\r\n]|$)")
+
 #: Bytes before and after a cut's offset read first by :func:`_record_end_after` (doubled
 #: while the state there is not settled).
 WINDOW = 1 << 16
@@ -131,7 +135,7 @@ def record_ends(data: np.ndarray, before: bytes, inside: bool, delimiter: str | 
 
 
 def record_cuts(path: str | os.PathLike, blocksize: int, delimiter: str | None,
-                longest: int = MAX_BLOCK) -> list[int]:
+                longest: int = MAX_BLOCK, skip: int = 0) -> list[int]:
     r"""Byte offsets ``[0, c_1, ..., size]`` cutting the CSV file ``path`` into blocks, each
     cut right after a ``\n`` that ends a record (never inside a quoted value): the first such
     ``\n`` at or after each of the offsets dask's ``read_bytes`` cuts at: ``size // blocksize``
@@ -139,6 +143,9 @@ def record_cuts(path: str | os.PathLike, blocksize: int, delimiter: str | None,
     dask cut it before session 28).  A record longer than a block makes fewer, longer blocks.
 
     Each cut reads a window around its offset, not the file (:func:`_record_end_after`).
+    No cut falls within the first ``skip`` lines (the lines above the data, which the first
+    block skips: red team, session 28, 3,000 blank lines above the header put it in the second
+    block, read as a data row).
 
     Raises
     ------
@@ -160,7 +167,7 @@ def record_cuts(path: str | os.PathLike, blocksize: int, delimiter: str | None,
     cuts = [0]
     with open(path, "rb") as handle:
         start = len(UTF8_BOM) if handle.read(len(UTF8_BOM)) == UTF8_BOM else 0
-        anchor = start
+        anchor = _after_lines_offset(handle, start, skip)
         for target in (k * size // count for k in range(1, count)):
             if target < anchor and anchor > start:
                 continue  # inside the last block's record: dask's block would be empty
@@ -172,6 +179,19 @@ def record_cuts(path: str | os.PathLike, blocksize: int, delimiter: str | None,
                 cuts.append(end + 1)
             anchor = end + 1
     return [*cuts, size] if size > 0 else [0]
+
+
+def _after_lines_offset(handle, start: int, skip: int) -> int:
+    """The offset of the byte after the first ``skip`` lines from ``start`` (the rule of
+    :func:`after_lines`), from a head of the file read larger until it holds them."""
+    size = 1 << 16
+    while True:
+        head = _read(handle, start, start + size)
+        ends = [m.end() for _, m in zip(range(skip), _LINE_END.finditer(head))]
+        if skip == 0 or (len(ends) == skip and ends[-1] < len(head)) or len(head) < size:
+            return start + (ends[-1] if ends and len(ends) == skip else len(head) if skip
+                            else 0)
+        size *= 2  # (a \r ending the head may be a \r\n cut in two: read on)
 
 
 def _read(handle, start: int, end: int) -> bytes:
@@ -306,7 +326,9 @@ def parse_block(block: bytes, kwargs: dict, skip: int = 0, delimiter: str | None
     after its first ``skip`` lines (:func:`after_lines`; the first block's lines above the
     data), blank lines rewritten as ``"\n"`` where one could end in a lone ``\r``
     (:func:`~dpboost.pandas_csv.blank_lines_as_newlines`: pandas read the row after such a
-    line one column left), then ``pandas.read_csv`` with ``kwargs``.  A worker's task.
+    line one column left) or hold a tab of a tab-separated file (pandas read it as a row of
+    empty cells), then ``pandas.read_csv`` with ``kwargs`` (``names``: the table's columns).
+    A worker's task.
 
     Until session 28 dask handed pandas its raw bytes, so ``--workers`` refused both layouts
     (a lone ``\r`` above the data, a row starting with its separator after a blank line ending
@@ -320,10 +342,10 @@ def parse_block(block: bytes, kwargs: dict, skip: int = 0, delimiter: str | None
     import pandas as pd
 
     block = after_lines(block, skip)
-    if _LONE_RETURN.search(block):
+    if _LONE_RETURN.search(block) or (delimiter == "\t" and _TAB_LINE.search(block)):
         from dpboost.pandas_csv import blank_lines_as_newlines
 
         lines = io.StringIO(block.decode("utf-8-sig"), newline="")  # a mark, if first
-        return pd.read_csv(io.StringIO("".join(blank_lines_as_newlines(lines, delimiter))),
-                           **kwargs)
+        text = "".join(blank_lines_as_newlines(lines, delimiter, len(kwargs["names"])))
+        return pd.read_csv(io.StringIO(text), **kwargs)
     return pd.read_csv(io.BytesIO(block), **kwargs)

@@ -223,7 +223,7 @@ def file_quotes_after_space(path, delimiter: str, chunk: int = 1 << 20) -> bool:
             tail = text[text.rfind(b"\n") + 1:]  # the cut line's start: never across lines
 
 
-def blank_lines_as_newlines(lines, delimiter: str | None):
+def blank_lines_as_newlines(lines, delimiter: str | None, width: int | None = None):
     r"""The text of ``lines`` (a file opened with ``newline=""``) with each blank line (spaces
     and tabs only, outside quoted values) written as ``"\n"``, record by record.
 
@@ -242,7 +242,12 @@ def blank_lines_as_newlines(lines, delimiter: str | None):
     text (an exhaustive search of short rows), whose blank lines are written as ``"\n"`` too,
     so that no pandas read sees such a line.  Rows keep their own text and
     line ends (a lone ``\r`` ending a row is read right), and a ``\r`` inside a quoted value
-    stays a ``\r``, so the cells are those pyarrow reads.  Blank lines stay lines, so pandas'
+    stays a ``\r``, so the cells are those pyarrow reads.  With ``width`` (the table's number
+    of fields), a line of spaces and tabs only whose fields are not ``width`` is blank too, as
+    pyarrow skips it (:func:`dpboost.readers._skip_blank_row`): a line ``\t`` of a
+    tab-separated file, which pandas read as a row of empty cells (red team, session 28: under
+    ``--workers`` a refusal, or under ``predict --workers`` one prediction too many, every later
+    one a row off).  Blank lines stay lines, so pandas'
     line numbers are unchanged.  ``delimiter`` None: whitespace-separated text, whose quoted
     values never span lines (:func:`open_quote` refuses them first), line by line.
 
@@ -258,8 +263,9 @@ def blank_lines_as_newlines(lines, delimiter: str | None):
 
     for fields, record in split_records(lines, delimiter):
         text = "".join(record)
-        yield "\n" if fields is not None and len(fields) <= 1 and not text.strip(BLANK) \
-            else text
+        blank = fields is not None and not text.strip(BLANK) and (
+            len(fields) <= 1 or (width is not None and len(fields) != width))
+        yield "\n" if blank else text
 
 
 class _TextStream:
@@ -305,7 +311,8 @@ def _read(path: Path, sep: str, names, skip, columns, na, text_columns, decimal,
         with open_text(path) as handle:
             for _ in range(skip):
                 handle.readline()
-            text = _TextStream(blank_lines_as_newlines(handle, None if sep == r"\s+" else sep))
+            text = _TextStream(blank_lines_as_newlines(handle, None if sep == r"\s+" else sep,
+                                                       len(names)))
             return pd.read_csv(text, sep=sep, header=None, names=names,
                                usecols=None if columns is None else list(columns),
                                na_values=na, keep_default_na=False, index_col=False,

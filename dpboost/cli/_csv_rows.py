@@ -43,6 +43,7 @@ import numpy as np
 import dpboost.csv_errors  # noqa: F401  (raises the csv module's field size limit)
 from dpboost.csv_blocks import after_lines
 from dpboost.pandas_csv import BLANK, whitespace_fault, whitespace_row_error
+from dpboost.record_lines import split_records
 
 __all__ = ["ShortRowError", "block_ok", "ragged_row_error", "row_checks", "short_row_before"]
 
@@ -85,8 +86,15 @@ def _bad_line_in(block: bytes, delimiter: str, width: int) -> bool:
     separator's spaces opens a value, as in memory: :mod:`dpboost.record_lines`)."""
     if b'"' in block or len(delimiter.encode()) != 1:  # quoted fields: records, not lines
         reader = csv.reader(_text_lines(block), delimiter=delimiter, skipinitialspace=True)
-        return any(len(r) != width and not (len(r) <= 1 and not (r and r[0].strip(BLANK)))
-                   for r in reader)
+        odd = [r for r in reader if len(r) != width]
+        if any(any(f.strip(BLANK) for f in r) for r in odd):
+            return True
+        # cells of spaces and tabs only: blank if its text is (a line "\t" of a tab-separated
+        # file, as pyarrow skips it), a row if not ('""'): told apart by the records' text
+        return bool(odd) and any(len(fields) != width and "".join(text).strip(BLANK)
+                                 for fields, text in split_records(_text_lines(block),
+                                                                   delimiter)
+                                 if fields is not None)
     data = np.frombuffer(block, dtype=np.uint8)
     ends = _line_ends(data)
     starts = np.concatenate([[0], ends[:-1] + 1]) if len(ends) else ends

@@ -406,7 +406,8 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     from dpboost.cli._csv_rows import ShortRowError, ragged_row_error, row_checks
 
     # blocks cut where a record ends, never inside a quoted value (dpboost.csv_blocks)
-    cuts = [0, os.path.getsize(path)] if gz else record_cuts(path, blocksize, delimiter)
+    cuts = ([0, os.path.getsize(path)] if gz else
+            record_cuts(path, blocksize, delimiter, skip=skip))
     read = dask.delayed(read_block, pure=True)
     blocks = [read(str(path), a, b, gz) for a, b in zip(cuts, cuts[1:])]
     # a quote after a separator's spaces opens a value (30, "clerk"), as in memory: every
@@ -417,8 +418,12 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     parse = dask.delayed(parse_block, pure=True)
     parts = [parse(b, kwargs, skip if i == 0 else 0, delimiter) for i, b in enumerate(blocks)]
 
-    # a short row reads as empty cells: each partition waits for its block's field count
-    rows_ok = row_checks(blocks, delimiter, len(names), skip)
+    # a short row reads as empty cells: each partition waits for the field counts of every
+    # block, so a row of the wrong width is named as in memory, before any cell's error
+    # (waiting for its own block's only, a label's error in an early block came first or
+    # not as the cuts fell: red team, session 28)
+    rows_ok = [dask.delayed(all, pure=True)(row_checks(blocks, delimiter, len(names),
+                                                       skip))] * len(parts)
     try:  # a row of too many fields fails the block reader's parse: one line, as in memory
         if spool and _spool_fits(os.path.getsize(path) * 8 * max(1, itemsize), parent):
             X, y, found = _spool_csv(parts, encoder, dtype, label.column if want_y else None,
