@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 import dpboost.csv_blocks as cb
+import dpboost.csv_errors  # noqa: F401  (raises the csv module's field size limit)
 from dpboost.csv_blocks import parse_block, read_block, record_cuts
 
 CELLS = ["a", "12", "", '"q"', '"l1\nl2"', '"a""b"', "5'11\"", '"p\r\nq"', '"\n"', '"x,y"',
@@ -63,6 +64,7 @@ def test_cuts_are_the_csv_modules_record_ends(tmp_path, monkeypatch, delimiter):
         ends = _csv_record_ends(text, delimiter)
         for blocksize in (1, 2, 5, 13):
             monkeypatch.setattr(cb, "WINDOW", rng.choice([1, 2, 3, 64]))
+            monkeypatch.setattr(cb, "_STATE_CHUNK", rng.choice([1, 3, 1 << 23]))
             assert record_cuts(path, blocksize, delimiter) == _expected_cuts(text, ends,
                                                                              blocksize)
 
@@ -118,6 +120,23 @@ def test_an_unclosed_quote_is_refused_as_in_memory_not_read_as_one_block(tmp_pat
     with pytest.raises(ValueError, match="a row is longer than 0 MiB.*an unclosed quote"):
         record_cuts(path, 1000, ",", longest=4096)
     assert len(record_cuts(path, 1000, ",")) == 2  # within the longest row: the rest, one block
+
+
+@pytest.mark.parametrize("run", [2 * 150_000, 2 * 150_000 + 1])
+def test_a_run_of_quotes_longer_than_every_chunk(tmp_path, monkeypatch, run):
+    """A dropped note of 300,000 quotes (an even run: quote characters; odd: it also closes
+    the value), the file cut at 10,000-byte blocks with 1,000-byte chunks: the csv module's
+    record ends (red team, session 28: a run of 120 million quotes took 107 s and 2.2 GB, one
+    byte read at a time and an index per quote)."""
+    monkeypatch.setattr(cb, "_STATE_CHUNK", 1000)
+    monkeypatch.setattr(cb, "WINDOW", 64)
+    rows = [f"{i},x,plain,yes" for i in range(3000)]
+    rows[1500] = '5,x,"' + '"' * run + ('"' if run % 2 == 0 else "\n") + ',no'
+    path = tmp_path / "f.csv"
+    path.write_bytes(("a,b,note,y\n" + "\n".join(rows) + "\n").encode())
+    text = path.read_bytes()
+    expected = _expected_cuts(text, _csv_record_ends(text, ","), 10_000)
+    assert record_cuts(path, 10_000, ",") == expected and len(expected) >= 6
 
 
 def test_gzip_is_one_block_of_the_decompressed_text(tmp_path):
