@@ -48,8 +48,8 @@ import numpy as np
 
 from dpboost.arrow_csv import MAX_BLOCK
 
-__all__ = ["UTF8_BOM", "WINDOW", "after_lines", "parse_block", "read_block", "record_cuts",
-           "record_ends"]
+__all__ = ["UTF8_BOM", "WINDOW", "after_lines", "ends_in_quoted_value", "parse_block",
+           "read_block", "record_cuts", "record_ends", "unclosed_quote_error"]
 
 #: The byte-order mark some editors write first: the first field starts after it.
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -330,6 +330,44 @@ def _first_at(ends: np.ndarray, at: int) -> int | None:
     """The first of the sorted ``ends`` at or after ``at``, or None."""
     i = int(np.searchsorted(ends, at))
     return int(ends[i]) if i < len(ends) else None
+
+
+def ends_in_quoted_value(path: str | os.PathLike, delimiter: str) -> bool:
+    """Whether the text of the file ``path`` (not gzip) ends inside a quoted value: a quote
+    opened a value that no quote closes.
+
+    Red team, session 28: pyarrow (in memory) read such a last cell ``"yes<line break>`` as
+    ``yes`` and trained, pandas (under ``--workers``, or in memory once another row held
+    ``5, "x"``) refused the file: one row decided whether another was read.  Every reader
+    now refuses it first (:func:`unclosed_quote_error`).  Read from the end back, as a cut
+    is (:func:`_state_at`): a closing quote near the end settles it.
+    """
+    size = os.path.getsize(path)
+    with open(path, "rb") as handle:
+        start = len(UTF8_BOM) if handle.read(len(UTF8_BOM)) == UTF8_BOM else 0
+        point = _run_start(handle, size, start)  # a run of quotes ending the file: its start
+        inside = _state_at(handle, point, start, start, delimiter)
+        tail = np.frombuffer(_read(handle, point, size), np.uint8)
+        return record_ends(tail, _context(handle, point, start), inside, delimiter)[1]
+
+
+def unclosed_quote_error(path, delimiter: str) -> ValueError:
+    """The one-line refusal of a file that ends inside a quoted value, naming the record line
+    (:mod:`dpboost.record_lines`) of the record the quote opens in: the last record the csv
+    module reads holds the rest of the file.  One scan of the file, on this error path."""
+    from pathlib import Path
+
+    from dpboost.csv_errors import open_text
+    from dpboost.record_lines import numbered_records
+
+    line = None
+    with open_text(Path(path)) as handle:
+        for line, _, _, _ in numbered_records(handle, delimiter):
+            pass
+    where = f"{path}, line {line}:" if line is not None else f"{path}:"
+    return ValueError(f"{where} a quote (\") opens a value that no quote closes, so the rest "
+                      "of the file would be one cell (the file ends inside it); close that "
+                      "value, or delete the quote.")
 
 
 def read_block(path: str, start: int, end: int, compressed: bool = False) -> bytes:

@@ -404,6 +404,11 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     check_columns(path, columns, names, header=has_header)
     names = _unread_repeats_renamed(names)
     na = [] if na_values is None else ["", *na_values]
+    if delimiter is not None and not _is_gzip(path):
+        from dpboost.csv_blocks import ends_in_quoted_value, unclosed_quote_error
+
+        if ends_in_quoted_value(path, delimiter):  # pyarrow would read it, pandas refuse
+            raise unclosed_quote_error(path, delimiter)
     if delimiter is None:
         frame = read_whitespace(path, names, skip, columns, na, text_columns, decimal)
     elif file_quotes_after_space(path, delimiter):  # 30, "clerk", "no" on any line

@@ -383,7 +383,8 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     from dask.utils import parse_bytes
 
     from dpboost.column_check import check_columns
-    from dpboost.csv_blocks import parse_block, read_block, record_cuts
+    from dpboost.csv_blocks import (ends_in_quoted_value, parse_block, read_block,
+                                    record_cuts, unclosed_quote_error)
     from dpboost.readers import _is_gzip, csv_layout, field_count
 
     # the same separator, header names (stripped, no byte-order mark) and 'names' as the
@@ -405,6 +406,8 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
 
     from dpboost.cli._csv_rows import ShortRowError, ragged_row_error, row_checks
 
+    if delimiter is not None and not gz and ends_in_quoted_value(path, delimiter):
+        raise unclosed_quote_error(path, delimiter)  # as in memory (dpboost.readers.read_table)
     # blocks cut where a record ends, never inside a quoted value (dpboost.csv_blocks)
     cuts = ([0, os.path.getsize(path)] if gz else
             record_cuts(path, blocksize, delimiter, skip=skip))

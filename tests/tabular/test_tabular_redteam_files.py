@@ -120,7 +120,7 @@ def test_predict_names_the_line_of_a_bad_label_in_a_headerless_file(tmp_path, on
 @pytest.mark.parametrize("rows, line, extra", [
     (['"sec\nret",7,1'], 4, ""),                                 # a quoted line break
     (["5,1," + "SECRET" * 40], 4, ""),                             # pyarrow cuts the row
-    (['"3,1', "4,0"], 4, "unclosed double quote"),
+    (['"3,1', "4,0"], 4, None),  # the rest of the file in one cell: its own refusal
 ])
 def test_a_row_with_the_wrong_width_is_named_by_its_line_never_by_its_text(
         tmp_path, one_line_error, rows, line, extra):
@@ -132,7 +132,10 @@ def test_a_row_with_the_wrong_width_is_named_by_its_line_never_by_its_text(
         "label": {"column": "y", "classes": [0, 1]}})
     code = main(["train", str(data), "--schema", str(schema), *TRAIN,
                  "--out", str(tmp_path / "m.json")])
-    text = one_line_error(code, f"line {line}: expected 2 fields", extra)
+    if extra is None:  # named by the line the quote opens on (session 28)
+        text = one_line_error(code, f"line {line}: a quote", "opens a value that no quote")
+    else:
+        text = one_line_error(code, f"line {line}: expected 2 fields", extra)
     assert "SECRET" not in text and "sec" not in text and "3,1" not in text
 
 
