@@ -3,6 +3,8 @@ cluster, and the ledger untouched (the refusal comes before any budget is spent)
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from dpboost.cli import main
@@ -28,3 +30,15 @@ def refusal_lines(argv, client, capsys, ledger, *, spool=True) -> list[list[str]
         assert ledger.read_bytes() == before
     assert errors[0] == errors[1] and len(errors[1]) == 1, errors
     return errors
+
+
+def ledger_train_argv(tmp_path, data, schema: dict) -> tuple[list[str], object]:
+    """``(argv, ledger)``: ``train`` of ``data`` with ``schema`` (written as JSON beside it) at
+    epsilon 1, charged to a fresh ledger of epsilon 5, for :func:`refusal_lines`."""
+    spec, ledger = tmp_path / "s.json", tmp_path / "ledger.json"
+    spec.write_text(json.dumps(schema))
+    assert main(["budget", "init", "--target-epsilon", "5", "--target-delta", "1e-5",
+                 str(ledger)]) == 0
+    return ["train", str(data), "--schema", str(spec), "--target-epsilon", "1",
+            "--target-delta", "1e-6", "--ledger", str(ledger), "--out",
+            str(tmp_path / "m")], ledger

@@ -9,13 +9,9 @@ after the check (:mod:`dpboost.csv_blocks`).
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from dpboost.cli import main
-
-from _refusal_cases import refusal_lines
+from _refusal_cases import ledger_train_argv, refusal_lines
 
 SCHEMA = {"columns": {"age": {"type": "numeric", "lower": 0, "upper": 120},
                       "hours": {"type": "numeric", "lower": 0, "upper": 100}},
@@ -26,12 +22,8 @@ SCHEMA = {"columns": {"age": {"type": "numeric", "lower": 0, "upper": 120},
 def test_a_missing_column_is_named_whatever_the_rows_hold(tmp_path, capsys, client, bad_row):
     rows = [f"{20 + i % 50},{i % 90},{'yes' if i % 2 else 'no'}" for i in range(400)]
     rows[bad_row] += ",extra"
-    data, schema, ledger = tmp_path / "m.csv", tmp_path / "s.json", tmp_path / "ledger.json"
+    data = tmp_path / "m.csv"
     data.write_text("age,hourz,y\n" + "\n".join(rows) + "\n")
-    schema.write_text(json.dumps(SCHEMA))
-    assert main(["budget", "init", "--target-epsilon", "5", "--target-delta", "1e-5",
-                 str(ledger)]) == 0
-    argv = ["train", str(data), "--schema", str(schema), "--target-epsilon", "1",
-            "--target-delta", "1e-6", "--ledger", str(ledger), "--out", str(tmp_path / "m")]
+    argv, ledger = ledger_train_argv(tmp_path, data, SCHEMA)
     _, (line,) = refusal_lines(argv, client, capsys, ledger)  # in memory, on the cluster
     assert "has no column 'hours'" in line and "Did you mean 'hourz'?" in line
