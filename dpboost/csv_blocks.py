@@ -332,16 +332,26 @@ def _first_at(ends: np.ndarray, at: int) -> int | None:
     return int(ends[i]) if i < len(ends) else None
 
 
-def ends_in_quoted_value(path: str | os.PathLike, delimiter: str) -> bool:
-    """Whether the text of the file ``path`` (not gzip) ends inside a quoted value: a quote
-    opened a value that no quote closes.
+def ends_in_quoted_value(path: str | os.PathLike, delimiter: str,
+                         compressed: bool = False) -> bool:
+    """Whether the text of the file ``path`` (a gzip stream when ``compressed``) ends inside a
+    quoted value: a quote opened a value that no quote closes.
 
     Red team, session 28: pyarrow (in memory) read such a last cell ``"yes<line break>`` as
     ``yes`` and trained, pandas (under ``--workers``, or in memory once another row held
     ``5, "x"``) refused the file: one row decided whether another was read.  Every reader
     now refuses it first (:func:`unclosed_quote_error`).  Read from the end back, as a cut
-    is (:func:`_state_at`): a closing quote near the end settles it.
+    is (:func:`_state_at`): a closing quote near the end settles it.  A gzip stream cannot be
+    read backward: its text is read forward once (:func:`_stream_ends_inside`).
     """
+    if compressed:
+        import zlib
+
+        try:
+            with gzip.open(path, "rb") as handle:
+                return _stream_ends_inside(handle, delimiter)
+        except (OSError, EOFError, zlib.error):
+            return False  # a damaged stream: the reader's own one line says so
     size = os.path.getsize(path)
     with open(path, "rb") as handle:
         start = len(UTF8_BOM) if handle.read(len(UTF8_BOM)) == UTF8_BOM else 0
@@ -349,6 +359,25 @@ def ends_in_quoted_value(path: str | os.PathLike, delimiter: str) -> bool:
         inside = _state_at(handle, point, start, start, delimiter)
         tail = np.frombuffer(_read(handle, point, size), np.uint8)
         return record_ends(tail, _context(handle, point, start), inside, delimiter)[1]
+
+
+def _stream_ends_inside(handle, delimiter: str, chunk: int = 1 << 24) -> bool:
+    """Whether the text read from ``handle`` ends inside a quoted value: every byte once,
+    ``chunk`` at a time, the state carried (a run of quotes ending a chunk waits for the
+    next)."""
+    inside, before, carry, head = False, b"", b"", True
+    while True:
+        more = handle.read(chunk)
+        text = carry + more
+        if head:  # the first field starts after a byte-order mark
+            text, head = (text[len(UTF8_BOM):] if text.startswith(UTF8_BOM) else text), False
+        keep = len(text) - len(text.rstrip(b'"')) if more else 0
+        text, carry = text[:len(text) - keep], text[len(text) - keep:]
+        inside = record_ends(np.frombuffer(text, np.uint8), before, inside, delimiter)[1]
+        if not more:
+            return inside
+        seen = before + text  # what _field_starts reads: back to a byte other than a space
+        before = seen[-(len(seen) - len(seen.rstrip(b" ")) + 16):]
 
 
 def unclosed_quote_error(path, delimiter: str) -> ValueError:

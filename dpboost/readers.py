@@ -404,10 +404,10 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     check_columns(path, columns, names, header=has_header)
     names = _unread_repeats_renamed(names)
     na = [] if na_values is None else ["", *na_values]
-    if delimiter is not None and not _is_gzip(path):
+    if delimiter is not None:
         from dpboost.csv_blocks import ends_in_quoted_value, unclosed_quote_error
 
-        if ends_in_quoted_value(path, delimiter):  # pyarrow would read it, pandas refuse
+        if ends_in_quoted_value(path, delimiter, _is_gzip(path)):  # pyarrow reads, pandas not
             raise unclosed_quote_error(path, delimiter)
     if delimiter is None:
         frame = read_whitespace(path, names, skip, columns, na, text_columns, decimal)

@@ -406,7 +406,7 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
 
     from dpboost.cli._csv_rows import ShortRowError, ragged_row_error, row_checks
 
-    if delimiter is not None and not gz and ends_in_quoted_value(path, delimiter):
+    if delimiter is not None and ends_in_quoted_value(path, delimiter, gz):
         raise unclosed_quote_error(path, delimiter)  # as in memory (dpboost.readers.read_table)
     # blocks cut where a record ends, never inside a quoted value (dpboost.csv_blocks)
     cuts = ([0, os.path.getsize(path)] if gz else

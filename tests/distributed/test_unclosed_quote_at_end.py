@@ -9,13 +9,14 @@ naming the record line the quote opens on (:func:`dpboost.csv_blocks.ends_in_quo
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
 
 from dpboost.cli import main
 
-from _refusal_cases import refusal_lines
+from _refusal_cases import ledger_train_argv, refusal_lines
 
 SCHEMA = {"columns": {"a": {"type": "numeric", "lower": 0, "upper": 100},
                       "b": {"type": "categorical", "categories": ["x", "y", "z"]},
@@ -23,20 +24,19 @@ SCHEMA = {"columns": {"a": {"type": "numeric", "lower": 0, "upper": 100},
           "label": {"column": "label", "classes": ["no", "yes"]}}
 
 
-@pytest.mark.parametrize("last, spaced", [('4,x,p,"yes', False), ('4,x,p,"yes', True),
-                                          ('4,x,"p,yes', False)])
+@pytest.mark.parametrize("last, spaced, packed", [
+    ('4,x,p,"yes', False, False), ('4,x,p,"yes', True, False), ('4,x,"p,yes', False, False),
+    ('4,x,p,"yes', False, True),  # gzip: read forward (trained in memory until re-read)
+])
 def test_a_quote_left_open_at_the_end_is_refused_alike(tmp_path, capsys, client, last,
-                                                       spaced):
+                                                       spaced, packed):
     rows = ["1,x,p,yes", "2,y,q,no"] * 200
     if spaced:  # the in-memory pandas reader, chosen by this one row
         rows[10] = '5, "x",p,yes'
-    data, schema, ledger = tmp_path / "d.csv", tmp_path / "s.json", tmp_path / "ledger.json"
-    data.write_text("a,b,t,label\n" + "\n".join(rows) + "\n" + last + "\n")
-    schema.write_text(json.dumps(SCHEMA))
-    assert main(["budget", "init", "--target-epsilon", "5", "--target-delta", "1e-5",
-                 str(ledger)]) == 0
-    argv = ["train", str(data), "--schema", str(schema), "--target-epsilon", "1",
-            "--target-delta", "1e-6", "--ledger", str(ledger), "--out", str(tmp_path / "m")]
+    text = "a,b,t,label\n" + "\n".join(rows) + "\n" + last + "\n"
+    data = tmp_path / ("d.csv.gz" if packed else "d.csv")
+    data.write_bytes(gzip.compress(text.encode()) if packed else text.encode())
+    argv, ledger = ledger_train_argv(tmp_path, data, SCHEMA)
     _, (line,) = refusal_lines(argv, client, capsys, ledger)  # in memory, on the cluster
     assert line.endswith(f"{data}, line 402: a quote (\") opens a value that no quote closes, "
                          "so the rest of the file would be one cell (the file ends inside "

@@ -139,6 +139,44 @@ def test_a_run_of_quotes_longer_than_every_chunk(tmp_path, monkeypatch, run):
     assert record_cuts(path, 10_000, ",") == expected and len(expected) >= 6
 
 
+def test_the_end_state_read_backward_equals_the_text_read_forward(tmp_path, monkeypatch):
+    """``ends_in_quoted_value``: from the end back (a plain file) and forward in chunks of 1-7
+    bytes (a gzip stream), on random files: the same answer, that of the csv module (a record
+    left open at the end raises its 'unexpected end of data' in strict mode)."""
+    import gzip
+    from functools import partial
+
+    rng = random.Random(2028)
+    path, packed = tmp_path / "f.csv", tmp_path / "f.csv.gz"
+    seen = set()
+    for _ in range(400):
+        delimiter = rng.choice([",", ";", "|"])
+        text = _text(rng, delimiter) + rng.choice([b"", b'"', b'x,"ab', b' "\n', b'""'])
+        path.write_bytes(text)
+        packed.write_bytes(gzip.compress(text))
+        monkeypatch.setattr(cb, "WINDOW", rng.choice([1, 3, 64]))
+        chunk = rng.randint(1, 7)
+        monkeypatch.setattr(cb, "_stream_ends_inside", partial(_FORWARD, chunk=chunk))
+        backward = cb.ends_in_quoted_value(path, delimiter)
+        assert cb.ends_in_quoted_value(packed, delimiter, compressed=True) == backward
+        body = text[len(cb.UTF8_BOM):] if text.startswith(cb.UTF8_BOM) else text
+        reader = csv.reader(io.StringIO(body.decode(), newline=""), delimiter=delimiter,
+                            skipinitialspace=True, strict=True)
+        try:
+            list(reader)
+            left_open = False
+        except csv.Error as exc:
+            left_open = "unexpected end of data" in str(exc)
+            if not left_open:  # strict mode's other complaints (a quote after a closing one)
+                continue
+        assert backward == left_open, text
+        seen.add(backward)
+    assert seen == {False, True}
+
+
+_FORWARD = cb._stream_ends_inside
+
+
 def test_gzip_is_one_block_of_the_decompressed_text(tmp_path):
     import gzip
 
