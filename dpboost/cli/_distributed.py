@@ -19,10 +19,11 @@ import shutil
 import os
 from collections.abc import Iterator
 from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["add_cluster_options", "cluster_client", "file_error", "is_large_table",
+__all__ = ["add_cluster_options", "cluster_client", "csv_partitions", "is_large_table",
            "read_encoded"]
 
 #: Spool folders made by :func:`read_encoded`, deleted when the enclosing cluster closes (or,
@@ -106,22 +107,6 @@ def cluster_client(workers: int | None = None, scheduler: str | None = None,
             cluster.close()
             for folder in made:  # a task still running at the removal may have written again
                 shutil.rmtree(folder, ignore_errors=True)
-
-
-def file_error(error, path: str, schema) -> ValueError:
-    """A one-line error for a :class:`~dpboost.tabular.BadValueError` of :func:`read_encoded`.
-
-    A CSV's row becomes its line, numbered as the in-memory reader numbers it; a Parquet
-    error already names its file and row.
-    """
-    if is_large_table(path):
-        return ValueError(str(error))
-    from dpboost.cli._csv_rows import short_row_before
-    from dpboost.cli._row_lines import with_line
-
-    ragged = short_row_before(path, schema, error.row)
-    return ragged or with_line(error, path, header=schema.names is None,
-                                separator=schema.separator)
 
 
 def _parquet_paths(path: str) -> list[str]:
@@ -301,9 +286,11 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
 
     A value the schema cannot encode raises :class:`~dpboost.tabular.BadValueError` (here or
     when ``X``/``y`` are computed) at its row of the file, never of a partition: a CSV's data
-    row (0-based, as the in-memory reader counts it; :func:`file_error` turns it into the
-    line), a Parquet file's row with the file named.  ``of_model``: ``schema`` is a trained
-    model's, encoded as in-memory ``predict`` does (:meth:`TabularEncoder.of_model`).
+    row (0-based, as the in-memory reader counts it), a Parquet file's row with the file
+    named.  With several, the one raised follows the run order;
+    :func:`~dpboost.cli._bad_values.file_error` names the one memory names, at its line.
+    ``of_model``: ``schema`` is a trained model's, encoded as in-memory ``predict`` does
+    (:meth:`TabularEncoder.of_model`).
     """
     from dpboost.tabular import TabularEncoder
 
@@ -380,53 +367,12 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
         y = (da.concatenate([da.from_delayed(dask.delayed(f)(), shape=(m,), dtype=ydt)
                              for f, m in zip(y_src, lengths)]) if want_y else None)
         return X, y, encoder, found
-    from dask.utils import parse_bytes
-
-    from dpboost.column_check import check_columns
-    from dpboost.csv_blocks import (ends_in_quoted_value, parse_block, read_block,
-                                    record_cuts, unclosed_quote_error)
-    from dpboost.readers import _is_gzip, csv_layout, field_count
-
-    # the same separator, header names (stripped, no byte-order mark) and 'names' as the
-    # in-memory reader; the first block skips the header, the others hold data only
-    names = encoder.schema_.names
-    if (names is not None and not want_y and label is not None and label.column in names
-            and field_count(path, encoder.schema_.decimal, encoder.schema_.separator)
-            == len(names) - 1):
-        # a headerless test file may leave out the label, as in memory (predict)
-        names = [n for n in names if n != label.column]
-    delimiter, names, skip = csv_layout(path, names, wanted, encoder.schema_.decimal,
-                                        encoder.schema_.separator)
-    check_columns(path, wanted, names, header=encoder.schema_.names is None)  # as in memory
-    blocksize = parse_bytes(blocksize or CSV_BLOCKSIZE)
-    # a gzip stream cannot be cut into blocks: one, and is known by its magic bytes, as the
-    # in-memory reader knows it, not only by '.gz'
-    gz = _is_gzip(path)
     from pandas.errors import ParserError
 
-    from dpboost.cli._csv_rows import ShortRowError, ragged_row_error, row_checks
+    from dpboost.cli._csv_rows import ShortRowError, ragged_row_error
 
-    if delimiter is not None and ends_in_quoted_value(path, delimiter, gz):
-        raise unclosed_quote_error(path, delimiter)  # as in memory (dpboost.readers.read_table)
-    # blocks cut where a record ends, never inside a quoted value (dpboost.csv_blocks)
-    cuts = ([0, os.path.getsize(path)] if gz else
-            record_cuts(path, blocksize, delimiter, skip=skip))
-    read = dask.delayed(read_block, pure=True)
-    blocks = [read(str(path), a, b, gz) for a, b in zip(cuts, cuts[1:])]
-    # a quote after a separator's spaces opens a value (30, "clerk"), as in memory: every
-    # row read so, the in-memory readers' cells alike for a row without one (encoded alike)
-    kwargs = dict(dtype=str, keep_default_na=False, header=None, names=names,
-                  sep=r"\s+" if delimiter is None else delimiter, skip_blank_lines=True,
-                  skipinitialspace=delimiter is not None)
-    parse = dask.delayed(parse_block, pure=True)
-    parts = [parse(b, kwargs, skip if i == 0 else 0, delimiter) for i, b in enumerate(blocks)]
-
-    # a short row reads as empty cells: each partition waits for the field counts of every
-    # block, so a row of the wrong width is named as in memory, before any cell's error
-    # (waiting for its own block's only, a label's error in an early block came first or
-    # not as the cuts fell: red team, session 28)
-    rows_ok = [dask.delayed(all, pure=True)(row_checks(blocks, delimiter, len(names),
-                                                       skip))] * len(parts)
+    parts, rows_ok, delimiter, names, skip, gz = csv_partitions(path, encoder, want_y,
+                                                                blocksize)
     try:  # a row of too many fields fails the block reader's parse: one line, as in memory
         if spool and _spool_fits(os.path.getsize(path) * 8 * max(1, itemsize), parent):
             X, y, found = _spool_csv(parts, encoder, dtype, label.column if want_y else None,
@@ -463,6 +409,73 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
                             dtype=ydt)
             for p, m, s in zip(parts, lengths, starts) if m > 0])
     return X, y, encoder, found
+
+
+class CsvPartitions(NamedTuple):
+    """A CSV's partitions (delayed pandas frames of text cells) and how it was read."""
+
+    parts: list
+    rows_ok: list  # each partition's wait for the field counts of every block
+    delimiter: str | None  # None: whitespace-separated
+    names: list[str]
+    skip: int  # lines above the first data row
+    gz: bool
+
+
+def csv_partitions(path: str, encoder, want_y: bool, blocksize=None) -> CsvPartitions:
+    """The partitions of a CSV cut into blocks where a record ends (:mod:`dpboost.csv_blocks`),
+    read as the in-memory reader reads the file (its separator, header, names and quotes).
+
+    Refuses, before any block is read, what memory refuses from the layout: a column the
+    schema reads missing from the header, a file ending inside a quoted value.
+    """
+    import dask
+    from dask.utils import parse_bytes
+
+    from dpboost.cli._csv_rows import row_checks
+    from dpboost.column_check import check_columns
+    from dpboost.csv_blocks import (ends_in_quoted_value, parse_block, read_block,
+                                    record_cuts, unclosed_quote_error)
+    from dpboost.readers import _is_gzip, csv_layout, field_count
+
+    label = encoder.schema_.label
+    wanted = [*encoder.schema_.used_columns, *([label.column] if want_y else [])]
+    # the same separator, header names (stripped, no byte-order mark) and 'names' as the
+    # in-memory reader; the first block skips the header, the others hold data only
+    names = encoder.schema_.names
+    if (names is not None and not want_y and label is not None and label.column in names
+            and field_count(path, encoder.schema_.decimal, encoder.schema_.separator)
+            == len(names) - 1):
+        # a headerless test file may leave out the label, as in memory (predict)
+        names = [n for n in names if n != label.column]
+    delimiter, names, skip = csv_layout(path, names, wanted, encoder.schema_.decimal,
+                                        encoder.schema_.separator)
+    check_columns(path, wanted, names, header=encoder.schema_.names is None)  # as in memory
+    blocksize = parse_bytes(blocksize or CSV_BLOCKSIZE)
+    # a gzip stream cannot be cut into blocks: one, and is known by its magic bytes, as the
+    # in-memory reader knows it, not only by '.gz'
+    gz = _is_gzip(path)
+    if delimiter is not None and ends_in_quoted_value(path, delimiter, gz):
+        raise unclosed_quote_error(path, delimiter)  # as in memory (dpboost.readers.read_table)
+    # blocks cut where a record ends, never inside a quoted value (dpboost.csv_blocks)
+    cuts = ([0, os.path.getsize(path)] if gz else
+            record_cuts(path, blocksize, delimiter, skip=skip))
+    read = dask.delayed(read_block, pure=True)
+    blocks = [read(str(path), a, b, gz) for a, b in zip(cuts, cuts[1:])]
+    # a quote after a separator's spaces opens a value (30, "clerk"), as in memory: every
+    # row read so, the in-memory readers' cells alike for a row without one (encoded alike)
+    kwargs = dict(dtype=str, keep_default_na=False, header=None, names=names,
+                  sep=r"\s+" if delimiter is None else delimiter, skip_blank_lines=True,
+                  skipinitialspace=delimiter is not None)
+    parse = dask.delayed(parse_block, pure=True)
+    parts = [parse(b, kwargs, skip if i == 0 else 0, delimiter) for i, b in enumerate(blocks)]
+    # a short row reads as empty cells: each partition waits for the field counts of every
+    # block, so a row of the wrong width is named as in memory, before any cell's error
+    # (waiting for its own block's only, a label's error in an early block came first or
+    # not as the cuts fell: red team, session 28)
+    rows_ok = [dask.delayed(all, pure=True)(row_checks(blocks, delimiter, len(names),
+                                                       skip))] * len(parts)
+    return CsvPartitions(parts, rows_ok, delimiter, names, skip, gz)
 
 
 def _no_rows(width: int, dtype, want_y: bool, ydt=np.int8):

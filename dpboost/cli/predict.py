@@ -415,7 +415,8 @@ def _run_dask(model, args) -> int:
     ``--out 'preds/part-*.csv'`` (a ``*`` in the name) writes one file per partition;
     any other ``--out`` writes one file.
     """
-    from dpboost.cli._distributed import cluster_client, file_error
+    from dpboost.cli._bad_values import file_error
+    from dpboost.cli._distributed import cluster_client
     from dpboost.tabular import BadValueError
 
     if model.schema_ is None or not model.schema_.columns:
@@ -437,7 +438,8 @@ def _run_dask(model, args) -> int:
         try:  # a bad value surfaces when a partition is first encoded
             _predict_dask(model, args)
         except BadValueError as exc:
-            raise _saved_schema_hint(file_error(exc, args.data, model.schema_), args) from None
+            raise _saved_schema_hint(file_error(exc, args.data, model.schema_, of_model=True),
+                                     args) from None
     for warning in caught:
         print(f"dpboost predict: warning: {' '.join(str(warning.message).split())}",
               file=sys.stderr)

@@ -45,7 +45,8 @@ def run_dask(args, schema, ledger) -> int:
 
     The arguments were checked by :func:`check_dask_args`.
     """
-    from dpboost.cli._distributed import cluster_client, file_error, read_encoded
+    from dpboost.cli._bad_values import file_error
+    from dpboost.cli._distributed import cluster_client, read_encoded
     from dpboost.model_io import model_to_dict, save_model
 
     with cluster_client(args.workers, args.scheduler, args.memory_limit), \

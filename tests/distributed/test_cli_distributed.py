@@ -103,7 +103,7 @@ def test_a_bad_value_is_reported_at_its_line_of_the_file(tmp_path, monkeypatch, 
     import dask
 
     from dpboost.cli import main
-    from dpboost.cli._distributed import file_error
+    from dpboost.cli._bad_values import file_error
     from dpboost.schema import Schema
     from dpboost.tabular import BadValueError
 
@@ -128,7 +128,7 @@ def test_a_bad_value_in_a_parquet_folder_names_its_file_and_row(tmp_path, capsys
     import dask
 
     from dpboost.cli import main
-    from dpboost.cli._distributed import file_error
+    from dpboost.cli._bad_values import file_error
     from dpboost.tabular import BadValueError
 
     folder = tmp_path / "data"

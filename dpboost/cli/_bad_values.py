@@ -1,0 +1,115 @@
+"""Which bad value a ``--workers`` refusal names: the one the in-memory reader names.
+
+A table read partition by partition fails at the first partition that *runs* into a value the
+schema cannot encode, and the run order is the scheduler's: with a bad label in one block and a
+bad cell in another, ``train --workers`` named line 902 in one run and 702 in the next, where
+memory always names one (red team, session 28).  Memory encodes the columns in the schema's
+order, each naming its first bad row, and the labels after every column
+(:meth:`~dpboost.tabular.TabularEncoder.transform`, then ``encode_labels``).  So on the error
+path only, every partition is encoded once more and the earliest error in that order is the
+one named: ``(columns before labels, the column's place in the schema, the row of the
+file)``, the least over the partitions of each partition's own first error.  The refusal costs
+one more read of the file; a file without a bad value never pays it.
+"""
+
+from __future__ import annotations
+
+from dpboost.tabular import BadValueError, TabularEncoder
+
+__all__ = ["earliest_bad_value", "file_error"]
+
+
+def file_error(error: BadValueError, path: str, schema, *, of_model: bool = False
+               ) -> ValueError:
+    """The one-line error for a :class:`~dpboost.tabular.BadValueError` of a ``--workers``
+    read, naming the value memory names (:func:`earliest_bad_value`).
+
+    A CSV's row becomes its line, numbered as the in-memory reader numbers it; a Parquet
+    error names its file and row.  ``of_model``: ``schema`` is a trained model's, encoded as
+    ``predict`` encodes (:meth:`TabularEncoder.of_model`).  Call it on the cluster that read
+    the table (the partitions are read again there).
+    """
+    from dpboost.cli._csv_rows import short_row_before
+    from dpboost.cli._distributed import is_large_table
+    from dpboost.cli._row_lines import with_line
+
+    encoder = TabularEncoder.of_model(schema) if of_model else TabularEncoder(schema).fit()
+    error = earliest_bad_value(error, path, encoder)
+    if is_large_table(path):
+        return ValueError(str(error))
+    ragged = short_row_before(path, schema, error.row)
+    return ragged or with_line(error, path, header=schema.names is None,
+                                separator=schema.separator)
+
+
+def earliest_bad_value(error: BadValueError, path: str, encoder) -> BadValueError:
+    """The error memory raises for the table at ``path``, given ``error``, one a partition
+    raised: at its row of the file (a CSV's data row, 0-based; a Parquet file's row, the file
+    named).  The labels are read only when ``error`` is a label's (else they were not read,
+    or a cell comes first)."""
+    import dask
+
+    from dpboost.cli import _distributed as dist
+    from dpboost.distributed import gather
+
+    label = encoder.schema_.label
+    places = {name: k for k, name in enumerate(_encoded_columns(encoder.schema_))}
+    label_column = (label.column if label is not None and error.column == label.column
+                    and error.column not in places else None)
+    paths = dist._parquet_paths(str(path))
+    if paths:
+        width = encoder.n_features_out_ * 8
+        chunks = [pieces for pieces, _ in dist._parquet_chunks(paths, width, 128 << 20)]
+        columns = [*encoder.schema_.used_columns, *([label_column] if label_column else [])]
+        found = gather([dask.delayed(_first_error_of_pieces)(p, columns, encoder,
+                                                             label_column, places)
+                        for p in chunks])
+        k, (_, _, first) = _least(found)
+        return error if first is None else dist._in_file(chunks[k], first)
+    parts = dist.csv_partitions(path, encoder, label_column is not None).parts
+    found = gather([dask.delayed(_first_error)(p, encoder, label_column, places)
+                    for p in parts])
+    k, (_, _, first) = _least(found)
+    if first is None:  # not met again (the file changed): the error as it was raised
+        return error
+    return first.moved(sum(rows for rows, _, _ in found[:k]) + first.row)
+
+
+def _encoded_columns(schema) -> list[str]:
+    """The columns :meth:`TabularEncoder.transform` encodes, in its order."""
+    from dpboost.schema_columns import DropColumn
+
+    return [name for name, spec in schema.columns.items() if not isinstance(spec, DropColumn)]
+
+
+def _first_error(frame, encoder, label_column: str | None, places: dict):
+    """``(rows, key, error)`` of one partition: its first error in memory's order, keyed
+    ``(0, column place, row)`` for a cell and ``(1, 0, row)`` for a label (``(rows, None,
+    None)`` without one)."""
+    try:
+        encoder.transform(frame)
+    except BadValueError as exc:
+        return len(frame), (0, places.get(exc.column, len(places)), exc.row), exc
+    if label_column is not None:
+        try:
+            encoder.encode_labels(frame[label_column])
+        except BadValueError as exc:
+            return len(frame), (1, 0, exc.row), exc
+    return len(frame), None, None
+
+
+def _first_error_of_pieces(pieces, columns, encoder, label_column, places):
+    from dpboost.cli._distributed import _read_pieces
+
+    return _first_error(_read_pieces(pieces, columns), encoder, label_column, places)
+
+
+def _least(found: list) -> tuple[int, tuple]:
+    """The partition holding the earliest error of :func:`_first_error`'s, and its entry
+    (``(0, (0, None, None))`` when none holds one)."""
+    keyed = [(key[0], key[1], k, key[2]) for k, (_, key, _) in enumerate(found)
+             if key is not None]  # (columns before labels, place, partition, row)
+    if not keyed:
+        return 0, (0, None, None)
+    k = min(keyed)[2]
+    return k, found[k]

@@ -1,0 +1,104 @@
+"""Which bad value ``--workers`` names when a file holds several: the one memory names.
+
+Red team, session 28 (finding 2): with a bad label in an early block and a bad cell in a later
+one, ``train --workers`` named whichever partition ran into its error first (line 902 in one
+run, 702 in another); memory encodes the columns in the schema's order and the labels last, so
+it always names the cell.  :func:`dpboost.cli._bad_values.file_error` now names memory's.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from _refusal_cases import ledger_train_argv, refusal_lines
+from dpboost.cli._bad_values import file_error
+from dpboost.readers import read_table
+from dpboost.schema import Schema
+from dpboost.tabular import BadValueError, TabularEncoder
+
+SCHEMA = {"columns": {"a": {"type": "numeric", "lower": 0, "upper": 100},
+                      "b": {"type": "categorical", "categories": ["x", "y", "z"]},
+                      "note": {"type": "drop"},
+                      "c": {"type": "numeric", "lower": -1, "upper": 1}},
+          "label": {"column": "label", "classes": ["no", "yes"]}}
+N = 900  # rows of about 16 bytes: 8,000-byte blocks make 2 partitions or more
+
+#: bad values by (column, row): each pair is met in two partitions, and memory names the first
+#: in its order (a cell before any label; an earlier column before a later one; the first row)
+CASES = {
+    "label early, cell late": ({("label", 40): "maybe", ("a", 800): "ten"}, ("a", 800)),
+    "later column early": ({("c", 40): "w", ("a", 800): "ten"}, ("a", 800)),
+    "one column twice": ({("a", 40): "ten", ("a", 800): "eleven"}, ("a", 40)),
+    "labels twice": ({("label", 800): "maybe", ("label", 40): "perhaps"}, ("label", 40)),
+    "three kinds": ({("label", 30): "maybe", ("c", 450): "w", ("c", 800): "v"}, ("c", 450)),
+}
+
+
+def _write(path, bad: dict) -> None:
+    rng = random.Random(1)
+    rows = []
+    for i in range(N):
+        cell = {"a": str(rng.randint(0, 100)), "b": rng.choice("xyz"), "note": "p",
+                "c": str(rng.randint(-1, 1)), "label": rng.choice(["yes", "no"])}
+        cell.update({column: value for (column, row), value in bad.items() if row == i})
+        rows.append(",".join(cell[c] for c in ("a", "b", "note", "c", "label")))
+    path.write_text("a,b,note,c,label\n" + "\n".join(rows) + "\n")
+
+
+def _memory_error(path) -> BadValueError:
+    frame = read_table(path, text_columns=["b", "label"])
+    encoder = TabularEncoder(Schema.from_dict(SCHEMA)).fit()
+    with pytest.raises(BadValueError) as info:
+        encoder.transform(frame)
+        encoder.encode_labels(frame["label"])
+    return info.value
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_an_error_raised_by_any_partition_names_memory_s_value(tmp_path, case):
+    """Whichever of the two bad values a partition raised first, the message names memory's
+    (before, it named the one raised: a run-order choice between two lines)."""
+    bad, expected = CASES[case]
+    path = tmp_path / "d.csv"
+    _write(path, bad)
+    first = _memory_error(path)
+    assert (first.column, first.row) == expected
+    schema = Schema.from_dict(SCHEMA)
+    for (column, row), value in bad.items():  # each value as the error a partition raised
+        alone = tmp_path / f"alone-{row}.csv"
+        _write(alone, {(column, row): value})
+        raised = _memory_error(alone)
+        assert raised.row == row
+        message = str(file_error(raised, str(path), schema))
+        assert message == str(file_error(first, str(path), schema))
+        assert f"at line {expected[1] + 2}" in message  # the header is line 1
+
+
+@pytest.mark.parametrize("spool", [True, False], ids=["spool", "no-spool"])
+@pytest.mark.parametrize("case", CASES)
+def test_train_workers_names_what_memory_names(tmp_path, client, capsys, case, spool):
+    """The CLI on a 2-worker cluster: the same one line as in memory, ledger untouched."""
+    bad, expected = CASES[case]
+    path = tmp_path / "d.csv"
+    _write(path, bad)
+    argv, ledger = ledger_train_argv(tmp_path, path, SCHEMA)
+    lines = refusal_lines(argv, client, capsys, ledger, spool=spool)
+    assert f"at line {expected[1] + 2}" in lines[1][0]
+
+
+def test_a_parquet_error_raised_late_names_the_first(tmp_path):
+    """A Parquet table: the file and its row of the first bad value, as memory names it."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"a": [str(v % 90) for v in range(200)], "b": ["x"] * 200,
+                          "note": ["p"] * 200, "c": ["0"] * 200, "label": ["no", "yes"] * 100})
+    frame.loc[150, "a"] = "ten"
+    frame.loc[20, "label"] = "maybe"
+    path = tmp_path / "d.parquet"
+    frame.to_parquet(path, row_group_size=50)
+    late = BadValueError("The label at row 20 is not one of the schema's classes.",
+                         column="label", row=20)
+    message = str(file_error(late, str(path), Schema.from_dict(SCHEMA)))
+    assert message.startswith(f"{path}: Column 'a'") and "at row 150 " in message
