@@ -18,7 +18,8 @@ import csv
 import re
 from pathlib import Path
 
-from dpboost.csv_errors import decode_error, field_count_error, open_bytes, open_text
+from dpboost.csv_errors import (decode_error, field_count_error, last_text_line, open_bytes,
+                                 open_text)
 
 __all__ = ["BLANK", "blank_lines_as_newlines", "empty_tab_field", "file_quotes_after_space",
            "open_quote", "quoted_after_space", "read_spaced", "read_whitespace",
@@ -126,8 +127,7 @@ def whitespace_fault(line: str, width: int) -> str | int | None:
     return None if found == width else found
 
 
-def whitespace_row_error(path, number: int, fault: str | int, width: int,
-                         what: str = "as in the first row") -> ValueError:
+def whitespace_row_error(path, number: int, fault: str | int, width: int) -> ValueError:
     """The one-line error for :func:`whitespace_fault`'s ``fault`` at line ``number``: the
     file and the line, never the row."""
     if fault == "tab":
@@ -139,7 +139,7 @@ def whitespace_row_error(path, number: int, fault: str | int, width: int,
         return ValueError(f"{path}, line {number}: a double quote opens a value that does not "
                           "close on its line, which would read the next lines into it; close "
                           "the quote (\"blue collar\"), or delete it.")
-    return field_count_error(path, number, width, fault, whitespace=True, what=what)
+    return field_count_error(path, number, width, fault, whitespace=True)
 
 
 def quoted_after_space(lines, delimiter: str) -> bool:
@@ -370,7 +370,8 @@ def _check_spaced_widths(path: Path, delimiter: str, width: int, skip: int) -> N
             handle.readline()
         from dpboost.record_lines import is_blank, numbered_records
 
-        for number, _, _, record in numbered_records(handle, delimiter):
+        for number, physical, _, record in numbered_records(handle, delimiter):
             if not is_blank(record) and len(record) != width:  # named by its record line
-                raise ValueError(f"{path}, line {skip + number}: expected {width} fields (as "
-                                 f"in the first row), found {len(record)}.")
+                raise field_count_error(path, skip + number, width, len(record),
+                                        whitespace=False,
+                                        last=last_text_line(path) == skip + physical)

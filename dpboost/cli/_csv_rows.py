@@ -127,9 +127,9 @@ def row_checks(blocks: list, delimiter: str | None, width: int, skip: int) -> li
 
 
 def _first_bad(path, delimiter: str | None, width: int, skip: int):
-    """``(line, fields)`` of the first record after ``skip`` lines without ``width`` fields
-    (whitespace-separated: ``fields`` is :func:`~dpboost.pandas_csv.whitespace_fault`'s, a
-    count, ``"tab"`` or ``"quote"``)."""
+    """``(line, fields, physical line)`` of the first record after ``skip`` lines without
+    ``width`` fields (whitespace-separated: ``fields`` is
+    :func:`~dpboost.pandas_csv.whitespace_fault`'s, a count, ``"tab"`` or ``"quote"``)."""
     from dpboost.csv_errors import bad_record, open_text
 
     with open_text(Path(path)) as handle:
@@ -137,14 +137,13 @@ def _first_bad(path, delimiter: str | None, width: int, skip: int):
             for number, text in enumerate(handle, start=1):
                 fault = None if number <= skip else whitespace_fault(text, width)
                 if fault is not None:
-                    return number, fault
+                    return number, fault, number
             return None
-    bad = bad_record(Path(path), delimiter, width, skip)  # its record line, fields
-    return None if bad is None else (bad[0], bad[2])
+    bad = bad_record(Path(path), delimiter, width, skip)  # record line, physical, fields
+    return None if bad is None else (bad[0], bad[2], bad[1])
 
 
-def ragged_row_error(path, delimiter: str | None, width: int, skip: int, *,
-                     header: bool) -> ValueError:
+def ragged_row_error(path, delimiter: str | None, width: int, skip: int) -> ValueError:
     """The one-line error for a CSV row without ``width`` fields, as the in-memory reader
     words it: the file and the line, never the row.  Found by one scan of the file (error
     path only): the block reader failed with a traceback (``internal error (ParserError)``)
@@ -153,18 +152,19 @@ def ragged_row_error(path, delimiter: str | None, width: int, skip: int, *,
     (Before, dask cut blocks at the first ``\\n`` after each offset, quoted or not, and a quoted
     line break right after a cut split its row: red team, session 27, 6 of 60 positions of one
     such row with 1,000-byte blocks.  The blocks are now cut where a record ends,
-    :mod:`dpboost.csv_blocks`.)"""
-    from dpboost.csv_errors import field_count_error
+    :mod:`dpboost.csv_blocks`.)  Worded as memory words it (a last line asked about as a
+    note or a total below the table)."""
+    from dpboost.csv_errors import field_count_error, last_text_line
 
     bad = _first_bad(path, delimiter, width, skip)
-    what = "as in the first row" if header else "the schema's names"
     if bad is None:  # every record has its width in memory, not as the blocks were read
-        return ValueError(f"{path}: every row has {width} fields ({what}) when the file is "
-                          "read whole, but not as the block reader of --workers read it; read "
-                          "the file without --workers, or convert it to Parquet.")
+        return ValueError(f"{path}: every row has {width} fields (as in the first row) when "
+                          "the file is read whole, but not as the block reader of --workers "
+                          "read it; read the file without --workers, or convert it to Parquet.")
     if delimiter is None:
-        return whitespace_row_error(path, bad[0], bad[1], width, what=what)
-    return field_count_error(path, bad[0], width, bad[1], whitespace=False, what=what)
+        return whitespace_row_error(path, bad[0], bad[1], width)
+    return field_count_error(path, bad[0], width, bad[1], whitespace=False,
+                             last=last_text_line(Path(path)) == bad[2])
 
 
 def short_row_before(path: str, schema, row: int) -> ValueError | None:
@@ -188,4 +188,4 @@ def short_row_before(path: str, schema, row: int) -> ValueError | None:
     if bad is None or at is None or bad[0] > at or bad[0] == line_of(
             path, 0, header=header, separator=schema.separator):
         return None
-    return ragged_row_error(path, delimiter, len(names), skip, header=header)
+    return ragged_row_error(path, delimiter, len(names), skip)

@@ -311,8 +311,7 @@ def _unparsed(exc, path, gz: bool, delimiter, names, skip, encoder) -> Exception
     if gz:
         check_stream(path)  # decode_error's line on a damaged stream
     if isinstance(exc, ValueError):
-        return ragged_row_error(path, delimiter, len(names), skip,
-                                header=encoder.schema_.names is None)
+        return ragged_row_error(path, delimiter, len(names), skip)
     return exc
 
 
@@ -389,8 +388,7 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
         else:
             lengths = list(gather(counts))
     except (ParserError, ShortRowError):
-        raise ragged_row_error(path, delimiter, len(names), skip,
-                               header=encoder.schema_.names is None) from None
+        raise ragged_row_error(path, delimiter, len(names), skip) from None
     except (ValueError, OSError, EOFError) as exc:
         if type(exc) is not ValueError and not isinstance(exc, (OSError, EOFError)):
             raise  # one of ours (a cell's error names its row): as raised

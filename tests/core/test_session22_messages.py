@@ -177,9 +177,8 @@ def test_field_count_error_hints_a_quote_on_whitespace_files_only():
     assert spaced == ('f.txt, line 3: expected 3 fields (as in the first row), found 4; a value '
                       'holding a space must be quoted ("blue collar"), or use a comma or tab '
                       "separator.")
-    assert str(field_count_error("f.csv", 7, 2, 3, whitespace=False,
-                                 what="the schema's names")) == (
-        "f.csv, line 7: expected 2 fields (the schema's names), found 3.")
+    assert str(field_count_error("f.csv", 7, 2, 3, whitespace=False)) == (
+        "f.csv, line 7: expected 2 fields (as in the first row), found 3.")
 
 
 WS = {"columns": {"x": {"type": "numeric", "lower": -5, "upper": 5},
