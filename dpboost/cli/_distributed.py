@@ -385,6 +385,7 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     from dpboost.column_check import check_columns
     from dpboost.csv_blocks import (ends_in_quoted_value, parse_block, read_block,
                                     record_cuts, unclosed_quote_error)
+    from dpboost.gzip_copy import COPY_NAME, plain_copy
     from dpboost.readers import _is_gzip, csv_layout, field_count
 
     # the same separator, header names (stripped, no byte-order mark) and 'names' as the
@@ -399,20 +400,24 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
                                         encoder.schema_.separator)
     check_columns(path, wanted, names, header=encoder.schema_.names is None)  # as in memory
     blocksize = parse_bytes(blocksize or CSV_BLOCKSIZE)
-    # a gzip stream cannot be cut into blocks: one, and is known by its magic bytes, as the
-    # in-memory reader knows it, not only by '.gz'
-    gz = _is_gzip(path)
+    # a gzip stream (known by its magic bytes, as in memory, not only by '.gz') is cut and read
+    # as its plain copy (dpboost.gzip_copy); messages name `path`, read on the error paths;
+    # no room on disk for the copy: one block, as before
+    text, gz = path, _is_gzip(path)
+    if gz and (copied := plain_copy(path, parent)) is not None:
+        _SPOOLS.append(copied)  # deleted when the cluster closes
+        text, gz = os.path.join(copied, COPY_NAME), False
     from pandas.errors import ParserError
 
     from dpboost.cli._csv_rows import ShortRowError, ragged_row_error, row_checks
 
-    if delimiter is not None and ends_in_quoted_value(path, delimiter, gz):
+    if delimiter is not None and ends_in_quoted_value(text, delimiter, gz):
         raise unclosed_quote_error(path, delimiter)  # as in memory (dpboost.readers.read_table)
     # blocks cut where a record ends, never inside a quoted value (dpboost.csv_blocks)
-    cuts = ([0, os.path.getsize(path)] if gz else
-            record_cuts(path, blocksize, delimiter, skip=skip))
+    cuts = ([0, os.path.getsize(text)] if gz else
+            record_cuts(text, blocksize, delimiter, skip=skip, name=path))
     read = dask.delayed(read_block, pure=True)
-    blocks = [read(str(path), a, b, gz) for a, b in zip(cuts, cuts[1:])]
+    blocks = [read(str(text), a, b, gz) for a, b in zip(cuts, cuts[1:])]
     # a quote after a separator's spaces opens a value (30, "clerk"), as in memory: every
     # row read so, the in-memory readers' cells alike for a row without one (encoded alike)
     kwargs = dict(dtype=str, keep_default_na=False, header=None, names=names,
@@ -428,7 +433,7 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     rows_ok = [dask.delayed(all, pure=True)(row_checks(blocks, delimiter, len(names),
                                                        skip))] * len(parts)
     try:  # a row of too many fields fails the block reader's parse: one line, as in memory
-        if spool and _spool_fits(os.path.getsize(path) * 8 * max(1, itemsize), parent):
+        if spool and _spool_fits(os.path.getsize(text) * 8 * max(1, itemsize), parent):
             X, y, found = _spool_csv(parts, encoder, dtype, label.column if want_y else None,
                                      parent, checks, rows_ok)
             return X, y, encoder, found
