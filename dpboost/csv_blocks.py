@@ -403,7 +403,8 @@ def unclosed_quote_error(path, delimiter: str) -> ValueError:
 
 def read_block(path: str, start: int, end: int, compressed: bool = False) -> bytes:
     """Bytes ``start`` to ``end`` (excluded) of the file ``path``, or the whole decompressed
-    text of a gzip file (``compressed``: a gzip stream cannot be cut, one block).  A worker's
+    text of a gzip file (``compressed``: a gzip stream cannot be cut, one block; read so only
+    when the disk has no room for its plain copy, :mod:`dpboost.gzip_copy`).  A worker's
     task."""
     if compressed:
         with gzip.open(path, "rb") as handle:

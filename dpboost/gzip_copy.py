@@ -28,6 +28,14 @@ then before every chunk is written (the trailer holds the size modulo 4 GiB, of 
 member only).  Also ``None`` when a worker of the current dask client cannot read the copy (a
 cluster on other machines, without a shared ``$DPBOOST_SPOOL_DIR``): there the user's file is
 read as before.
+
+**Measured** (session 29, 2 workers on 2 shared cores, a 92 MB CSV of 850,000 rows x 13
+columns, 35 MB gzip): the copy took 0.30-0.50 s, and replaced the forward pass that looked for
+a quote left open at the end (1.2-1.6 s, 566-583 MB peak on the client; now 1 ms read back
+from the copy's end, 216 MB peak).  ``read_encoded`` with 16 MB blocks: 7.7-8.5 s before, one
+partition, one worker peaking at 698-725 MB and the other idle; 7.2-7.3 s after, 5 partitions,
+the workers at 462/406 MB, as the plain twin (405/476 MB).  With the 64 MB default a file under
+128 MB is still one partition, plain or gzip.
 """
 
 from __future__ import annotations
