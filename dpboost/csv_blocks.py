@@ -136,7 +136,8 @@ def record_ends(data: np.ndarray, before: bytes, inside: bool, delimiter: str | 
 
 
 def record_cuts(path: str | os.PathLike, blocksize: int, delimiter: str | None,
-                longest: int = MAX_BLOCK, skip: int = 0) -> list[int]:
+                longest: int = MAX_BLOCK, skip: int = 0,
+                name: str | os.PathLike | None = None) -> list[int]:
     r"""Byte offsets ``[0, c_1, ..., size]`` cutting the CSV file ``path`` into blocks, each
     cut right after a ``\n`` that ends a record (never inside a quoted value): the first such
     ``\n`` at or after each of the offsets dask's ``read_bytes`` cuts at: ``size // blocksize``
@@ -154,7 +155,8 @@ def record_cuts(path: str | os.PathLike, blocksize: int, delimiter: str | None,
         No record ends within ``longest`` bytes after an offset: a row longer than that (an
         unclosed quote?), refused as the in-memory reader refuses a row longer than
         :data:`~dpboost.arrow_csv.MAX_BLOCK`, in the same words.  Else one worker would read
-        the rest of the file as one block.
+        the rest of the file as one block.  The error names ``name`` (default ``path``): the
+        user's gzip file when ``path`` is its plain copy (:mod:`dpboost.gzip_copy`).
 
     >>> import tempfile
     >>> with tempfile.NamedTemporaryFile(suffix=".csv", delete=False) as f:
@@ -173,7 +175,7 @@ def record_cuts(path: str | os.PathLike, blocksize: int, delimiter: str | None,
             if target < anchor and anchor > start:
                 continue  # inside the last block's record: dask's block would be empty
             end = _record_end_after(handle, max(target, start), anchor, start, size,
-                                    delimiter, longest)
+                                    delimiter, longest, name or path)
             if end is None:
                 break
             if end + 1 < size:
@@ -254,7 +256,7 @@ def _last_quote(handle, anchor: int, end: int) -> int | None:
 
 
 def _record_end_after(handle, target: int, anchor: int, start: int, size: int,
-                      delimiter: str | None, longest: int) -> int | None:
+                      delimiter: str | None, longest: int, name=None) -> int | None:
     r"""The offset of the first ``\n`` at or after ``target`` that ends a record, or None.
 
     ``anchor`` (``<= target``) is a record's first byte, or ``start``, the text's (after a
@@ -282,7 +284,7 @@ def _record_end_after(handle, target: int, anchor: int, start: int, size: int,
         found = _first_at(ends, target - first)
         if (at if found is None else first + found) - target >= longest:
             raise ValueError(
-                f"{handle.name} could not be read as CSV: a row is longer than "
+                f"{name or handle.name} could not be read as CSV: a row is longer than "
                 f"{longest / (1 << 20):,.0f} MiB, the largest block dpboost reads (a cell that "
                 "long? an unclosed quote?).")
         if found is not None:
@@ -401,7 +403,8 @@ def unclosed_quote_error(path, delimiter: str) -> ValueError:
 
 def read_block(path: str, start: int, end: int, compressed: bool = False) -> bytes:
     """Bytes ``start`` to ``end`` (excluded) of the file ``path``, or the whole decompressed
-    text of a gzip file (``compressed``: a gzip stream cannot be cut, one block).  A worker's
+    text of a gzip file (``compressed``: a gzip stream cannot be cut, one block; read so only
+    when the disk has no room for its plain copy, :mod:`dpboost.gzip_copy`).  A worker's
     task."""
     if compressed:
         with gzip.open(path, "rb") as handle:

@@ -3,10 +3,12 @@
 A table read partition by partition fails at the first partition that *runs* into a value the
 schema cannot encode, and the run order is the scheduler's: with a bad label in one block and a
 bad cell in another, ``train --workers`` named line 902 in one run and 702 in the next, where
-memory always names one (red team, session 28).  Memory encodes the columns in the schema's
+memory always names one (red team, session 28); and a row of the wrong width in another block
+was named or not as the blocks ran.  Memory encodes the columns in the schema's
 order, each naming its first bad row, and the labels after every column
 (:meth:`~dpboost.tabular.TabularEncoder.transform`, then ``encode_labels``).  So on the error
-path only, every partition is encoded once more and the earliest error in that order is the
+path only, the file is scanned for a row of the wrong width (memory's first refusal), then
+every partition is encoded once more and the earliest error in that order is the
 one named: ``(columns before labels, the column's place in the schema, the row of the
 file)``, the least over the partitions of each partition's own first error.  The refusal costs
 one more read of the file; a file without a bad value never pays it.
@@ -16,42 +18,32 @@ from __future__ import annotations
 
 from dpboost.tabular import BadValueError, TabularEncoder
 
-__all__ = ["earliest_bad_value", "file_error"]
+__all__ = ["file_error"]
 
 
 def file_error(error: BadValueError, path: str, schema, *, of_model: bool = False
                ) -> ValueError:
     """The one-line error for a :class:`~dpboost.tabular.BadValueError` of a ``--workers``
-    read, naming the value memory names (:func:`earliest_bad_value`).
+    read, naming what memory names for the file at ``path``.
 
-    A CSV's row becomes its line, numbered as the in-memory reader numbers it; a Parquet
-    error names its file and row.  ``of_model``: ``schema`` is a trained model's, encoded as
-    ``predict`` encodes (:meth:`TabularEncoder.of_model`).  Call it on the cluster that read
-    the table (the partitions are read again there).
+    ``error`` is the one a partition raised (at its row of the file).  A CSV with a record of
+    the wrong width anywhere is refused for it, as memory refuses it before encoding (each
+    partition checks its own block only, so that no partition waits for the whole file);
+    else the least error over the partitions in memory's order, at its line, numbered as the
+    in-memory reader numbers it.  A Parquet error names its file and row.  ``of_model``:
+    ``schema`` is a trained model's, encoded as ``predict`` encodes
+    (:meth:`TabularEncoder.of_model`).  Call it on the cluster that read the table (the
+    partitions are read again there).  The labels are read only when ``error`` is a label's
+    (else they were not read, or a cell comes first).
     """
-    from dpboost.cli._csv_rows import short_row_before
-    from dpboost.cli._distributed import is_large_table
-    from dpboost.cli._row_lines import with_line
-
-    encoder = TabularEncoder.of_model(schema) if of_model else TabularEncoder(schema).fit()
-    error = earliest_bad_value(error, path, encoder)
-    if is_large_table(path):
-        return ValueError(str(error))
-    ragged = short_row_before(path, schema, error.row)
-    return ragged or with_line(error, path, header=schema.names is None,
-                                separator=schema.separator)
-
-
-def earliest_bad_value(error: BadValueError, path: str, encoder) -> BadValueError:
-    """The error memory raises for the table at ``path``, given ``error``, one a partition
-    raised: at its row of the file (a CSV's data row, 0-based; a Parquet file's row, the file
-    named).  The labels are read only when ``error`` is a label's (else they were not read,
-    or a cell comes first)."""
     import dask
 
     from dpboost.cli import _distributed as dist
+    from dpboost.cli._csv_rows import wrong_width_error
+    from dpboost.cli._row_lines import with_line
     from dpboost.distributed import gather
 
+    encoder = TabularEncoder.of_model(schema) if of_model else TabularEncoder(schema).fit()
     label = encoder.schema_.label
     places = {name: k for k, name in enumerate(_encoded_columns(encoder.schema_))}
     label_column = (label.column if label is not None and error.column == label.column
@@ -65,14 +57,17 @@ def earliest_bad_value(error: BadValueError, path: str, encoder) -> BadValueErro
                                                              label_column, places)
                         for p in chunks])
         k, (_, _, first) = _least(found)
-        return error if first is None else dist._in_file(chunks[k], first)
-    parts = dist.csv_partitions(path, encoder, label_column is not None).parts
+        return ValueError(str(error if first is None else dist._in_file(chunks[k], first)))
+    read = dist.csv_partitions(path, encoder, label_column is not None)
+    ragged = wrong_width_error(path, read.delimiter, len(read.names), read.skip)
+    if ragged is not None:
+        return ragged
     found = gather([dask.delayed(_first_error)(p, encoder, label_column, places)
-                    for p in parts])
+                    for p in read.parts])
     k, (_, _, first) = _least(found)
-    if first is None:  # not met again (the file changed): the error as it was raised
-        return error
-    return first.moved(sum(rows for rows, _, _ in found[:k]) + first.row)
+    if first is not None:  # else not met again (the file changed): the error as raised
+        error = first.moved(sum(rows for rows, _, _ in found[:k]) + first.row)
+    return with_line(error, path, header=schema.names is None, separator=schema.separator)
 
 
 def _encoded_columns(schema) -> list[str]:

@@ -45,7 +45,7 @@ from dpboost.csv_blocks import after_lines
 from dpboost.pandas_csv import BLANK, whitespace_fault, whitespace_row_error
 from dpboost.record_lines import split_records
 
-__all__ = ["ShortRowError", "block_ok", "ragged_row_error", "row_checks", "short_row_before"]
+__all__ = ["ShortRowError", "block_ok", "ragged_row_error", "row_checks", "wrong_width_error"]
 
 
 class ShortRowError(ValueError):
@@ -152,40 +152,24 @@ def ragged_row_error(path, delimiter: str | None, width: int, skip: int) -> Valu
     (Before, dask cut blocks at the first ``\\n`` after each offset, quoted or not, and a quoted
     line break right after a cut split its row: red team, session 27, 6 of 60 positions of one
     such row with 1,000-byte blocks.  The blocks are now cut where a record ends,
-    :mod:`dpboost.csv_blocks`.)  Worded as memory words it (a last line asked about as a
-    note or a total below the table)."""
+    :mod:`dpboost.csv_blocks`.)  Worded as memory words it (:func:`wrong_width_error`)."""
+    return wrong_width_error(path, delimiter, width, skip) or ValueError(
+        f"{path}: every row has {width} fields (as in the first row) when the file is read "
+        "whole, but not as the block reader of --workers read it; read the file without "
+        "--workers, or convert it to Parquet.")  # every record has its width in memory
+
+
+def wrong_width_error(path, delimiter: str | None, width: int, skip: int
+                      ) -> ValueError | None:
+    """The in-memory reader's error for the file's first record (after ``skip`` lines)
+    without ``width`` fields, worded as memory words it (a last line asked about as a note or
+    a total below the table); None when every record has its width."""
     from dpboost.csv_errors import field_count_error, last_text_line
 
     bad = _first_bad(path, delimiter, width, skip)
-    if bad is None:  # every record has its width in memory, not as the blocks were read
-        return ValueError(f"{path}: every row has {width} fields (as in the first row) when "
-                          "the file is read whole, but not as the block reader of --workers "
-                          "read it; read the file without --workers, or convert it to Parquet.")
+    if bad is None:
+        return None
     if delimiter is None:
         return whitespace_row_error(path, bad[0], bad[1], width)
     return field_count_error(path, bad[0], width, bad[1], whitespace=False,
                              last=last_text_line(Path(path)) == bad[2])
-
-
-def short_row_before(path: str, schema, row: int) -> ValueError | None:
-    """The in-memory reader's error for a row short of fields at or before data row ``row``.
-
-    The block reader fills a short row's missing cells with ``""``, so ``train --workers``
-    said "The label is missing at line N: remove the rows without one" of a row that lacked
-    fields; the file is scanned on this error path only.  None when no such row comes first
-    (or the first data row is itself short: a headerless test file may leave out the label).
-    """
-    from dpboost.readers import csv_layout, line_of
-
-    header = schema.names is None
-    try:
-        delimiter, names, skip = csv_layout(path, schema.names, decimal=schema.decimal,
-                                            separator=schema.separator)
-        bad = _first_bad(path, delimiter, len(names), skip)
-        at = line_of(path, row, header=header, separator=schema.separator)
-    except (OSError, ValueError):
-        return None
-    if bad is None or at is None or bad[0] > at or bad[0] == line_of(
-            path, 0, header=header, separator=schema.separator):
-        return None
-    return ragged_row_error(path, delimiter, len(names), skip)

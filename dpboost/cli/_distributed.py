@@ -370,10 +370,10 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
 
     from dpboost.cli._csv_rows import ShortRowError, ragged_row_error
 
-    parts, rows_ok, delimiter, names, skip, gz = csv_partitions(path, encoder, want_y,
-                                                                blocksize)
+    parts, rows_ok, delimiter, names, skip, gz, text = csv_partitions(path, encoder, want_y,
+                                                                      blocksize)
     try:  # a row of too many fields fails the block reader's parse: one line, as in memory
-        if spool and _spool_fits(os.path.getsize(path) * 8 * max(1, itemsize), parent):
+        if spool and _spool_fits(os.path.getsize(text) * 8 * max(1, itemsize), parent):
             X, y, found = _spool_csv(parts, encoder, dtype, label.column if want_y else None,
                                      parent, checks, rows_ok)
             return X, y, encoder, found
@@ -413,11 +413,12 @@ class CsvPartitions(NamedTuple):
     """A CSV's partitions (delayed pandas frames of text cells) and how it was read."""
 
     parts: list
-    rows_ok: list  # each partition's wait for the field counts of every block
+    rows_ok: list  # each partition's wait for its own block's field counts
     delimiter: str | None  # None: whitespace-separated
     names: list[str]
     skip: int  # lines above the first data row
-    gz: bool
+    gz: bool  # read as one gzip block (no room on disk for its plain copy)
+    text: str  # the file the blocks are read from: the path, or a gzip file's plain copy
 
 
 def csv_partitions(path: str, encoder, want_y: bool, blocksize=None) -> CsvPartitions:
@@ -434,6 +435,7 @@ def csv_partitions(path: str, encoder, want_y: bool, blocksize=None) -> CsvParti
     from dpboost.column_check import check_columns
     from dpboost.csv_blocks import (ends_in_quoted_value, parse_block, read_block,
                                     record_cuts, unclosed_quote_error)
+    from dpboost.gzip_copy import COPY_NAME, plain_copy
     from dpboost.readers import _is_gzip, csv_layout, field_count
 
     label = encoder.schema_.label
@@ -450,16 +452,20 @@ def csv_partitions(path: str, encoder, want_y: bool, blocksize=None) -> CsvParti
                                         encoder.schema_.separator)
     check_columns(path, wanted, names, header=encoder.schema_.names is None)  # as in memory
     blocksize = parse_bytes(blocksize or CSV_BLOCKSIZE)
-    # a gzip stream cannot be cut into blocks: one, and is known by its magic bytes, as the
-    # in-memory reader knows it, not only by '.gz'
-    gz = _is_gzip(path)
-    if delimiter is not None and ends_in_quoted_value(path, delimiter, gz):
+    # a gzip stream (known by its magic bytes, as in memory, not only by '.gz') is cut and read
+    # as its plain copy (dpboost.gzip_copy); messages name `path`, read on the error paths;
+    # no room on disk for the copy: one block, as before
+    text, gz = path, _is_gzip(path)
+    if gz and (copied := plain_copy(path, os.environ.get("DPBOOST_SPOOL_DIR") or None)):
+        _SPOOLS.append(copied)  # deleted when the cluster closes
+        text, gz = os.path.join(copied, COPY_NAME), False
+    if delimiter is not None and ends_in_quoted_value(text, delimiter, gz):
         raise unclosed_quote_error(path, delimiter)  # as in memory (dpboost.readers.read_table)
     # blocks cut where a record ends, never inside a quoted value (dpboost.csv_blocks)
-    cuts = ([0, os.path.getsize(path)] if gz else
-            record_cuts(path, blocksize, delimiter, skip=skip))
+    cuts = ([0, os.path.getsize(text)] if gz else
+            record_cuts(text, blocksize, delimiter, skip=skip, name=path))
     read = dask.delayed(read_block, pure=True)
-    blocks = [read(str(path), a, b, gz) for a, b in zip(cuts, cuts[1:])]
+    blocks = [read(str(text), a, b, gz) for a, b in zip(cuts, cuts[1:])]
     # a quote after a separator's spaces opens a value (30, "clerk"), as in memory: every
     # row read so, the in-memory readers' cells alike for a row without one (encoded alike)
     kwargs = dict(dtype=str, keep_default_na=False, header=None, names=names,
@@ -467,13 +473,11 @@ def csv_partitions(path: str, encoder, want_y: bool, blocksize=None) -> CsvParti
                   skipinitialspace=delimiter is not None)
     parse = dask.delayed(parse_block, pure=True)
     parts = [parse(b, kwargs, skip if i == 0 else 0, delimiter) for i, b in enumerate(blocks)]
-    # a short row reads as empty cells: each partition waits for the field counts of every
-    # block, so a row of the wrong width is named as in memory, before any cell's error
-    # (waiting for its own block's only, a label's error in an early block came first or
-    # not as the cuts fell: red team, session 28)
-    rows_ok = [dask.delayed(all, pure=True)(row_checks(blocks, delimiter, len(names),
-                                                       skip))] * len(parts)
-    return CsvPartitions(parts, rows_ok, delimiter, names, skip, gz)
+    # a short row reads as empty cells: each partition waits for its own block's field counts
+    # (a row of the wrong width elsewhere is found by the error path, which names memory's
+    # error: dpboost.cli._bad_values)
+    rows_ok = row_checks(blocks, delimiter, len(names), skip)
+    return CsvPartitions(parts, rows_ok, delimiter, names, skip, gz, str(text))
 
 
 def _no_rows(width: int, dtype, want_y: bool, ydt=np.int8):
