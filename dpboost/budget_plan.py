@@ -65,9 +65,9 @@ from accounting import (
     ZCDPEvent,
     calibrate_noise,
 )
-from dpboost.defaults import norm_histogram_event, split_budget
-from dpboost.input_map import mean_event
-from dpboost.mechanisms import lattice_variance
+from dpboost.defaults import max_rounds, norm_histogram_event, split_budget
+from dpboost.input_map import MAX_MEAN_SHARE, mean_event
+from dpboost.mechanisms import NoiseBeyondSamplerError, drawable, lattice_variance
 from dpboost.private_platt import score_histogram_event
 from dpboost.private_temperature import temperature_event
 from dpboost.private_threshold import threshold_event
@@ -151,6 +151,32 @@ class RunPlan:
         while _rho(SelfComposedEvent(DiscreteGaussianEvent(z), count=n_rounds)) > self.rho_rounds:
             z = math.nextafter(z, math.inf)
         return z
+
+    def check_drawable(self, n: int, d: int, n_rounds: int | None, classes: int = 1,
+                       joint: bool = True) -> None:
+        """Refuse, before the first release, a run whose noise the exact sampler cannot draw
+        (:func:`~dpboost.mechanisms.drawable`; else the fit stopped after its first releases,
+        and a ledger kept the charge of a run that released nothing: red team, session 29).
+
+        Checked at the worst the fit can meet, from public quantities: ``n_rounds`` (a learned
+        ``T`` is at most ``max_rounds(n, d)``; ``K T`` releases one-vs-rest), each of
+        ``d + 1`` coordinates (the input map's constant; ``K (d + 1)`` in a joint round),
+        with the budget the mean may take from them (:data:`~dpboost.input_map.MAX_MEAN_SHARE`);
+        the mean's ``d``.  The whitening is released only where drawable
+        (:func:`dpboost.whitening.worthwhile`); the histograms' integer noise is refused by the
+        plan itself (:func:`~dpboost.mechanisms.lattice_variance`).
+        """
+        centres, releases = (classes, 1) if joint else (1, classes)
+        if self.legacy_noise_multiplier is not None:
+            z, dim = self.legacy_noise_multiplier, centres * d
+        else:
+            worst = self.with_mean_rho(MAX_MEAN_SHARE * self.rho) if self.rho_mean else self
+            z = worst.rounds_noise_multiplier((n_rounds or max_rounds(n, d)) * releases)
+            dim = centres * (d + 1)
+        if not drawable(z, dim):
+            raise NoiseBeyondSamplerError.of(z, dim)
+        if self.rho_mean and not drawable(self.mean_event().noise_multiplier, d):
+            raise NoiseBeyondSamplerError.of(self.mean_event().noise_multiplier, d)
 
     def rounds_event(self, n_rounds: int | None) -> SelfComposedEvent | ZCDPEvent:
         if n_rounds is None:

@@ -22,13 +22,8 @@ from sklearn.utils.metaestimators import available_if
 
 from accounting import NonPrivateEvent, calibrate_noise
 from accounting.calibration import MAX_TARGET_EPSILON as MAX_EPS, MIN_TARGET_EPSILON as MIN_EPS
-from dpboost._validation import (
-    check_choice,
-    check_norm_bound,
-    check_random_state,
-    check_scalar,
-    warn_if_clipped,
-)
+from dpboost._validation import (check_choice, check_norm_bound, check_random_state,
+                                 check_scalar, warn_if_clipped)
 from dpboost.budget_plan import plan_run
 from dpboost.clipping import clip_any, clip_rows
 from dpboost.defaults import (
@@ -409,6 +404,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         if s["kappa"] is not None:
             self._check_density(s["kappa"], n)
         rng = check_random_state(self.random_state, owner=type(self).__name__)
+        plan.check_drawable(n, X.shape[1], s["T"])  # an absurdly small epsilon: no release yet
         self._start_releases()
         legacy = plan.legacy_noise_multiplier is not None
         rng_count, rng_boost, rng_cal, rng_norms, rng_mean, rng_white = (

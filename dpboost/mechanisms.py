@@ -59,10 +59,12 @@ __all__ = [
     "CENTRE_BLOCK_ROWS",
     "LatticeGaussian",
     "LatticeNoise",
+    "NoiseBeyondSamplerError",
     "bernoulli_exp_neg",
     "block_partials",
     "blocked_centre",
     "centre_error_bound",
+    "drawable",
     "lattice_variance",
     "pairwise_sum",
     "sample_discrete_gaussian",
@@ -178,6 +180,39 @@ def _bernoulli_exp_neg_fraction(r: np.ndarray, den: np.ndarray,
     return k % 2 == 1
 
 
+class NoiseBeyondSamplerError(ValueError):
+    """A release whose noise the exact sampler cannot draw: the target epsilon is too small.
+
+    Raised before any data is read, or before the first release of a fit (red team, session
+    29: at epsilon = 1e-6 a fit stopped after its first releases with "the 'sigma' parameter of
+    lattice_variance ... got nan", and the ledger kept the charge of a run that released
+    nothing).
+    """
+
+    @classmethod
+    def of(cls, noise_multiplier: float, dimension: int = 1,
+           limit: float = MAX_GRID_SIGMA / 2) -> NoiseBeyondSamplerError:
+        return cls(f"The target epsilon is too small for this release: its noise (noise "
+                   f"multiplier {noise_multiplier:.3g} on {dimension} coordinate(s)) is beyond "
+                   f"what dpboost draws exactly ({limit:.3g} grid steps); raise "
+                   "target_epsilon (or target_delta), or use fewer features.")
+
+
+def drawable(noise_multiplier: float, dimension: int = 1) -> bool:
+    """Whether a :class:`LatticeGaussian` release of ``dimension`` coordinates with this noise
+    multiplier can be drawn: ``z sqrt(D) <= MAX_GRID_SIGMA / 2``.
+
+    The noise in grid steps is ``z (Delta + 2E) / g + z sqrt(D)``, so no grid ``g`` brings it
+    below ``z sqrt(D)``; at half the sampler's limit a coarse enough grid (``z (Delta + 2E) / g
+    <= MAX_GRID_SIGMA / 2``) always exists.  A public figure of the plan (``z`` from rho, ``D``
+    from d); only an absurdly small epsilon fails it (about 1e-6 for d = 40).
+
+    >>> drawable(1e3, 100), drawable(6.06e6, 66)
+    (True, False)
+    """
+    return noise_multiplier * math.sqrt(dimension) <= MAX_GRID_SIGMA / 2
+
+
 def lattice_variance(sigma: float) -> tuple[int, int]:
     """Integers ``(t, m)`` with ``t = floor(sigma') + 1`` and ``t m >= sigma^2`` (smallest such m).
 
@@ -192,6 +227,8 @@ def lattice_variance(sigma: float) -> tuple[int, int]:
     >>> lattice_variance(3.0)
     (4, 3)
     """
+    if math.isfinite(sigma) and sigma > MAX_GRID_SIGMA:
+        raise NoiseBeyondSamplerError.of(sigma, limit=MAX_GRID_SIGMA)
     sigma = check_scalar(sigma, "sigma", "lattice_variance", low=0, high=MAX_GRID_SIGMA,
                          closed="right")
     sigma_up = math.nextafter(math.nextafter(sigma, math.inf), math.inf)
@@ -455,7 +492,14 @@ class LatticeGaussian:
             self.error_bound, "error_bound", owner, low=0, high=math.inf, closed="left"))
 
     @property
+    def drawable(self) -> bool:
+        """Whether the exact sampler draws this noise (:func:`drawable`)."""
+        return drawable(self.noise_multiplier, self.dimension)
+
+    @property
     def granularity(self) -> float:
+        if not self.drawable:  # the grid would coarsen to infinity (nan noise)
+            raise NoiseBeyondSamplerError.of(self.noise_multiplier, self.dimension)
         root_d = math.sqrt(self.dimension)
         g = 2.0 ** math.floor(math.log2(self.sensitivity / (GRID_FRACTION * root_d)))
         while self.noise_multiplier * self._effective(g) / g > MAX_GRID_SIGMA:

@@ -183,8 +183,7 @@ class JointGaussianCentering(JointCentering):
         owner = "JointGaussianCentering"
         self.noise_multiplier = check_scalar(noise_multiplier, "noise_multiplier", owner, low=0)
         self.kappa = check_scalar(kappa, "kappa", owner, low=0, high=1)
-        self.sensitivity_mode = check_choice(sensitivity, "sensitivity", owner,
-                                             ("tight", "paper"))
+        self.sensitivity_mode = check_choice(sensitivity, "sensitivity", owner, ("tight", "paper"))
 
     def sensitivity(self, n: int) -> float:
         """Joint L2 (Frobenius) sensitivity of ``Z``: ``2R/(kappa n)`` or ``4R/(kappa n)``."""
@@ -461,6 +460,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         else:
             plan = multiclass_plan(estimator, s, K)
             rng = check_random_state(estimator.random_state, owner=owner)
+            plan.check_drawable(n, d, s["T"], K, joint=mode == "joint")  # before any release
             estimator._start_releases()
             # (streams 4-7 come after the first three: a fit without them draws as before)
             rng_norms, rng_boost, rng_mean, rng_white, rng_temp, rng_prior, rng_pre = rng.spawn(7)

@@ -154,8 +154,8 @@ def worthwhile(n: int, d: int, norm_bound: float, rho: float) -> bool:
     >>> worthwhile(60_000, 55, 1.0, 0.0012), worthwhile(750, 70, 1.0, 0.0012)
     (True, False)
     """
-    if rho <= 0 or d > MAX_DIMENSION:
-        return False
+    if rho <= 0 or d > MAX_DIMENSION or not mechanism(n, d, norm_bound, rho).drawable:
+        return False  # (not drawable: an epsilon so small that its noise swamps any entry)
     return 2.0 * _entry_sigma(n, d, norm_bound, rho) * math.sqrt(d) <= norm_bound**2 / d
 
 
