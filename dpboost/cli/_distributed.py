@@ -376,6 +376,10 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
         if spool and _spool_fits(os.path.getsize(text) * 8 * max(1, itemsize), parent):
             X, y, found = _spool_csv(parts, encoder, dtype, label.column if want_y else None,
                                      parent, checks, rows_ok)
+            if text != str(path):  # a gzip file's plain copy: every block is spooled, and the
+                from dpboost.distributed_spool import remove_spool  # text is read no more
+
+                remove_spool(os.path.dirname(text))  # (no second copy of the data on disk)
             return X, y, encoder, found
         from dpboost.distributed import gather, row_offsets
 

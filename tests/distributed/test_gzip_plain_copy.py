@@ -206,6 +206,19 @@ def test_the_copy_lives_in_the_spool_folder_until_the_cluster_closes(tmp_path, c
     assert _copies(spools) == [] and not os.path.exists(os.path.dirname(copy))
 
 
+def test_the_copy_is_deleted_once_the_spool_holds_every_block(tmp_path, client):
+    """With the spool, the copy is read by the one pass only: deleted when it returns, so the
+    disk never holds both (helper G, session 29), and the spooled rows still read."""
+    plain, packed = _twins(tmp_path, _rows())
+    spools = tmp_path / "dpboost-spools"
+    with cluster_client(scheduler=client.scheduler.address):
+        X, y, _ = read_encoded(str(packed), Schema.from_dict(SCHEMA), blocksize=2_000)
+        assert _copies(spools) == []
+        assert X.numblocks[0] > 1 and int(y.sum().compute()) == 600
+        Xp, _, _ = read_encoded(str(plain), Schema.from_dict(SCHEMA), blocksize=2_000)
+        np.testing.assert_array_equal(X.compute(), Xp.compute())
+
+
 def test_the_copy_is_deleted_when_reading_fails_in_a_cluster(tmp_path, client):
     rows = _rows()
     rows[900] = "forty,x,note,yes"
