@@ -93,9 +93,13 @@ def cluster_client(workers: int | None = None, scheduler: str | None = None,
             raise ValueError(f"Could not connect to the dask scheduler at {scheduler!r}: "
                              f"{exc}") from exc
     mark = len(_SPOOLS)
+    from dpboost.distributed_spool import sigterm_exits
+
+    restore = sigterm_exits()
     try:
         yield client
     finally:
+        restore()
         from dpboost.distributed_spool import remove_spool
 
         for folder in _SPOOLS[mark:]:  # the spools read_encoded made on this cluster
