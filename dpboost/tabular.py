@@ -334,6 +334,14 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         return out
 
 
+def every_label_hint(n: int) -> str:
+    """The label error's hint when none of the ``n`` labels read is a declared class (the
+    classes written otherwise than the column writes them); ``--workers`` counts the whole
+    file's rows, not one partition's (:mod:`dpboost.cli._bad_values`)."""
+    return (f"; none of the {n} labels read is one of them: write the classes as the label "
+            "column writes them")
+
+
 def _label_error(out, lost, y, schema: Schema, column: str) -> BadValueError:
     """The error for the first row of ``y`` without a declared class (``out`` < 0), missing
     (``lost``) or outside the classes.
@@ -369,8 +377,7 @@ def _label_error(out, lost, y, schema: Schema, column: str) -> BadValueError:
         hint = (" (it reads as a missing-value marker: remove the rows without a label; to "
                 "only predict them, run predict without --label)")
     elif n > 1 and k == n:
-        hint, count = (f"; none of the {n} labels read is one of them: write the classes as "
-                       "the label column writes them"), ""
+        hint, count = every_label_hint(n), ""
     else:
         hint = ""
     return BadValueError(f"The label at row {row} is not one of the schema's classes "

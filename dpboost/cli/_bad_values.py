@@ -16,7 +16,7 @@ one more read of the file; a file without a bad value never pays it.
 
 from __future__ import annotations
 
-from dpboost.tabular import BadValueError, TabularEncoder
+from dpboost.tabular import BadValueError, TabularEncoder, every_label_hint
 
 __all__ = ["file_error"]
 
@@ -56,17 +56,22 @@ def file_error(error: BadValueError, path: str, schema, *, of_model: bool = Fals
         found = gather([dask.delayed(_first_error_of_pieces)(p, columns, encoder,
                                                              label_column, places)
                         for p in chunks])
-        k, (_, _, first) = _least(found)
-        return ValueError(str(error if first is None else dist._in_file(chunks[k], first)))
+        k, (_, _, first, _) = _least(found)
+        if isinstance(first, BadValueError):
+            first = dist._in_file(chunks[k], _whole_file_hint(first, found, k))
+        return ValueError(str(error if first is None else first))
     read = dist.csv_partitions(path, encoder, label_column is not None)
     ragged = wrong_width_error(path, read.delimiter, len(read.names), read.skip)
     if ragged is not None:
         return ragged
     found = gather([dask.delayed(_first_error)(p, encoder, label_column, places)
                     for p in read.parts])
-    k, (_, _, first) = _least(found)
+    k, (_, _, first, _) = _least(found)
+    if isinstance(first, TypeError):
+        return ValueError(f"{path}: {first}")
     if first is not None:  # else not met again (the file changed): the error as raised
-        error = first.moved(sum(rows for rows, _, _ in found[:k]) + first.row)
+        first = _whole_file_hint(first, found, k)
+        error = first.moved(sum(rows for rows, _, _, _ in found[:k]) + first.row)
     return with_line(error, path, header=schema.names is None, separator=schema.separator)
 
 
@@ -78,19 +83,26 @@ def _encoded_columns(schema) -> list[str]:
 
 
 def _first_error(frame, encoder, label_column: str | None, places: dict):
-    """``(rows, key, error)`` of one partition: its first error in memory's order, keyed
-    ``(0, column place, row)`` for a cell and ``(1, 0, row)`` for a label (``(rows, None,
-    None)`` without one)."""
+    """``(rows, key, error, every)`` of one partition: its first error in memory's order,
+    keyed ``(0, column place, row)`` for a cell and ``(1, 0, row)`` for a label (``(rows,
+    None, None, False)`` without one); ``every``: no label of the partition is a class.
+
+    A ``TypeError`` (a Parquet column of lists) is keyed after every cell's error, as its
+    column is not known; memory raises it from its own column.
+    """
     try:
         encoder.transform(frame)
     except BadValueError as exc:
-        return len(frame), (0, places.get(exc.column, len(places)), exc.row), exc
+        return len(frame), (0, places.get(exc.column, len(places)), exc.row), exc, False
+    except TypeError as exc:
+        return len(frame), (0, len(places), 0), exc, False
     if label_column is not None:
         try:
             encoder.encode_labels(frame[label_column])
         except BadValueError as exc:
-            return len(frame), (1, 0, exc.row), exc
-    return len(frame), None, None
+            every = len(frame) == 1 or every_label_hint(len(frame)) in str(exc)
+            return len(frame), (1, 0, exc.row), exc, every
+    return len(frame), None, None, False
 
 
 def _first_error_of_pieces(pieces, columns, encoder, label_column, places):
@@ -101,10 +113,26 @@ def _first_error_of_pieces(pieces, columns, encoder, label_column, places):
 
 def _least(found: list) -> tuple[int, tuple]:
     """The partition holding the earliest error of :func:`_first_error`'s, and its entry
-    (``(0, (0, None, None))`` when none holds one)."""
-    keyed = [(key[0], key[1], k, key[2]) for k, (_, key, _) in enumerate(found)
+    (``(0, (0, None, None, False))`` when none holds one)."""
+    keyed = [(key[0], key[1], k, key[2]) for k, (_, key, _, _) in enumerate(found)
              if key is not None]  # (columns before labels, place, partition, row)
     if not keyed:
-        return 0, (0, None, None)
+        return 0, (0, None, None, False)
     k = min(keyed)[2]
     return k, found[k]
+
+
+def _whole_file_hint(error: BadValueError, found: list, k: int) -> BadValueError:
+    """A label error of partition ``k`` whose hint says none of *its* labels is a class,
+    said of the whole file as memory says it: every label of every partition, counting the
+    file's rows, else no hint (red team, session 29: it counted one partition's rows, so the
+    hint followed the block size and the other rows of the block)."""
+    rows = found[k][0]
+    text = str(error)
+    if not found[k][3] or (rows > 1 and every_label_hint(rows) not in text):
+        return error  # another hint (a case variant, a trailing dot) or none
+    total = sum(m for m, _, _, _ in found)
+    text = text.replace(every_label_hint(rows), "")
+    if total > 1 and all(every for m, _, _, every in found if m):
+        text = text[:-1] + every_label_hint(total) + "."
+    return BadValueError(text, column=error.column, row=error.row)

@@ -10,9 +10,11 @@ import pytest
 from dpboost.cli import main
 
 
-def refusal_lines(argv, client, capsys, ledger, *, spool=True) -> list[list[str]]:
+def refusal_lines(argv, client, capsys, ledger, *, spool=True, blocksize=8_000
+                  ) -> list[list[str]]:
     """stderr lines (without the plan line) of ``argv`` run in memory and on ``client``, each
-    exiting 2 without a traceback or a change to ``ledger``, over CSV blocks of 8,000 bytes."""
+    exiting 2 without a traceback or a change to ``ledger``, over CSV blocks of ``blocksize``
+    bytes."""
     from dpboost.cli import _distributed
 
     errors = []
@@ -20,7 +22,7 @@ def refusal_lines(argv, client, capsys, ledger, *, spool=True) -> list[list[str]
         capsys.readouterr()
         before = ledger.read_bytes()
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(_distributed, "CSV_BLOCKSIZE", 8_000)  # several blocks
+            patch.setattr(_distributed, "CSV_BLOCKSIZE", blocksize)  # several blocks
             if not spool:
                 patch.setattr(_distributed, "_spool_fits", lambda *a: False)
             assert main(argv + cluster) == 2

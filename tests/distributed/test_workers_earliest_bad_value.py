@@ -102,3 +102,26 @@ def test_a_parquet_error_raised_late_names_the_first(tmp_path):
                          column="label", row=20)
     message = str(file_error(late, str(path), Schema.from_dict(SCHEMA)))
     assert message.startswith(f"{path}: Column 'a'") and "at row 150 " in message
+
+
+@pytest.mark.parametrize("bad_rows", [230, 400, 1], ids=["a block's labels", "every label",
+                                                         "one label"])
+@pytest.mark.parametrize("spool", [True, False], ids=["spool", "no-spool"])
+def test_the_every_label_hint_counts_the_file_not_a_block(tmp_path, client, capsys, bad_rows,
+                                                          spool):
+    """Red team, session 29: with the first 230 labels of 400 outside the classes, the 2,000-
+    byte blocks said "none of the 183 labels read" (one block's rows; 91 with 1,000-byte
+    blocks, no hint with 3,000), where memory gives no hint; with every label bad, 200 where
+    memory says 400."""
+    rng = random.Random(2)
+    rows = [f"{rng.randint(0, 100)},{rng.choice('xyz')},p,0,"
+            f"{'maybe' if i < bad_rows else rng.choice(['yes', 'no'])}" for i in range(400)]
+    path = tmp_path / "d.csv"
+    path.write_text("a,b,note,c,label\n" + "\n".join(rows) + "\n")
+    argv, ledger = ledger_train_argv(tmp_path, path, SCHEMA)
+    for size in (1_000, 2_000, 3_000):
+        message = refusal_lines(argv, client, capsys, ledger, spool=spool,
+                                blocksize=size)[1][0]
+        assert message.endswith("; none of the 400 labels read is one of them: write the "
+                                "classes as the label column writes them."
+                                if bad_rows == 400 else "['no', 'yes'].")
