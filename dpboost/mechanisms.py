@@ -192,10 +192,12 @@ class NoiseBeyondSamplerError(ValueError):
     @classmethod
     def of(cls, noise_multiplier: float, dimension: int = 1,
            limit: float = MAX_GRID_SIGMA / 2) -> NoiseBeyondSamplerError:
-        return cls(f"The target epsilon is too small for this release: its noise (noise "
-                   f"multiplier {noise_multiplier:.3g} on {dimension} coordinate(s)) is beyond "
-                   f"what dpboost draws exactly ({limit:.3g} grid steps); raise "
-                   "target_epsilon (or target_delta), or use fewer features.")
+        return cls(f"The target epsilon is too small for this release: its noise, a noise "
+                   f"multiplier z = {noise_multiplier:.3g} on D = {dimension} coordinate(s) "
+                   f"(z sqrt(D) = {noise_multiplier * math.sqrt(dimension):.3g}), is beyond "
+                   f"what dpboost draws exactly (z sqrt(D) at most {limit:.3g}); raise "
+                   "target_epsilon (or target_delta), use fewer features, or fix fewer rounds "
+                   "(n_rounds).")
 
 
 def drawable(noise_multiplier: float, dimension: int = 1) -> bool:
