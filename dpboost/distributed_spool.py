@@ -42,7 +42,7 @@ import numpy as np
 
 from dpboost.distributed import DistributedFitError
 
-__all__ = ["SpoolLostError", "new_spool_directory", "remove_spool", "sigterm_exits",
+__all__ = ["SpoolLostError", "has_room", "new_spool_directory", "remove_spool", "sigterm_exits",
            "spool_dask_array", "spooled", "spooled_array"]
 
 
@@ -170,6 +170,20 @@ def spool_dask_array(X, directory: str):
                          dtype=np.int8)
     gather(marks.sum())
     return spooled_array([None] * X.numblocks[0], X.chunks[0], X.shape[1:], X.dtype, directory)
+
+
+def has_room(nbytes: int, folder: str | None = None) -> bool:
+    """Whether ``nbytes`` more fit on the disk of ``folder`` (its nearest existing parent: the
+    folder is made on the first write; the temporary folder when None), leaving 20% of them
+    and 1 GiB free: the spool's rule, shared by a gzip file's plain copy
+    (:mod:`dpboost.gzip_copy`)."""
+    where = os.path.abspath(folder or tempfile.gettempdir())
+    while not os.path.exists(where) and os.path.dirname(where) != where:
+        where = os.path.dirname(where)
+    try:
+        return shutil.disk_usage(where).free > 1.2 * nbytes + (1 << 30)
+    except OSError:
+        return False
 
 
 def sigterm_exits():

@@ -23,7 +23,7 @@ worker reading the block); the partial copy is deleted first.
 block on one worker: a file that trained before still trains, where a refusal would have broken
 it, and a file too large for one worker fails as it failed before.  Room means: the free space
 stays above 20% of what is written plus 1 GiB (the spool's own rule,
-``dpboost.cli._distributed._spool_fits``), judged first from the size the gzip trailer states,
+``dpboost.distributed_spool.has_room``), judged first from the size the gzip trailer states,
 then before every chunk is written (the trailer holds the size modulo 4 GiB, of the last
 member only).  Also ``None`` when a worker of the current dask client cannot read the copy (a
 cluster on other machines, without a shared ``$DPBOOST_SPOOL_DIR``): there the user's file is
@@ -54,10 +54,6 @@ CHUNK = 1 << 20
 
 #: The copy's file name inside its spool folder.
 COPY_NAME = "plain-copy.csv"
-
-#: Free bytes the copy always leaves on its disk (as the spool does).
-_RESERVE = 1 << 30
-
 
 def plain_copy(path: str | os.PathLike, parent: str | None = None) -> str | None:
     """The spool folder holding the decompressed text of the gzip file ``path`` as
@@ -101,11 +97,10 @@ def _stated_size(path) -> int:
 
 
 def _fits(folder: str, nbytes: int) -> bool:
-    """Whether ``nbytes`` more can be written in ``folder`` leaving 20% of them and 1 GiB."""
-    try:
-        return shutil.disk_usage(folder).free > 1.2 * nbytes + _RESERVE
-    except OSError:
-        return False
+    """Whether ``nbytes`` more can be written in ``folder`` (the spool's rule)."""
+    from dpboost.distributed_spool import has_room
+
+    return has_room(nbytes, folder)
 
 
 def _decompress(path, copy: str, folder: str) -> bool:

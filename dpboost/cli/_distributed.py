@@ -251,17 +251,9 @@ def _parquet_chunks(paths: list[str], row_bytes: int, chunk_bytes: int):
 
 
 def _spool_fits(nbytes: int, parent: str | None) -> bool:
-    import shutil
-    import tempfile
+    from dpboost.distributed_spool import has_room
 
-    where = os.path.abspath(parent or tempfile.gettempdir())
-    while not os.path.exists(where) and os.path.dirname(where) != where:
-        where = os.path.dirname(where)  # the folder is made on the first write
-    try:
-        free = shutil.disk_usage(where).free
-    except OSError:
-        return False
-    return free > 1.2 * nbytes + (1 << 30)
+    return has_room(nbytes, parent)
 
 
 def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | None = None,
