@@ -380,5 +380,9 @@ def _label_error(out, lost, y, schema: Schema, column: str) -> BadValueError:
         hint, count = every_label_hint(n), ""
     else:
         hint = ""
-    return BadValueError(f"The label at row {row} is not one of the schema's classes "
-                         f"{list(classes)}{hint}{count or '.'}", column=column, row=row)
+    error = BadValueError(f"The label at row {row} is not one of the schema's classes "
+                          f"{list(classes)}{hint}{count or '.'}", column=column, row=row)
+    # for a reader of parts (dpboost.cli._bad_values): no other hint applies to this label,
+    # and every label read is outside the classes (the every-label hint's two conditions)
+    error.hint_free, error.all_undeclared = hint in ("", every_label_hint(n)), k == n
+    return error

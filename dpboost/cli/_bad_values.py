@@ -85,7 +85,8 @@ def _encoded_columns(schema) -> list[str]:
 def _first_error(frame, encoder, label_column: str | None, places: dict):
     """``(rows, key, error, every)`` of one partition: its first error in memory's order,
     keyed ``(0, column place, row)`` for a cell and ``(1, 0, row)`` for a label (``(rows,
-    None, None, False)`` without one); ``every``: no label of the partition is a class.
+    None, None, False)`` without one); ``every``: every label of the partition is outside
+    the classes, none missing (the error says so: ``all_undeclared``).
 
     A ``TypeError`` (a Parquet column of lists) is keyed after every cell's error, as its
     column is not known; memory raises it from its own column.
@@ -100,8 +101,7 @@ def _first_error(frame, encoder, label_column: str | None, places: dict):
         try:
             encoder.encode_labels(frame[label_column])
         except BadValueError as exc:
-            every = len(frame) == 1 or every_label_hint(len(frame)) in str(exc)
-            return len(frame), (1, 0, exc.row), exc, every
+            return len(frame), (1, 0, exc.row), exc, getattr(exc, "all_undeclared", False)
     return len(frame), None, None, False
 
 
@@ -128,11 +128,10 @@ def _whole_file_hint(error: BadValueError, found: list, k: int) -> BadValueError
     file's rows, else no hint (red team, session 29: it counted one partition's rows, so the
     hint followed the block size and the other rows of the block)."""
     rows = found[k][0]
-    text = str(error)
-    if not found[k][3] or (rows > 1 and every_label_hint(rows) not in text):
-        return error  # another hint (a case variant, a trailing dot) or none
+    if not getattr(error, "hint_free", False):
+        return error  # missing, or another hint (a case variant, a trailing dot): as memory
     total = sum(m for m, _, _, _ in found)
-    text = text.replace(every_label_hint(rows), "")
+    text = str(error).replace(every_label_hint(rows), "")
     if total > 1 and all(every for m, _, _, every in found if m):
         text = text[:-1] + every_label_hint(total) + "."
     return BadValueError(text, column=error.column, row=error.row)

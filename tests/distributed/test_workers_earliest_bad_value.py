@@ -125,3 +125,21 @@ def test_the_every_label_hint_counts_the_file_not_a_block(tmp_path, client, caps
         assert message.endswith("; none of the 400 labels read is one of them: write the "
                                 "classes as the label column writes them."
                                 if bad_rows == 400 else "['no', 'yes'].")
+
+
+@pytest.mark.parametrize("spool", [True, False], ids=["spool", "no-spool"])
+def test_the_every_label_hint_does_not_follow_another_block_s_hint(tmp_path, client, capsys,
+                                                                    spool):
+    """Re-read, session 29: every label outside the classes, 'maybe' in the first half and
+    'Yes' (a case variant) after it.  Memory: 'none of the 400 labels read'.  A block whose
+    first bad label was 'Yes' carried the case hint instead of the every-label hint, and was
+    read as 'not every label bad', so --workers gave no hint."""
+    rng = random.Random(3)
+    rows = [f"{rng.randint(0, 100)},{rng.choice('xyz')},p,0,{'maybe' if i < 200 else 'Yes'}"
+            for i in range(400)]
+    path = tmp_path / "d.csv"
+    path.write_text("a,b,note,c,label\n" + "\n".join(rows) + "\n")
+    argv, ledger = ledger_train_argv(tmp_path, path, SCHEMA)
+    message = refusal_lines(argv, client, capsys, ledger, spool=spool, blocksize=1_000)[1][0]
+    assert message.endswith("; none of the 400 labels read is one of them: write the classes "
+                            "as the label column writes them.")
