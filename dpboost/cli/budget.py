@@ -28,6 +28,7 @@ from dpboost.cli.privacy import (
     add_mechanism,
     check_noise_multiplier,
     check_rounds,
+    epsilon_text,
     mechanism_event,
 )
 
@@ -141,7 +142,7 @@ def _print_table(summary: dict) -> None:
     )
     rows = [["timestamp", "label", "event", "epsilon"]]
     for s in summary["spends"]:
-        rows.append([s["timestamp"], s["label"], _describe(s["event"]), f"{s['epsilon']:.6f}"])
+        rows.append([s["timestamp"], s["label"], _describe(s["event"]), epsilon_text(s['epsilon'])])
     if len(rows) > 1:
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
         for r in rows:
@@ -149,8 +150,8 @@ def _print_table(summary: dict) -> None:
     else:
         print("  (no spends yet)")
     print(
-        f"spent epsilon={summary['spent_epsilon']:.6f} ({summary['method']}, composed), "
-        f"remaining {summary['remaining_epsilon']:.6f} of {summary['target_epsilon']:g}"
+        f"spent epsilon={epsilon_text(summary['spent_epsilon'])} ({summary['method']}, composed), "
+        f"remaining {epsilon_text(summary['remaining_epsilon'])} of {summary['target_epsilon']:g}"
     )
 
 
@@ -192,7 +193,7 @@ def run(args) -> int:
                           "target_delta": ledger.target_delta}))
     else:
         print(f"recorded '{args.note}': {_describe(event.to_dict())} "
-              f"({MECHANISMS[args.mechanism][2]} rounds); spent epsilon={total:.6f} "
+              f"({MECHANISMS[args.mechanism][2]} rounds); spent epsilon={epsilon_text(total)} "
               f"({conversion}, composed) of {ledger.target_epsilon:g} "
               f"(delta={ledger.target_delta:g})")
         print(f"note: only these rounds were recorded; {NOT_RECORDED}")

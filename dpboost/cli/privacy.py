@@ -148,6 +148,16 @@ def _check(args) -> tuple[int, float]:
     return rounds, delta
 
 
+def epsilon_text(epsilon: float) -> str:
+    """``epsilon`` for a table: six decimals, or three significant digits below 0.001.
+
+    Six decimals alone printed a spend of 2e-9 as 0.000000, which reads as nothing spent.
+    """
+    if epsilon == 0 or abs(epsilon) >= 1e-3 or not math.isfinite(epsilon):
+        return f"{epsilon:.6f}"
+    return f"{epsilon:.3g}"
+
+
 def _table(rows: list[list[str]]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
@@ -182,7 +192,7 @@ def _calibrate(args, rounds: int, delta: float, kind: str) -> int:
     rows = [["method", "noise multiplier", "/ paper", "epsilon", "reference"]]
     for m, r in results.items():
         rows.append([m, f"{r.noise_multiplier:.6g}", f"{r.noise_multiplier / paper:.4f}",
-                     f"{r.epsilon:.6f}", REFERENCES[m]])
+                     epsilon_text(r.epsilon), REFERENCES[m]])
     print(f"Smallest noise multiplier for {rounds} {MECHANISMS[args.mechanism][2]} rounds to be "
           f"(epsilon={eps:g}, delta={delta:g})-DP (replace-one); best: {best}:")
     print(_table(rows))
@@ -209,9 +219,9 @@ def run(args) -> int:
           f"delta={delta:g} (replace-one):  rho={acc.rho:.6g}"
           + (f"  mu={mu:.6g}" if mu is not None else ""))
     rows = [["method", "epsilon", "reference"]]
-    rows += [[m, f"{e:.6f}", REFERENCES[m]] for m, e in epsilons.items()]
+    rows += [[m, epsilon_text(e), REFERENCES[m]] for m, e in epsilons.items()]
     print(_table(rows))
-    print(f"best: {best} (epsilon={epsilons[best]:.6f})"
+    print(f"best: {best} (epsilon={epsilon_text(epsilons[best])})"
           + ("; the exact GDP conversion does not apply to discrete Gaussian rounds"
              if kind == "discrete_gaussian" else ""))
     print(f"note: these are the rounds only; {NOT_RECORDED}")

@@ -242,3 +242,21 @@ def test_missing_required_flag_names_the_new_spelling(capsys):
     assert main(["privacy", "--noise-multiplier", "3", "--target-delta", "1e-6"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.endswith("the following arguments are required: --n-rounds"), err
+
+
+def test_tiny_epsilon_is_not_printed_as_zero(capsys, tmp_path):
+    """A spend of about 8e-8 printed as 0.000000 in every table, which reads as nothing spent;
+    each figure must be the JSON's value to the three digits shown."""
+    argv = ["--noise-multiplier", "1e6", "--n-rounds", "3"]
+    out = run_json(capsys, ["privacy", *argv, "--target-delta", "1e-6", "--json"])
+    cks = out["epsilon"]["cks"]
+    assert 1e-8 < cks < 1e-6
+    assert main(["privacy", *argv, "--target-delta", "1e-6"]) == 0
+    text = capsys.readouterr()[0]
+    assert f"{cks:.3g}" in text and "0.000000" not in text
+    path = str(tmp_path / "ledger.json")
+    assert main(["budget", "init", path, "--target-epsilon", "1", "--target-delta", "1e-6"]) == 0
+    assert main(["budget", "spend", path, *argv, "--note", "tiny"]) == 0
+    assert main(["budget", "show", path]) == 0
+    text = capsys.readouterr()[0]
+    assert "0.000000" not in text and text.count(f"{cks:.3g}") == 3
