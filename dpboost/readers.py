@@ -34,6 +34,7 @@ from dpboost.arrow_csv import read_arrow_csv
 from dpboost.cell_text import category_key, is_decimal_number
 from dpboost.csv_errors import arrow_error as _arrow_error
 from dpboost.csv_errors import decode_error as _decode_error
+from dpboost.csv_errors import open_bytes
 from dpboost.csv_errors import open_text as _open_text
 from dpboost.csv_errors import refuse_archive, repeated_names_error
 from dpboost.column_check import check_columns
@@ -536,13 +537,34 @@ def _mentions_hex(path) -> bool:
     import pyarrow as pa
 
     tail = b""
-    with pa.input_stream(str(path), compression="gzip" if _is_gzip(path) else None) as stream:
+    with _arrow_stream(path) as stream:
         while chunk := stream.read(1 << 24):
             block = tail + chunk
             if b"0x" in block or b"0X" in block:
                 return True
             tail = chunk[-1:]
     return False
+
+
+def _arrow_stream(path):
+    """The file's bytes for pyarrow, gzip undone.
+
+    pyarrow's own gzip stream refuses a gzip file padded with zero bytes after its last member
+    ("unknown compression method"), which GNU gzip and Python's :mod:`gzip` read whole (tape
+    blocks pad so); the ``--workers`` reader (Python's) trained on such a file where this one
+    refused it (red team, session 29).  A file whose last 8 bytes are zero is read through
+    Python's gzip, whose damage is worded as everywhere (:func:`dpboost.csv_errors.open_bytes`).
+    A member ends with its CRC-32 and length, both zero for an empty member, which Python reads
+    as well; other files keep pyarrow's faster stream.
+    """
+    import pyarrow as pa
+
+    if not _is_gzip(path):
+        return pa.input_stream(str(path), compression=None)
+    with open(path, "rb") as handle:
+        handle.seek(max(0, Path(path).stat().st_size - 8))
+        padded = handle.read() == bytes(8)
+    return open_bytes(Path(path)) if padded else pa.input_stream(str(path), compression="gzip")
 
 
 def _arrow_table(path, names, skip, delimiter, columns, na, text_columns, decimal="."):
@@ -556,7 +578,7 @@ def _arrow_table(path, names, skip, delimiter, columns, na, text_columns, decima
         strings_can_be_null=bool(na), quoted_strings_can_be_null=bool(na),
         column_types={c: pa.string() for c in text_columns}, decimal_point=decimal)
     return read_arrow_csv(  # a row longer than pyarrow's 1 MiB block: a larger block
-        path, lambda: pa.input_stream(str(path), compression="gzip" if _is_gzip(path) else None),
+        path, lambda: _arrow_stream(path),
         {"column_names": names, "skip_rows": skip, "encoding": "utf8"}, parse, convert)
 
 
