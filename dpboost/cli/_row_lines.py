@@ -20,14 +20,14 @@ def with_line(exc, path, frame=None, *, header: bool | None = None,
     ``separator``: whether the file has a header row and the schema's declared separator
     (lines are counted as records split by it, so line 1, a private row of a headerless file,
     never sets how other rows are numbered).  A Parquet file has no lines: the error names the
-    file and keeps the row.  A line that repeats the header row
-    (:func:`~dpboost.csv_errors.repeats_header`) is named as such.
+    file and keeps the row; in a folder, the row's own file and its row in that file.  A line
+    that repeats the header row (:func:`~dpboost.csv_errors.repeats_header`) is named as such.
     """
     from dpboost.csv_errors import repeated_header_error, repeats_header, totals_row_hint
     from dpboost.readers import frame_line, line_of, table_format
 
     if table_format(path) == "parquet":
-        return ValueError(f"{path}: {exc}")
+        return ValueError(str(_in_folder_file(exc, path)))
     line = (frame_line(path, frame, exc.row) if frame is not None else
             line_of(path, exc.row, header=header, separator=separator))
     if frame is not None:
@@ -45,6 +45,27 @@ def with_line(exc, path, frame=None, *, header: bool | None = None,
         text += (" That line holds no number, as a header row: if it is one, delete 'names' "
                  "from the schema and name 'columns' and 'label' as the header does.")
     return ValueError(f"{path}: {text}")
+
+
+def _in_folder_file(exc, path):
+    """``exc`` (at a row of the table a Parquet file or folder was read as) prefixed by the
+    file that holds the row, at its row there, as ``--workers`` names it: a folder's row 250
+    said nothing of which of its files to open (red team, session 29, finding 5).  The files
+    are read in :func:`~dpboost.parquet_folder.folder_files`' order, each counted from its
+    footer (no row read)."""
+    import pyarrow.parquet as pq
+
+    from dpboost.parquet_folder import folder_files
+
+    if not Path(path).is_dir():
+        return exc.moved(exc.row, prefix=f"{path}: ")
+    row = exc.row
+    for file in folder_files(path):
+        rows = pq.ParquetFile(file).metadata.num_rows
+        if row < rows:
+            return exc.moved(row, prefix=f"{file}: ")
+        row -= rows
+    return exc.moved(exc.row, prefix=f"{path}: ")  # not met again (the folder changed)
 
 
 def _no_number(path, separator: str | None) -> bool:

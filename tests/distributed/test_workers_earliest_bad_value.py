@@ -143,3 +143,27 @@ def test_the_every_label_hint_does_not_follow_another_block_s_hint(tmp_path, cli
     message = refusal_lines(argv, client, capsys, ledger, spool=spool, blocksize=1_000)[1][0]
     assert message.endswith("; none of the 400 labels read is one of them: write the classes "
                             "as the label column writes them.")
+
+
+@pytest.mark.parametrize("bad", [(1, 30, "a", "ten"), (2, 0, "label", "maybe"),
+                                 (0, 99, "c", "x1")], ids=["cell", "label", "first file"])
+def test_a_parquet_folder_names_the_file_and_its_row_in_memory_too(tmp_path, client, capsys,
+                                                                   bad):
+    """Red team, session 29, finding 5: memory named a folder's table row ("pq: ... at row
+    250"), ``--workers`` the file and its row; both now name the file and its row."""
+    import pandas as pd
+
+    folder = tmp_path / "pq"
+    folder.mkdir()
+    sizes = [100, 80, 120]
+    for k, size in enumerate(sizes):
+        frame = pd.DataFrame({"a": [str(v % 90) for v in range(size)], "b": ["x"] * size,
+                              "note": ["p"] * size, "c": ["0"] * size,
+                              "label": ["no", "yes"] * (size // 2)})
+        if k == bad[0]:
+            frame.loc[bad[1], bad[2]] = bad[3]
+        frame.to_parquet(folder / f"part{k}.parquet", row_group_size=40)
+    argv, ledger = ledger_train_argv(tmp_path, folder, SCHEMA)
+    lines = refusal_lines(argv, client, capsys, ledger)
+    assert lines[0][0].startswith(f"dpboost train: error: {folder / f'part{bad[0]}.parquet'}: ")
+    assert f"at row {bad[1]}" in lines[0][0]
