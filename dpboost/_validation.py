@@ -253,9 +253,11 @@ def check_label_cells(y) -> None:
     that mix text and numbers.
 
     A missing label is None, NaN, ``pandas.NA`` or ``NaT``.  The message names the first such
-    row and how many there are; labels mixing text and numbers (``[1, "a", 0]``, which numpy
-    would silently turn into the text ``"1"``, ``"a"``, ``"0"``) name the first row of each
-    kind.  No message holds a label.  A dask ``y`` is not read here.
+    row; labels mixing text and numbers (``[1, "a", 0]``, which numpy would silently turn into
+    the text ``"1"``, ``"a"``, ``"0"``) name the first row of each kind.  No message holds a
+    label or a count: the rows are private training data, and a count told apart two refused
+    neighbours that differ in a later row (red team, session 30; the CLI's ``train`` has said
+    only the first row since session 24).  A dask ``y`` is not read here.
 
     Examples
     --------
@@ -263,7 +265,7 @@ def check_label_cells(y) -> None:
     >>> check_label_cells([1, None, 0, float("nan")])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    dpboost.tabular_cells.BadValueError: y has no label at row 1 (None or NaN); 2 rows in all...
+    dpboost.tabular_cells.BadValueError: y has no label at row 1 (None or NaN). Remove...
     """
     from dpboost.round_ops import is_dask_array
     from dpboost.tabular_cells import BadValueError
@@ -279,13 +281,11 @@ def check_label_cells(y) -> None:
         import pandas as pd  # (a dependency) isna reads None, NaN, pandas.NA and NaT at C speed
 
         missing = np.asarray(pd.isna(arr), dtype=bool)
-    count = int(np.count_nonzero(missing))
-    if count:
+    if missing.any():
         row = int(np.flatnonzero(missing)[0])
-        rows = "row" if count == 1 else "rows"
         raise BadValueError(
-            f"y has no label at row {row} (None or NaN); {count} {rows} in all. Remove the "
-            "rows without a label (or impute their labels) before fitting.", column="y", row=row)
+            f"y has no label at row {row} (None or NaN). Remove the rows without a label (or "
+            "impute their labels) before fitting.", column="y", row=row)
     kinds = set(map(type, arr.tolist())) if arr.dtype.kind == "O" else set()
     if not (any(issubclass(k, (str, bytes)) for k in kinds)
             and any(issubclass(k, (numbers.Number, np.bool_)) for k in kinds)):
@@ -297,8 +297,7 @@ def check_label_cells(y) -> None:
     row = max(first_text, first_number)
     raise BadValueError(
         f"y mixes text and number labels (the first text label at row {first_text}, the "
-        f"first number at row {first_number}); {int(text.sum())} of {arr.size} labels "
-        f"{'is' if text.sum() == 1 else 'are'} text. Make every label text (for example "
+        f"first number at row {first_number}). Make every label text (for example "
         "y.astype(str)) or every label a number before fitting.", column="y", row=row)
 
 
@@ -353,100 +352,103 @@ def _numeric_classes(classes) -> list | None:
 
 #: Slips that make a label miss its declared class (``numpy.isin`` already matches ``1.0`` and
 #: ``True`` to ``1``, so those need no hint).  Each is (name, key of a label, key of a class,
-#: hint); a slip explains a label outside the classes when their keys meet (spaces: only
-#: around the label, the classes as declared).  The hints name what to
-#: change and never a label of the data.
+#: hint); a slip explains the first label outside the classes when their keys meet (spaces:
+#: only around the label, the classes as declared).  The hints name what to change and never
+#: a label of the data; they read the first such label alone, so a later row of the private
+#: data changes nothing in the message.
 _SLIPS = (
     ("spaces", _strip, _text,
-     "They match a declared class once the spaces around them are removed: strip the "
-     "labels, for example df[col].str.strip() (pandas.read_csv(..., skipinitialspace=True) "
-     "removes only the spaces after a separator, not those at the end of a cell)."),
+     "It matches a declared class once the spaces around it are removed: strip the labels, "
+     "for example df[col].str.strip() (pandas.read_csv(..., skipinitialspace=True) removes "
+     "only the spaces after a separator, not those at the end of a cell)."),
     ("case", _fold, _fold,
-     "They match a declared class except for upper and lower case: make the case of the "
+     "It matches a declared class except for upper and lower case: make the case of the "
      "labels agree with the classes, or declare the classes as spelt in y."),
     ("spaces and case", _strip_fold, _fold,
-     "They match a declared class once the spaces around them are removed and case is "
+     "It matches a declared class once the spaces around it are removed and case is "
      "ignored: strip the labels and make their case agree with the classes."),
     ("numbers as text", _text_number, _number,
-     "They are numbers written as text and the declared classes are numbers: convert y to "
+     "It is a number written as text and the declared classes are numbers: convert y to "
      "numbers (for example y.astype(float)) before fitting."),
     ("text as numbers", _number, _text_number,
-     "They are numbers and the declared classes are text: {fix}"),
+     "It is a number and the declared classes are text: {fix}"),
     ("bytes", _decoded, _text,
-     "They are bytes and the declared classes are text: decode the labels (for example "
+     "It is bytes and the declared classes are text: decode the labels (for example "
      "numpy.char.decode(y, 'utf-8'))."),
     ("codes", None, None,
-     "They are whole numbers below the number of classes and the declared classes are text: "
-     "codes of the classes, as scikit-learn passes y to a clone in cross_val_predict(..., "
-     "method='predict_proba' or 'decision_function') (a LabelEncoder, classes in sorted "
-     "order). For such a run declare classes={codes}: code k stands for the k-th class in "
-     "sorted order."),
+     "It is a whole number below the number of classes and the declared classes are text: "
+     "perhaps a code of the classes, as scikit-learn passes y to a clone in "
+     "cross_val_predict(..., method='predict_proba' or 'decision_function') (a LabelEncoder, "
+     "classes in sorted order). For such a run declare classes={codes}: code k stands for "
+     "the k-th class in sorted order."),
 )
 
 
-def _slips_explaining(values, classes) -> tuple[bool, ...]:
-    """For each of :data:`_SLIPS`, whether it explains every one of ``values``."""
+def _slips_explaining(value, classes) -> tuple[bool, ...]:
+    """For each of :data:`_SLIPS`, whether it explains the label ``value``."""
     out = []
     for _, key, class_key, _ in _SLIPS:
         if key is None:  # codes 0..K-1 of text classes (scikit-learn's LabelEncoder)
-            out.append(all(isinstance(c, str) for c in classes) and all(
-                isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
-                and 0 <= v < len(classes) for v in values))
+            out.append(all(isinstance(c, str) for c in classes)
+                       and isinstance(value, (int, np.integer))
+                       and not isinstance(value, (bool, np.bool_)) and 0 <= value < len(classes))
             continue
         targets = {class_key(c) for c in classes} - {None}
-        out.append(all(key(v) is not None and key(v) in targets for v in values))
+        out.append(key(value) is not None and key(value) in targets)
     return tuple(out)
 
 
 def label_summary(y: np.ndarray, classes: np.ndarray) -> tuple[int, int, tuple[bool, ...]]:
     """``(count, first_row, slips)`` of the labels of ``y`` outside ``classes`` (numpy).
 
-    ``slips[j]`` says whether :data:`_SLIPS` ``[j]`` explains every such label (all False
-    when there are none).  Summaries of consecutive chunks combine
-    (:func:`combine_label_summaries`), so a dask ``y`` is checked in one gather.
+    ``slips[j]`` says whether :data:`_SLIPS` ``[j]`` explains the first such label (all False
+    when there are none).  ``count`` only says whether there are any: no message prints it.
+    Summaries of consecutive chunks combine (:func:`combine_label_summaries`), so a dask ``y``
+    is checked in one gather.
     """
     unknown = ~np.isin(y, classes)
     count = int(np.count_nonzero(unknown))
     if not count:
         return 0, -1, (False,) * len(_SLIPS)
-    bad = np.asarray(y)[unknown]
-    try:  # the distinct labels outside the classes (an object array may not sort)
-        values = np.unique(bad).tolist() if bad.dtype.kind != "O" else set(bad.tolist())
-        slips = _slips_explaining(values, np.asarray(classes).tolist())
-    except TypeError:  # unhashable or unorderable labels: no hint
+    first = int(np.flatnonzero(unknown)[0])
+    value = np.asarray(y)[first]
+    value = value.item() if isinstance(value, np.generic) else value
+    try:
+        slips = _slips_explaining(value, np.asarray(classes).tolist())
+    except TypeError:  # an unhashable label: no hint
         slips = (False,) * len(_SLIPS)
-    return count, int(np.flatnonzero(unknown)[0]), slips
+    return count, first, slips
 
 
 def combine_label_summaries(summaries, offsets) -> tuple[int, int, tuple[bool, ...]]:
-    """One summary from those of consecutive chunks starting at rows ``offsets``."""
-    count, first, slips = 0, -1, [True] * len(_SLIPS)
+    """One summary from those of consecutive chunks starting at rows ``offsets``: the first
+    chunk holding a label outside the classes gives the row and the slips."""
+    count, first, slips = 0, -1, (False,) * len(_SLIPS)
     for (c, f, s), offset in zip(summaries, offsets):
-        if c:
-            first = offset + f if first < 0 else first
-            count += c
-            slips = [a and b for a, b in zip(slips, s)]
-    return count, first, tuple(slips) if count else (False,) * len(_SLIPS)
+        if c and first < 0:
+            first, slips = offset + f, tuple(s)
+        count += c
+    return count, first, slips
 
 
-def unknown_labels_message(classes, count: int, first_row: int, slips) -> str:
-    """The message for labels outside the declared classes, with the first slip's hint.
+def unknown_labels_message(classes, first_row: int, slips) -> str:
+    """The message for a label outside the declared classes, with the first slip's hint.
 
-    It names the declared classes (public), the first row and the number of rows, never a
-    label of the data.
+    It names the declared classes (public) and the first such row, never a label of the data
+    nor how many rows there are: it is a function of that first row alone, so two refused
+    neighbours that differ in a later row get the same message (red team, session 30).
 
     Examples
     --------
-    >>> print(unknown_labels_message(np.array([0, 1]), 2, 7, (False,) * 3 + (True,) * 3))
+    >>> print(unknown_labels_message(np.array([0, 1]), 7, (False,) * 3 + (True,) * 3))
     ... # doctest: +NORMALIZE_WHITESPACE
-    y contains labels that are not in classes=[0, 1] (first at row 7); 2 rows in all. They are
-    numbers written as text and the declared classes are numbers: convert y to numbers (for
-    example y.astype(float)) before fitting.
+    y contains a label that is not in classes=[0, 1] (the first at row 7). It is a number
+    written as text and the declared classes are numbers: convert y to numbers (for example
+    y.astype(float)) before fitting.
     """
     classes = np.asarray(classes)
-    rows = "row" if count == 1 else "rows"
-    msg = (f"y contains labels that are not in classes={classes.tolist()} (first at row "
-           f"{first_row}); {count} {rows} in all.")
+    msg = (f"y contains a label that is not in classes={classes.tolist()} (the first at row "
+           f"{first_row}).")
     for (name, _, _, hint), fired in zip(_SLIPS, slips):
         if fired:
             numeric = _numeric_classes(classes.tolist())
@@ -503,11 +505,11 @@ def check_declared_labels(y, classes, owner: str | None = None) -> np.ndarray:
 
     The classes themselves are checked first (:func:`check_declared_classes`; ``owner``
     names the estimator in that message).  Returns the declared classes, sorted and distinct.
-    The message names the first such row,
-    how many there are and the declared classes, and, when one slip explains every such label
-    (surrounding spaces, case, numbers written as text or the reverse, bytes), what to
-    change (:data:`_SLIPS`); it never prints a label.  A dask ``y`` is summarised chunk by
-    chunk and checked with one gather of a small tuple per chunk.
+    The message names the first such row and the declared classes, and, when a slip explains
+    the label there (surrounding spaces, case, numbers written as text or the reverse, bytes),
+    what to change (:data:`_SLIPS`); it never prints a label nor a count
+    (:func:`unknown_labels_message`).  A dask ``y`` is summarised chunk by chunk and checked
+    with one gather of a small tuple per chunk.
 
     Examples
     --------
@@ -517,10 +519,10 @@ def check_declared_labels(y, classes, owner: str | None = None) -> np.ndarray:
     ... # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    ValueError: y contains labels that are not in classes=['no', 'yes'] (first at row 1); 1 row
-    in all. They match a declared class once the spaces around them are removed: strip the
-    labels, for example df[col].str.strip() (pandas.read_csv(..., skipinitialspace=True)
-    removes only the spaces after a separator, not those at the end of a cell).
+    ValueError: y contains a label that is not in classes=['no', 'yes'] (the first at row 1).
+    It matches a declared class once the spaces around it are removed: strip the labels, for
+    example df[col].str.strip() (pandas.read_csv(..., skipinitialspace=True) removes only the
+    spaces after a separator, not those at the end of a cell).
     """
     check_declared_classes(classes, owner)
     classes = np.unique(np.asarray(classes))
@@ -536,7 +538,7 @@ def check_declared_labels(y, classes, owner: str | None = None) -> np.ndarray:
     else:
         summary = label_summary(np.asarray(y), classes)
     if summary[0]:
-        raise ValueError(unknown_labels_message(classes, *summary))
+        raise ValueError(unknown_labels_message(classes, *summary[1:]))
     return classes
 
 

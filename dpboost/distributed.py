@@ -244,7 +244,7 @@ def encode_labels_dask(y, classes) -> tuple[np.ndarray, object]:
 
     ``classes`` must be given (inferring them would read the data); a label outside them
     raises the in-memory fit's error (:func:`dpboost._validation.check_declared_labels`: the
-    first row, the count, the declared classes and a hint, never a label), from one small
+    first row, the declared classes and a hint, never a label nor a count), from one small
     summary per chunk.
     """
     from dpboost._validation import check_declared_labels

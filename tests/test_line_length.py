@@ -19,11 +19,6 @@ ALLOWED = {
     ("dpboost/_validation.py",
      ("ValueError: The 'norm_bound' parameter of PrivateHalfspaceClassifier must be a float "
       "in [1e-100, 1e+100]. Got 1e+200 instead.")),
-    ("dpboost/_validation.py",
-     ("ValueError: y contains labels that are not in classes=['no', 'yes'] (first at row 1); "
-      "1 row in all. They match a declared class once the spaces around them are removed "
-      "(often a space after the separator of a CSV file): strip the labels "
-      "(pandas.read_csv(..., skipinitialspace=True) does it on reading).")),
     ("accounting/events.py",
      ("ValueError: The 'noise_multiplier' parameter of GaussianEvent must be a float in (0, "
       "inf]. Got -1 instead.")),

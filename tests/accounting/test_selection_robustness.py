@@ -151,7 +151,7 @@ def test_a_label_outside_the_classes_is_refused_whatever_the_split(seed):
     y[-1] = 5
     sel = PrivateSelection(1.0, 1e-6, classes=[-1, 1], validation_fraction=0.5,
                            candidates=FAST, random_state=seed)
-    with pytest.raises(ValueError, match=r"not in classes=\[-1, 1\] \(first at row 59\)"):
+    with pytest.raises(ValueError, match=r"not in classes=\[-1, 1\] \(the first at row 59\)"):
         sel.fit(X, y)
 
 

@@ -104,5 +104,5 @@ def test_a_label_outside_declared_classes_gets_the_declared_message():
     X, y = _data()
     y01 = np.where(y > 0, 1.0, 0.0)
     y01[4] = 1.5
-    with pytest.raises(ValueError, match=r"not in classes=\[0, 1\] \(first at row 4\)"):
+    with pytest.raises(ValueError, match=r"not in classes=\[0, 1\] \(the first at row 4\)"):
         PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1], n_rounds=5).fit(X, y01)

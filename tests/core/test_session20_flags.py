@@ -58,7 +58,7 @@ def test_cross_val_predict_proba_with_text_classes_names_the_codes():
     y = np.where(X[:, 0] > 0, "yes", "no")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with pytest.raises(ValueError, match=r"codes of the classes.*declare classes=\[0, 1\]"):
+        with pytest.raises(ValueError, match=r"a code of the classes.*declare classes=\[0, 1\]"):
             cross_val_predict(PrivateHalfspaceClassifier(1, 1e-6, classes=["no", "yes"],
                                                          random_state=0),
                               X, y, method="predict_proba", cv=3)
@@ -68,13 +68,13 @@ def test_cross_val_predict_proba_with_text_classes_names_the_codes():
     assert p.shape == (300, 2) and np.allclose(p.sum(axis=1), 1.0)
 
 
-@pytest.mark.parametrize("labels, classes, fires", [
-    ([0, 2], ["a", "b", "c"], True), ([3], ["a", "b", "c"], False), ([-1], ["a", "b"], False),
-    ([0, 1], [5, 6], False), ([True], ["a", "b"], False)])
-def test_the_codes_hint_fires_only_for_codes_of_text_classes(labels, classes, fires):
+@pytest.mark.parametrize("label, classes, fires", [
+    (0, ["a", "b", "c"], True), (2, ["a", "b", "c"], True), (3, ["a", "b", "c"], False),
+    (-1, ["a", "b"], False), (1, [5, 6], False), (True, ["a", "b"], False)])
+def test_the_codes_hint_fires_only_for_codes_of_text_classes(label, classes, fires):
     from dpboost._validation import _SLIPS, _slips_explaining
 
-    slips = _slips_explaining(labels, classes)
+    slips = _slips_explaining(label, classes)
     assert slips[[name for name, *_ in _SLIPS].index("codes")] is fires
 
 

@@ -190,7 +190,7 @@ def test_the_spaces_hint_is_right_for_leading_and_trailing_spaces(tmp_path, spac
     with pytest.raises(ValueError) as info:
         clf.fit(X, read.to_numpy())
     message = " ".join(str(info.value).split())
-    assert "once the spaces around them are removed: strip the labels" in message
+    assert "once the spaces around it are removed: strip the labels" in message
     assert "df[col].str.strip()" in message
     assert "skipinitialspace=True) removes only the spaces after a separator" in message
     assert "does it on reading" not in message and spaced not in message
