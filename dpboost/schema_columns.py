@@ -249,7 +249,7 @@ class NumericColumn:
                              + (did_you_mean(sorted(unknown), ("lower", "upper", "na_values",
                                                                "transform", "bins", "edges",
                                                                "prefix", "suffix"))
-                                or key_hint(unknown)))
+                                or key_hint(unknown, "numeric")))
         spec = _bounds_from_edges(spec, where)
         for key in ("lower", "upper"):
             if key not in spec:
@@ -347,7 +347,7 @@ def _categories(spec: dict, where: str, decimal: str, min_size: int) -> tuple[tu
         raise ValueError(_err(f"keys of {where}", "among type, categories, missing, "
                               "na_values, from_data, note", sorted(unknown))
                          + (did_you_mean(sorted(unknown), ("categories", "na_values"))
-                            or key_hint(unknown)))
+                            or key_hint(unknown, "categorical")))
     cats = spec.get("categories")
     if not isinstance(cats, (list, tuple)) or len(cats) < min_size:
         raise ValueError(_err(f"'categories' of {where}", "a non-empty list" if min_size == 1

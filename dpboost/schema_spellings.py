@@ -45,16 +45,39 @@ TRANSFORM_SPELLINGS = {
 }
 
 
-def key_hint(unknown) -> str:
+#: Keys of the whole file, and keys of a numeric or of a categorical column (lower case).
+FILE_KEYS = {"decimal", "thousands", "separator", "names", "index_base", "n_features",
+             "norm_bound"}
+NUMERIC_KEYS = {"lower", "upper", "transform", "bins", "edges", "prefix", "suffix"}
+
+
+def key_hint(unknown, place: str = "top") -> str:
     """What to write for keys that are not one word for another: ``"range": [0, 120]``,
-    ``"log": true``, ``"impute"``, or a label declared among the columns.
+    ``"log": true``, ``"impute"``, a key of a column written at the top level, or a key
+    written in the wrong place (``place``: ``"top"``, ``"numeric"`` or ``"categorical"``,
+    where the keys were found).
 
     Examples
     --------
     >>> key_hint(["range"]).split(" (")[0]
     ' Write the range as two keys, "lower" and "upper"'
+    >>> key_hint(["thousands"], "numeric").split(":")[0]
+    ' "thousands" is a key of the whole schema, written at its top level beside "columns"'
+    >>> key_hint(["upper"], "categorical").split(";")[0]
+    ' "upper" belongs to a numeric column ("type": "numeric")'
     """
     words = {str(k).strip().lower() for k in unknown}
+    if place != "top" and words & FILE_KEYS:
+        word = sorted(words & FILE_KEYS)[0]
+        return (f' "{word}" is a key of the whole schema, written at its top level beside '
+                '"columns": it applies to every column of the file.')
+    if place == "categorical" and words & NUMERIC_KEYS:
+        word = sorted(words & NUMERIC_KEYS)[0]
+        return (f' "{word}" belongs to a numeric column ("type": "numeric"); a categorical '
+                'or ordinal column lists its "categories".')
+    if place == "numeric" and "categories" in words:
+        return (' "categories" belongs to a categorical or ordinal column ("type": '
+                '"categorical" or "ordinal"); a numeric column declares "lower" and "upper".')
     if words & {"range", "bounds", "limits", "interval", "domain"}:
         word = sorted(words & {"range", "bounds", "limits", "interval", "domain"})[0]
         return (' Write the range as two keys, "lower" and "upper" (e.g. "lower": 0, '
@@ -64,9 +87,11 @@ def key_hint(unknown) -> str:
     if words & {"impute", "imputation", "fill", "fillna", "fill_value", "default"}:
         return (' Write "missing": "zero" or "indicator": a missing value is encoded, never '
                 "filled with a value read from the data.")
-    if words & {"missing", "transform", "lower", "upper", "categories", "type"}:
-        return (" That key belongs inside a column's entry under \"columns\" (a top-level "
-                '"na_values" is the one key that applies to every column).')
+    if place == "top" and words & {"missing", "transform", "lower", "upper", "categories",
+                                   "type"}:
+        return (" That key belongs inside a column's entry under \"columns\" (the top-level "
+                'keys that apply to every column are "na_values", "decimal", "thousands" and '
+                '"separator").')
     return ""
 
 

@@ -188,6 +188,17 @@ _LABEL = {"column": "y", "classes": ["no", "yes"]}
      "The label is declared at the top level"),
     ({"columns": {"age": {"type": "numeric", "lower": 0, "upper": 9}}, "label": _LABEL,
       "missing": "indicator"}, "belongs inside a column's entry"),
+    # a key written in the wrong column's entry (red team session 30, finding 3)
+    ({"columns": {"age": {"type": "ordinal", "categories": ["1", "2"], "lower": 0}},
+      "label": _LABEL}, '"lower" belongs to a numeric column'),
+    ({"columns": {"age": {"type": "categorical", "categories": ["1", "2"], "upper": 9}},
+      "label": _LABEL}, '"upper" belongs to a numeric column'),
+    ({"columns": {"age": {"type": "numeric", "lower": 0, "upper": 9, "categories": ["1"]}},
+      "label": _LABEL}, '"categories" belongs to a categorical or ordinal column'),
+    ({"columns": {"age": {"type": "numeric", "lower": 0, "upper": 9, "thousands": ","}},
+      "label": _LABEL}, '"thousands" is a key of the whole schema, written at its top level'),
+    ({"columns": {"age": {"type": "categorical", "categories": ["1"], "decimal": ","}},
+      "label": _LABEL}, '"decimal" is a key of the whole schema, written at its top level'),
 ])
 def test_a_readers_schema_slip_says_what_to_write(tmp_path, content, needle, one_line_error):
     # each was refused before, but with the list of allowed words only
