@@ -369,8 +369,14 @@ def _label_error(out, lost, y, schema: Schema, column: str) -> BadValueError:
                              row=row)
     key = category_key(y[row], dec)
     keys = [category_key(c, dec) for c in classes]
-    if any(c.casefold() == key.casefold() for c in keys):
+    text = category_text(y[row], dec)
+    if any(category_text(c, dec).casefold() == text.casefold() for c in classes):
         hint = " (labels are case-sensitive and must be written as the schema declares them)"
+    elif key in keys and all(isinstance(c, str) for c in classes):  # 1.0 against "1"
+        numbers = [category_key(c, dec) for c in classes]
+        hint = (" (it reads as the number of a class, but the classes are declared as text, "
+                "which a label matches only as written: declare them as JSON numbers, "
+                f"\"classes\": [{', '.join(numbers)}], or write them as the column does)")
     elif key.endswith(".") and key[:-1] in keys:
         hint = " (it ends in '.', as UCI adult.test's labels do: remove the dots)"
     elif key.lower() in NA_WORDS:

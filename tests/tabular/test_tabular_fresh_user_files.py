@@ -303,3 +303,23 @@ def test_a_thousands_separator_must_differ_from_the_decimal_mark(content):
 
     with pytest.raises(ValueError, match="'thousands'"):
         Schema.from_dict({**SCHEMA, **content})
+
+
+# -- a number label against text classes (red team session 30, finding 4) ------------------
+
+@pytest.mark.parametrize("labels, classes, needle", [
+    (("1.0", "0.0"), ["0", "1"], 'declare them as JSON numbers, "classes": [0, 1]'),
+    (("1.00", "0"), ["0", "1"], 'declare them as JSON numbers, "classes": [0, 1]'),
+    (("Yes", "no"), ["no", "yes"], "labels are case-sensitive"),
+])
+def test_a_number_label_against_text_classes_is_not_called_a_case_slip(
+        tmp_path, one_line_error, labels, classes, needle):
+    # "1.0" against the declared text "1" said "labels are case-sensitive", which it is not
+    rows = [f"{20 + i},{300 + i},{labels[i % 2]}" for i in range(20)]
+    data = _write(tmp_path / "d.csv", "age,income,y\n" + "\n".join(rows) + "\n")
+    content = {**SCHEMA, "label": {"column": "y", "classes": classes}}
+    line = one_line_error(_train(tmp_path, data, _schema(tmp_path, content)), needle, "line 2")
+    assert labels[0] not in line.split("]", 1)[1]  # the label itself is never printed
+    if "JSON numbers" in needle:  # the declaration the hint names trains
+        content["label"]["classes"] = [0, 1]
+        assert _train(tmp_path, data, _schema(tmp_path, content)) == 0
