@@ -316,6 +316,7 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
             "method": "private Platt scaling on a noisy score histogram",
             "slope": cal.slope, "offset": cal.offset, "n_bins": cal.n_bins,
             "n_groups": cal.n_groups,
+            "mirrored_classes": cal.mirrored_classes,
             "threshold": {"platt": "Platt's P = 1/2",
                           "quadratic": "the crossing of a quadratic log-odds fitted to the "
                                        "histogram (slope refitted through it)",
