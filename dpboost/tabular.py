@@ -333,6 +333,22 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
             raise _label_error(out, lost, np.asarray(y, dtype=object), schema, column)
         return out
 
+    def declared_labels(self, y) -> np.ndarray:
+        """Each label as the schema declares its class: ``"1"`` read from a text column is the
+        declared ``1`` (matched as :meth:`encode_labels` matches), so ``y`` fits an estimator
+        given ``classes=schema.label.classes``.  Errors as :meth:`encode_labels`.
+
+        Examples
+        --------
+        >>> enc = TabularEncoder({"columns": {"a": {"type": "numeric", "lower": 0,
+        ...                       "upper": 1}}, "label": {"column": "y", "classes": [1, 2]}})
+        >>> enc.declared_labels(["2", " 1", "2.0"]).tolist()
+        [2, 1, 2]
+        """
+        schema = getattr(self, "schema_", None) or self._schema()
+        positions = self.encode_labels(y)
+        return np.asarray(schema.label.classes)[positions]
+
 
 def every_label_hint(n: int) -> str:
     """The label error's hint when none of the ``n`` labels read is a declared class (the
