@@ -340,7 +340,13 @@ class ZCDPAccountant:
         return out
 
     def get_delta(self, epsilon: float, method: str = "best") -> float:
-        """Smallest delta such that the composition is (epsilon, delta)-DP by ``method``."""
+        """Smallest delta such that the composition is (epsilon, delta)-DP by ``method``.
+
+        A delta below the smallest positive double is returned as ``0.0``: for a Gaussian
+        composition the true delta is positive at every finite epsilon, so a ``0.0`` there
+        means "below about 5e-324" (``GaussianEvent(2)`` at ``epsilon = 20``: about 1e-347,
+        by mpmath), not pure differential privacy.
+        """
         epsilon = check_real(
             epsilon, "epsilon", "ZCDPAccountant.get_delta", low=0, high=math.inf, closed="both"
         )
