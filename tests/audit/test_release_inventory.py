@@ -79,6 +79,8 @@ REPORT = {
     "calibration.method": PUBLIC, "calibration.n_bins": PUBLIC,
     "calibration.slope": frozenset({PLATT}), "calibration.offset": frozenset({PLATT}),
     "calibration.n_groups": frozenset({PLATT}), "calibration.threshold": frozenset({PLATT}),
+    "calibration.mirrored_classes": frozenset({PLATT}),  # whether the noisy cells had more
+    # positives than negatives: post-processing of the histogram
     "threshold.method": PUBLIC, "threshold.n_candidates": PUBLIC, "threshold.n_slopes": PUBLIC,
     "threshold.epsilon_0": PUBLIC, "threshold.slope_epsilon_0": PUBLIC,
     "threshold.cut": frozenset({CUT}), "threshold.slope": frozenset({CUT}),
@@ -127,6 +129,7 @@ ATTRIBUTES = {
     "calibration_.slope": frozenset({PLATT}), "calibration_.offset": frozenset({PLATT}),
     "calibration_.n_bins": PUBLIC, "calibration_.n_groups": frozenset({PLATT}),
     "calibration_.noise_variance": PUBLIC, "calibration_.threshold": frozenset({PLATT}),
+    "calibration_.mirrored_classes": frozenset({PLATT}),
     "calibration_.platt_offset": frozenset({PLATT}),
     "threshold_.threshold": frozenset({CUT}), "threshold_.slope": frozenset({CUT}),
     "threshold_.prior_slope": PUBLIC,  # 2 sqrt(d)
