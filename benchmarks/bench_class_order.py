@@ -1,14 +1,14 @@
-"""Which class is declared first: the same task with its rare class positive and negative.
+"""Which class is the positive one: the same task with its rare class positive and negative.
 
 ``dpboost.private_platt``'s rules for the threshold (the pooling that drops the bins above the
 last group, the two-Gaussian upper crossing, the group edge) look for a rare class in the upper
-tail of the scores.  Declaring the rare class first (``classes=[rare, common]``: the rare class
-is the negative one, in the lower tail) left them looking in the wrong place, and such fits
-predicted only the majority far more often.  Since session 31 the cells are fitted mirrored
-when their noisy positive total exceeds the negative one.  This script fits each task three
-times with one seed (everything before the calibration is then the same draw): the rare class
-positive; the rare class negative with the mirroring off; and on.  It prints held-out accuracy
-and the share of fits predicting a single class.
+tail of the scores.  Making the rare class the negative one (a schema's first class; in
+Python the label that sorts first: it is then in the lower tail) left them looking in the
+wrong place, and such fits predicted only the majority far more often.  Since session 31 the
+cells are fitted mirrored when their noisy positive total exceeds the negative one.  This
+script fits each task three times with one seed (everything before the calibration is then
+the same draw): the rare class positive; the rare class negative with the mirroring off; and
+on.  It prints held-out accuracy and the share of fits predicting a single class.
 
 Tasks: ``bench_synthetic.py``'s generator (3,000 / 10,000 / 50,000 rows, 10 and 40 features,
 1 / 5 / 30% positives; no data folder) and, with ``DPBOOST_DATA`` (default

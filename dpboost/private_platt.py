@@ -97,9 +97,10 @@ This module learns the threshold, and calibrated probabilities, privately:
    (+0.04 point); the 26 letters against the rest (epsilon 0.5 / 1 / 2, 2 seeds) and a9a
    with 1-10% positives unchanged.  Gating at zero loss (``z = 0``) changed 11 of the 72
    synthetic fits, +0.006 point on average, and 10 more of them predicted a single class.
-6. post-processing: which class is declared first.  Steps 3-5 look for a rare class in the
-   *upper* tail of the scores; declared first (``classes=[rare, common]``), the rare class is
-   the negative one, in the lower tail, and fits predicted only the majority far more often.
+6. post-processing: which class is the positive one.  Steps 3-5 look for a rare class in the
+   *upper* tail of the scores; as the negative class (a schema's first class; in Python the
+   first in sorted order), the rare class is in the lower tail, and fits predicted only the
+   majority far more often.
    So when the noisy cells hold more positives than negatives in all, steps 3-5 run on the
    mirrored cells (the classes swapped, bin ``j`` read as bin ``B - 1 - j``: the scores
    ``-u``) and the fit is mirrored back, ``1 - sigmoid(a (-u) + b) = sigmoid(a u - b)``

@@ -1,9 +1,10 @@
-"""The private threshold does not depend on which class is declared first.
+"""The private threshold does not depend on which class is the positive one.
 
 ``dpboost.private_platt``'s threshold rules look for a rare class in the upper tail of the
-scores.  Declared first, the rare class is the negative one, in the lower tail, and the fit
-predicted only the majority far more often (red team session 30, finding 2; letters against
-the rest at epsilon 0.5: 0.9620 against 0.9705 declared second).  Since session 31 cells with
+scores.  As the negative class (a schema's first class, or in Python the label that sorts
+first), the rare class is in the lower tail, and the fit predicted only the majority far more
+often (red team session 30, finding 2; letters against the rest at epsilon 0.5: 0.9620
+against 0.9705 as the positive class).  Since session 31 cells with
 more positives than negatives are fitted mirrored (module docstring, 6).
 
 Here one score distribution is calibrated twice per seed: as ``(u, y)`` (the rare class
