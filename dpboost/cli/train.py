@@ -46,6 +46,7 @@ from dpboost.cli._options import (
 )
 from dpboost.cli._declarations import check_declarations, declared_format
 from dpboost.cli._owner_checks import CLIP_WARN_FRACTION, warn_data_checks
+from dpboost.cli._train_notes import say_unused_columns
 from dpboost.cli._labels import (CLASSES_HELP, SPELLING_HELP, label_column, label_text,
                                  labels_not_classes, spelt_as_text)
 
@@ -376,6 +377,9 @@ def run(args) -> int:
         estimator = _estimator(args, classes)
         fit_charged(estimator, X, y, ledger, args)
     _warn_lines(caught, _figures(args))
+    if schema is not None and schema.columns and fmt != "libsvm":
+        say_unused_columns(args.data, schema, args.label or (schema.label.column
+                                                         if schema.label else None))
     if fmt == "csv" and args.label is None and (schema is None or schema.label is None):
         print(f"dpboost train: note: the label is {label_column(args.data, None)}; pass "
               "--label COL to choose another.", file=sys.stderr)  # (user trial, session 26)

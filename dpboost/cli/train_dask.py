@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 from dpboost.cli._options import UserError
+from dpboost.cli._train_notes import say_unused_columns
 from dpboost.cli.train import (
     _check_two_rows,
     _estimator,
@@ -68,6 +69,7 @@ def run_dask(args, schema, ledger) -> int:
         except BadValueError as exc:
             raise file_error(exc, args.data, schema) from None
     _warn_lines(caught, _figures(args))
+    say_unused_columns(args.data, schema, args.label or schema.label.column)
     save_model(estimator, args.out, schema=schema,
                feature_names=encoder.get_feature_names_out().tolist(),
                classes=list(schema.label.classes))
