@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import dpboost.histogram_cuts as hc
 import dpboost.private_platt as pp
 
 
@@ -60,12 +61,12 @@ def test_the_gain_is_the_change_of_the_counted_accuracy(seed):
 
     gained = correct(t) - correct(ref)
     if gained != 0:
-        assert pp.cut_gain_holds(pos, neg, edges, int(rng.integers(1, 900)), t, ref,
+        assert hc.cut_gain_holds(pos, neg, edges, int(rng.integers(1, 900)), t, ref,
                                  0.0) == (gained > 0)
     # the gain against z standard deviations sqrt(2 s2 k), k the cells between the cuts
     k = int(np.sum((centres >= min(t, ref)) & (centres < max(t, ref))))
     if k:
         s2 = int(rng.integers(1, 900))
         z = gained / np.sqrt(2 * s2 * k)
-        assert pp.cut_gain_holds(pos, neg, edges, s2, t, ref, z - 0.01)
-        assert not pp.cut_gain_holds(pos, neg, edges, s2, t, ref, z + 0.01)
+        assert hc.cut_gain_holds(pos, neg, edges, s2, t, ref, z - 0.01)
+        assert not hc.cut_gain_holds(pos, neg, edges, s2, t, ref, z + 0.01)

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from accounting import ZCDPAccountant
+from dpboost import histogram_cuts as hc
 from dpboost import private_platt as pp
 
 
@@ -87,7 +88,7 @@ def test_accuracy_cut_is_the_best_cut_when_the_noise_is_negligible(groups, data)
     pos = np.array([g[0] for g in groups], float)
     neg = np.array([g[1] for g in groups], float)
     start = data.draw(st.integers(0, len(groups)))
-    cut = pp.accuracy_cut(pos, neg, np.ones(len(groups), int), start, s2=1e-12)
+    cut = hc.accuracy_cut(pos, neg, np.ones(len(groups), int), start, s2=1e-12)
     best = max(_accuracy(pos, neg, k) for k in range(len(groups) + 1))
     assert _accuracy(pos, neg, cut) == best
 
@@ -98,7 +99,7 @@ def test_accuracy_cut_moves_only_for_a_gain_above_one_noise_sd(groups, s2, data)
     pos, neg = (np.array([g[i] for g in groups], float) for i in (0, 1))
     sizes = np.array([g[2] for g in groups], int)
     start = data.draw(st.integers(0, len(groups)))
-    cut = pp.accuracy_cut(pos, neg, sizes, start, s2)
+    cut = hc.accuracy_cut(pos, neg, sizes, start, s2)
     lo, hi = min(cut, start), max(cut, start)
     gain = _accuracy(pos, neg, cut) - _accuracy(pos, neg, start)
     assert cut == start or gain > math.sqrt(2 * s2 * sizes[lo:hi].sum())
@@ -121,7 +122,7 @@ def test_calibration_never_reverses_the_ranking(seed, true_slope):
     u = rng.uniform(-0.2, 0.2, 3000)
     y = np.where(rng.random(3000) < 1 / (1 + np.exp(-(true_slope * 10 * u - 2))), 1, -1)
     fit = pp.private_platt(u, y, 0.001, rng=rng)
-    assert fit.slope >= pp.MIN_SLOPE
+    assert fit.slope >= hc.MIN_SLOPE
     order = np.argsort(u, kind="stable")
     assert np.all(np.diff(fit.slope * u[order] + fit.offset) >= 0)
 
@@ -160,7 +161,7 @@ def test_quadratic_cut_finds_the_bayes_cut_of_two_gaussians(p, s1, ratio):
     centres = np.linspace(-1 + 1 / 128, 1 - 1 / 128, 128)
     pos, neg, c = _gaussian_groups(p, 0.1, s1, -0.1, s0, 10**6, centres)
     truth = _bayes_cut(p, 0.1, s1, -0.1, s0)
-    t = pp.quadratic_cut(pos, neg, c, float(c[0]), float(c[-1]))
+    t = hc.quadratic_cut(pos, neg, c, float(c[0]), float(c[-1]))
     if not c[0] < truth <= c[-1]:
         return
     assert t is not None and abs(t - truth) < 1 / 64 + 0.01
@@ -172,7 +173,7 @@ def test_quadratic_cut_lies_on_the_given_interval_and_rises(groups, lo, width):
     pos = np.array([g[0] for g in groups]) + 1.0
     neg = np.array([g[1] for g in groups]) + 1.0
     u = np.linspace(-0.5, 0.5, len(groups))
-    t = pp.quadratic_cut(pos, neg, u, lo, lo + width)
+    t = hc.quadratic_cut(pos, neg, u, lo, lo + width)
     assert t is None or lo < t <= lo + width + 1e-12
 
 
@@ -188,7 +189,7 @@ def test_quadratic_threshold_rescues_a_skewed_tail_where_platt_predicts_nothing(
         fit = pp.private_platt(u, y, 0.00085, rng=rng)
         ut, yt = _skewed_tail(rng, 100_000)
         accs.append(float(np.mean(np.where(fit.slope * ut + fit.offset > 0, 1, -1) == yt)))
-        assert fit.threshold == "quadratic" and fit.slope >= pp.MIN_SLOPE
+        assert fit.threshold == "quadratic" and fit.slope >= hc.MIN_SLOPE
     assert min(accs) > 0.972 and np.mean(accs) > 0.974
 
 
@@ -257,8 +258,8 @@ def test_a_crossing_inside_the_top_group_moves_to_its_edge():
 
 
 def test_group_edge_only_moves_a_runaway_crossing_outside_every_group_centre():
-    assert pp.group_edge(-0.415, 2, 2, -0.375, clamped=True) == -0.375
-    assert pp.group_edge(-0.415, 2, 2, -0.375, clamped=False) is None  # a fit: it stands
-    assert pp.group_edge(-0.3, 2, 2, -0.375, clamped=True) is None     # above the top edge
-    assert pp.group_edge(-0.415, 1, 2, -0.375, clamped=True) is None   # a group is positive
-    assert pp.group_edge(-0.95, 0, 3, 0.5, clamped=True) == -1.0        # every group positive
+    assert hc.group_edge(-0.415, 2, 2, -0.375, clamped=True) == -0.375
+    assert hc.group_edge(-0.415, 2, 2, -0.375, clamped=False) is None  # a fit: it stands
+    assert hc.group_edge(-0.3, 2, 2, -0.375, clamped=True) is None     # above the top edge
+    assert hc.group_edge(-0.415, 1, 2, -0.375, clamped=True) is None   # a group is positive
+    assert hc.group_edge(-0.95, 0, 3, 0.5, clamped=True) == -1.0        # every group positive

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dpboost import histogram_cuts as hc
 from dpboost import private_platt as pp
 
 
@@ -131,7 +132,7 @@ def test_gaussian_cut_is_the_bayes_cut_without_noise(rate, gap, s0, ratio):
     n1, n0, mu0 = 50_000 * rate, 50_000 * (1 - rate), -0.2
     pos, neg, edges = _cells(n1, mu0 + gap, s0 * ratio, n0, mu0, s0, 128)
     truth = _bayes_cut(n1, mu0 + gap, s0 * ratio, n0, mu0, s0)
-    got = pp.gaussian_cut(pos, neg, edges, 1)
+    got = hc.gaussian_cut(pos, neg, edges, 1)
     if truth is None:  # no crossing on the data: the fit may not invent one far from it
         assert got is None or got[0] > 0.5
         return
@@ -148,9 +149,9 @@ def test_gaussian_cut_on_noisy_cells_is_near_the_noise_free_cut(seed):
 
     rng = np.random.default_rng(seed)
     pos, neg, edges = _cells(500, 0.05, 0.06, 49_500, -0.2, 0.08, 128)
-    clean = pp.gaussian_cut(pos, neg, edges, 1)
+    clean = hc.gaussian_cut(pos, neg, edges, 1)
     noisy_pos = np.round(pos) + sample_discrete_gaussian(841, 128, rng=rng)
     noisy_neg = np.round(neg) + sample_discrete_gaussian(841, 128, rng=rng)
-    got = pp.gaussian_cut(noisy_pos, noisy_neg, edges, 841)
+    got = hc.gaussian_cut(noisy_pos, noisy_neg, edges, 841)
     assert clean is not None and got is not None
     assert abs(got[0] - clean[0]) < 0.05 and got[1] > 0

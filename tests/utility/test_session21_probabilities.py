@@ -10,7 +10,8 @@ there).  These tests pin that a fit of any noisy histogram maps the score monoto
 import numpy as np
 from scipy.special import expit
 
-from dpboost.private_platt import MIN_SLOPE, private_platt
+from dpboost.histogram_cuts import MIN_SLOPE
+from dpboost.private_platt import private_platt
 
 
 def test_probabilities_are_monotone_in_the_score_over_random_histograms():
