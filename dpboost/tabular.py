@@ -37,7 +37,7 @@ import warnings
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from dpboost.cell_text import NA_WORDS, DeclaredValues, category_text
+from dpboost.cell_text import NA_WORDS, DeclaredValues, category_text, is_decimal_number
 from dpboost.exceptions import PrivacyLeakWarning
 from dpboost.schema import (
     CategoricalColumn,
@@ -389,10 +389,12 @@ def _label_error(out, lost, y, schema: Schema, column: str) -> BadValueError:
     if any(category_text(c, dec).casefold() == text.casefold() for c in classes):
         hint = " (labels are case-sensitive and must be written as the schema declares them)"
     elif key in keys and all(isinstance(c, str) for c in classes):  # 1.0 against "1"
-        numbers = [category_key(c, dec) for c in classes]
+        numbers = all(is_decimal_number(k) for k in keys)
+        declare = f"declare them as JSON numbers, \"classes\": [{', '.join(keys)}], or " \
+            if numbers else ""
         hint = (" (it reads as the number of a class, but the classes are declared as text, "
-                "which a label matches only as written: declare them as JSON numbers, "
-                f"\"classes\": [{', '.join(numbers)}], or write them as the column does)")
+                f"which a label matches only as written: {declare}write them as the column "
+                "does)")
     elif key.endswith(".") and key[:-1] in keys:
         hint = " (it ends in '.', as UCI adult.test's labels do: remove the dots)"
     elif key.lower() in NA_WORDS:

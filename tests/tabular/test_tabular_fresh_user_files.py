@@ -311,6 +311,7 @@ def test_a_thousands_separator_must_differ_from_the_decimal_mark(content):
     (("1.0", "0.0"), ["0", "1"], 'declare them as JSON numbers, "classes": [0, 1]'),
     (("1.00", "0"), ["0", "1"], 'declare them as JSON numbers, "classes": [0, 1]'),
     (("Yes", "no"), ["no", "yes"], "labels are case-sensitive"),
+    (("1.0", "a"), ["a", "1"], "matches only as written: write them as the column does"),
 ])
 def test_a_number_label_against_text_classes_is_not_called_a_case_slip(
         tmp_path, one_line_error, labels, classes, needle):
@@ -320,6 +321,7 @@ def test_a_number_label_against_text_classes_is_not_called_a_case_slip(
     content = {**SCHEMA, "label": {"column": "y", "classes": classes}}
     line = one_line_error(_train(tmp_path, data, _schema(tmp_path, content)), needle, "line 2")
     assert labels[0] not in line.split("]", 1)[1]  # the label itself is never printed
+    assert ("JSON numbers" in line) is ("JSON numbers" in needle)  # only for number classes
     if "JSON numbers" in needle:  # the declaration the hint names trains
         content["label"]["classes"] = [0, 1]
         assert _train(tmp_path, data, _schema(tmp_path, content)) == 0
