@@ -21,8 +21,8 @@ from dpboost.tabular import BadValueError, TabularEncoder, every_label_hint
 __all__ = ["file_error"]
 
 
-def file_error(error: BadValueError, path: str, schema, *, of_model: bool = False
-               ) -> ValueError:
+def file_error(error: BadValueError, path: str, schema, *, of_model: bool = False,
+               labels=None) -> ValueError:
     """The one-line error for a :class:`~dpboost.tabular.BadValueError` of a ``--workers``
     read, naming what memory names for the file at ``path``.
 
@@ -34,7 +34,11 @@ def file_error(error: BadValueError, path: str, schema, *, of_model: bool = Fals
     ``schema`` is a trained model's, encoded as ``predict`` encodes
     (:meth:`TabularEncoder.of_model`).  Call it on the cluster that read the table (the
     partitions are read again there).  The labels are read only when ``error`` is a label's
-    (else they were not read, or a cell comes first).
+    (else they were not read, or a cell comes first).  ``labels``: when the error named is a
+    label's, the refusal of the file's labels from their whole
+    :class:`~dpboost.cli._labels.LabelTally` (``predict``, whose memory words count the rows
+    and name the first missing label before the first undeclared one), after one more read of
+    the label column.
     """
     import dask
 
@@ -56,7 +60,10 @@ def file_error(error: BadValueError, path: str, schema, *, of_model: bool = Fals
         found = gather([dask.delayed(_first_error_of_pieces)(p, columns, encoder,
                                                              label_column, places)
                         for p in chunks])
-        k, (_, _, first, _) = _least(found)
+        k, (_, key, first, _) = _least(found)
+        if labels is not None and key is not None and key[0] == 1:
+            return ValueError(labels(_tally([(_tally_of_pieces, p) for p in chunks],
+                                            label_column, encoder)))
         if isinstance(first, BadValueError):
             first = dist._in_file(chunks[k], _whole_file_hint(first, found, k))
         return ValueError(str(error if first is None else first))
@@ -66,7 +73,10 @@ def file_error(error: BadValueError, path: str, schema, *, of_model: bool = Fals
         return ragged
     found = gather([dask.delayed(_first_error)(p, encoder, label_column, places)
                     for p in read.parts])
-    k, (_, _, first, _) = _least(found)
+    k, (_, key, first, _) = _least(found)
+    if labels is not None and key is not None and key[0] == 1:
+        return ValueError(labels(_tally([(_tally_of, p) for p in read.parts], label_column,
+                                        encoder)))
     if isinstance(first, TypeError):
         return ValueError(f"{path}: {first}")
     if first is not None:  # else not met again (the file changed): the error as raised
@@ -135,3 +145,29 @@ def _whole_file_hint(error: BadValueError, found: list, k: int) -> BadValueError
     if total > 1 and all(every for m, _, _, every in found if m):
         text = text[:-1] + every_label_hint(total) + "."
     return BadValueError(text, column=error.column, row=error.row)
+
+
+def _tally(parts: list, label_column: str, encoder):
+    """The :class:`~dpboost.cli._labels.LabelTally` of a file's labels, each partition
+    ``(tally function, partition)`` tallied on the cluster and added up in file order."""
+    import dask
+
+    from dpboost.cli._labels import LabelTally
+    from dpboost.distributed import gather
+
+    label = encoder.schema_.label
+    return LabelTally.total(gather([dask.delayed(how)(part, label_column, label.classes,
+                                                      encoder.schema_.decimal)
+                                    for how, part in parts]))
+
+
+def _tally_of(frame, label_column: str, classes, decimal: str):
+    from dpboost.cli._labels import LabelTally
+
+    return LabelTally.of(frame[label_column].to_numpy(dtype=object), classes, decimal)
+
+
+def _tally_of_pieces(pieces, label_column: str, classes, decimal: str):
+    from dpboost.cli._distributed import _read_pieces
+
+    return _tally_of(_read_pieces(pieces, [label_column]), label_column, classes, decimal)

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from dpboost.cell_text import AMBIGUOUS, NA_WORDS, DeclaredValues
 
-__all__ = ["CASE_HINT", "CLASSES_HELP", "MARKER_HINT", "SPELLING_HELP", "declared_positions",
+__all__ = ["CASE_HINT", "CLASSES_HELP", "MARKER_HINT", "SPELLING_HELP", "LabelTally",
+           "declared_positions",
            "label_column", "label_text", "labels_not_classes", "reads_as_marker", "row_where",
-           "spelt_as_text", "split_classes", "unknown_labels"]
+           "spelt_as_text", "split_classes", "tally_message", "unknown_labels"]
 
 #: What a label message adds when the first label outside the classes is a missing-value
 #: marker (``?``, ``NA``, ``n/a``, ``NULL``...), worded as ``train`` words it
@@ -154,6 +156,89 @@ def row_where(path, row: int, header: bool | None = None,
     return f"line {line}" if line is not None else f"row {row}"
 
 
+@dataclass(frozen=True)
+class LabelTally:
+    """What a refusal of a file's labels says of them, gathered part by part: ``rows`` read,
+    the ``missing`` labels (empty or NaN text) and the first one's row, the labels ``bad``
+    outside the classes (missing ones included) with the first one's row and text, whether
+    every bad label is a class with a trailing ``.`` (``dotted``), and the first number two
+    classes share (:data:`~dpboost.cell_text.AMBIGUOUS`).  Rows count from the part's start;
+    :meth:`after` moves them behind the rows of the parts before it.
+
+    One tally serves memory, which reads the whole file as one part, and ``predict
+    --workers``, which tallies each partition and adds them up in file order
+    (:func:`dpboost.cli._bad_values.file_error`): both refuse in the same words (red team,
+    session 29, finding 3: the two wordings differed).
+    """
+
+    rows: int
+    missing: int = 0
+    first_missing: int | None = None
+    bad: int = 0
+    first_bad: int | None = None
+    first_label: object = None
+    dotted: bool = True
+    first_shared: int | None = None
+    shared_label: object = None
+
+    @classmethod
+    def of(cls, labels, classes, decimal: str = ".", positions=None, *,
+           missing: bool = True) -> "LabelTally":
+        """The tally of ``labels`` (one part of a file) against ``classes``; ``positions``:
+        their :func:`declared_positions`, when known; ``missing``: count the missing labels
+        too (one look at each label)."""
+        from dpboost.cell_text import category_key, is_nan_text
+
+        labels = np.asarray(labels, dtype=object)
+        if positions is None:
+            positions = declared_positions(labels, classes, decimal)
+        lost = (np.flatnonzero([category_key(v) is None or is_nan_text(v) for v in labels])
+                if missing else np.array([], dtype=int))
+        bad, shared = np.flatnonzero(positions < 0), np.flatnonzero(positions == AMBIGUOUS)
+        declared = DeclaredValues(classes, decimal)
+        return cls(len(labels), lost.size, _first(lost), bad.size, _first(bad),
+                   labels[bad[0]] if bad.size else None,
+                   all(_dotted(v, declared) for v in set(labels[bad].tolist())),
+                   _first(shared), labels[shared[0]] if shared.size else None)
+
+    def after(self, rows: int) -> "LabelTally":
+        """This tally with its rows moved ``rows`` further into the file."""
+        def move(row):
+            return None if row is None else row + rows
+
+        return replace(self, first_missing=move(self.first_missing),
+                       first_bad=move(self.first_bad), first_shared=move(self.first_shared))
+
+    @staticmethod
+    def total(parts: list["LabelTally"]) -> "LabelTally":
+        """The tally of a file from those of its parts, in file order."""
+        out, start = LabelTally(0), 0
+        for part in parts:
+            part, start = part.after(start), start + part.rows
+            out = LabelTally(
+                out.rows + part.rows, out.missing + part.missing,
+                _earlier(out.first_missing, part.first_missing), out.bad + part.bad,
+                _earlier(out.first_bad, part.first_bad),
+                out.first_label if out.first_bad is not None else part.first_label,
+                out.dotted and part.dotted, _earlier(out.first_shared, part.first_shared),
+                out.shared_label if out.first_shared is not None else part.shared_label)
+        return out
+
+
+def _first(rows: np.ndarray) -> int | None:
+    return int(rows[0]) if rows.size else None
+
+
+def _earlier(a: int | None, b: int | None) -> int | None:
+    return a if a is not None else b
+
+
+def _dotted(label, declared: DeclaredValues) -> bool:
+    """Whether ``label`` is a class followed by ``.`` (UCI adult.test's labels)."""
+    return (isinstance(label, str) and label.strip().endswith(".")
+            and declared.index(label.strip()[:-1]) >= 0)
+
+
 def unknown_labels(labels, positions: np.ndarray, classes, what: str, path=None, *,
                    header: bool | None = None, decimal: str = ".",
                    training: bool = False, separator: str | None = None) -> str | None:
@@ -184,28 +269,33 @@ def unknown_labels(labels, positions: np.ndarray, classes, what: str, path=None,
     2 rows hold a label outside --classes ['no', 'yes'] (the first at row 1; labels are
     case-sensitive and must be written as the classes are written).
     """
-    bad = np.flatnonzero(positions < 0)
-    if not bad.size:
+    tally = LabelTally.of(labels, classes, decimal, positions, missing=False)
+    return tally_message(tally, classes, what, path, header=header, decimal=decimal,
+                         training=training, separator=separator)
+
+
+def tally_message(tally: LabelTally, classes, what: str, path=None, *,
+                  header: bool | None = None, decimal: str = ".", training: bool = False,
+                  separator: str | None = None) -> str | None:
+    """:func:`unknown_labels`'s message from a :class:`LabelTally` (its missing labels aside,
+    which are counted among the bad ones), or None when no label is outside ``classes``."""
+    if tally.first_bad is None:
         return None
-    where = row_where(path, int(bad[0]), header, separator)
+    where = row_where(path, tally.first_bad, header, separator)
     prefix = f"{path}: " if path is not None else ""
-    labels = np.asarray(labels, dtype=object)
-    shared = np.flatnonzero(positions == AMBIGUOUS)
-    if shared.size:
-        first = row_where(path, int(shared[0]), header, separator)
-        both = DeclaredValues(classes, decimal).sharing(labels[shared[0]])
+    if tally.first_shared is not None:
+        first = row_where(path, tally.first_shared, header, separator)
+        both = DeclaredValues(classes, decimal).sharing(tally.shared_label)
         return (f"{prefix}the label at {first} is a number that matches {what} {both} alike "
                 "(they differ only as text): store the label column as text so that each "
                 "label names one class.")
     rows = ("a row holds" if training else
-            "1 row holds" if bad.size == 1 else f"{bad.size} rows hold")
-    declared = DeclaredValues(classes, decimal)
-    seen = labels[bad[:1]] if training else labels[bad]
-    dotted = all(isinstance(v, str) and v.strip().endswith(".")
-                 and declared.index(v.strip()[:-1]) >= 0 for v in set(seen.tolist()))
+            "1 row holds" if tally.bad == 1 else f"{tally.bad} rows hold")
+    dotted = (_dotted(tally.first_label, DeclaredValues(classes, decimal)) if training
+              else tally.dotted)
     hint = "; the labels end in '.', as in UCI adult.test: remove the dots" if dotted else ""
-    marker = (f"; {MARKER_HINT}" if reads_as_marker(labels[bad[0]]) else
-              f"; {CASE_HINT}" if _case_variant(labels[bad[0]], classes) else "")
+    marker = (f"; {MARKER_HINT}" if reads_as_marker(tally.first_label) else
+              f"; {CASE_HINT}" if _case_variant(tally.first_label, classes) else "")
     return (f"{prefix}{rows} a label outside {what} {list(classes)} (the first at "
             f"{where}{marker}){hint}.")
 

@@ -166,12 +166,20 @@ def test_dask_saved_and_loaded_agree(request, name, tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["binary", "multiclass"])
 def test_staged_on_dask_ends_at_the_clipped_scores(request, name):
-    """(The multiclass stages on dask multiplied X by a (K, d) hypothesis before session 21.)"""
+    """(The multiclass stages on dask multiplied X by a (K, d) hypothesis before session 21.)
+
+    The stages are persisted as they are made, so the whole test runs on the synchronous
+    scheduler: with the distributed tests' client alive in the same process (pytest-xdist
+    puts files on one worker), a stage persisted on the cluster and computed synchronously
+    failed with "Missing dependency" (session 32; never in CI's file order)."""
+    import dask
+
     da = pytest.importorskip("dask.array")
     est = request.getfixturevalue(name)
     X, _, _ = _probe_rows(est.n_features_in_)
-    staged = list(est.staged_decision_function(da.from_array(X, chunks=7)))
-    last = staged[-1].compute(scheduler="synchronous")
+    with dask.config.set(scheduler="synchronous"):
+        staged = list(est.staged_decision_function(da.from_array(X, chunks=7)))
+        last = staged[-1].compute()
     np.testing.assert_allclose(last, est.decision_function(X), rtol=1e-9, atol=1e-9)
 
 
