@@ -573,13 +573,15 @@ def _predict_dask(model, args) -> None:
     # in-memory path's one-class note; a fact of the user's test file, not of training data)
     counts = [dask.delayed(class_counts, pure=True)(b[0], classes)  # b[0]: "prediction"
               for b in blocks]
-    counts = _to_csv_atomic(frame, str(args.out), also=counts)
+    # the true labels too: a Parquet file's are read lazily, and an undeclared one found after
+    # the write left --out written beside the refusal, where memory writes nothing (session 32)
+    counts, t = _to_csv_atomic(frame, str(args.out), also=(counts, truth))
     print(f"wrote {X.shape[0]} predictions to {args.out}", file=sys.stderr)
     say_blank_lines(args.data)
     say_one_class_of_counts(np.sum(counts, axis=0) if counts else np.zeros(len(classes)),
                             classes)
     if truth is not None:  # truth: class index; the scores are gathered once
-        s, t, labels = dask.compute(score, truth, columns["prediction"])
+        s, labels = dask.compute(score, columns["prediction"])
         s, t = np.asarray(s), np.asarray(t)
         if s.ndim == 2:
             summary = _metrics(model, classes[t], s, np.asarray(labels))

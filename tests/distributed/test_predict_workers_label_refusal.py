@@ -109,3 +109,32 @@ def test_predict_refuses_labels_alike_in_memory_and_with_workers(tmp_path, clien
             assert "2 rows hold a label outside the model's classes" in said[0][0]
         if name == "missing after an unknown":
             assert "the label is missing at line 350 (1 row without a label)" in said[0][0]
+
+
+@pytest.mark.slow
+def test_a_parquet_file_with_a_bad_label_writes_no_predictions(tmp_path, client, capsys):
+    """A Parquet file's labels are read lazily: one outside the classes was found after the
+    predictions were written, so ``--workers`` left ``--out`` behind its refusal, where memory
+    writes nothing.  Now the labels are read in the pass that writes, and a refusal leaves an
+    earlier ``--out`` as it was; both print one same line."""
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    model = _model(tmp_path)
+    rng = np.random.default_rng(2)
+    a = rng.uniform(0, 10, 300)
+    labels = ["yes" if v > 5 else "no" for v in a]
+    labels[40], labels[250] = "Yes", "maybe"
+    data = tmp_path / "test.parquet"
+    pd.DataFrame({"a": a, "y": labels}).to_parquet(data)
+    out = tmp_path / "p.csv"
+    capsys.readouterr()
+    said = []
+    for cluster in ([], ["--scheduler", client.scheduler.address]):
+        out.write_text("earlier\n")
+        assert main(["predict", "--model", str(model), str(data), "--label", "y",
+                     "--out", str(out), *cluster]) == 2
+        said.append(capsys.readouterr().err.splitlines())
+        assert out.read_text() == "earlier\n"
+    assert said[0] == said[1] and len(said[0]) == 1, said
+    assert "2 rows hold a label outside the model's classes" in said[0][0]
+    assert "the first at row 40" in said[0][0]
