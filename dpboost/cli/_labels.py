@@ -15,10 +15,26 @@ import numpy as np
 
 from dpboost.cell_text import AMBIGUOUS, NA_WORDS, DeclaredValues
 
-__all__ = ["CASE_HINT", "CLASSES_HELP", "MARKER_HINT", "SPELLING_HELP", "LabelTally",
-           "declared_positions",
-           "label_column", "label_text", "labels_not_classes", "reads_as_marker", "row_where",
-           "spelt_as_text", "split_classes", "tally_message", "unknown_labels"]
+__all__ = [
+    "CASE_HINT",
+    "CLASSES_HELP",
+    "MARKER_HINT",
+    "SPELLING_HELP",
+    "LabelTally",
+    "declared_positions",
+    "label_column",
+    "label_text",
+    "labels_not_classes",
+    "missing_refusal",
+    "predict_label_refusal",
+    "reads_as_marker",
+    "row_where",
+    "spelt_as_text",
+    "split_classes",
+    "tally_message",
+    "unknown_labels",
+    "unknown_refusal",
+]
 
 #: What a label message adds when the first label outside the classes is a missing-value
 #: marker (``?``, ``NA``, ``n/a``, ``NULL``...), worded as ``train`` words it
@@ -183,7 +199,7 @@ class LabelTally:
 
     @classmethod
     def of(cls, labels, classes, decimal: str = ".", positions=None, *,
-           missing: bool = True) -> "LabelTally":
+           missing: bool = True) -> LabelTally:
         """The tally of ``labels`` (one part of a file) against ``classes``; ``positions``:
         their :func:`declared_positions`, when known; ``missing``: count the missing labels
         too (one look at each label)."""
@@ -201,7 +217,7 @@ class LabelTally:
                    all(_dotted(v, declared) for v in set(labels[bad].tolist())),
                    _first(shared), labels[shared[0]] if shared.size else None)
 
-    def after(self, rows: int) -> "LabelTally":
+    def after(self, rows: int) -> LabelTally:
         """This tally with its rows moved ``rows`` further into the file."""
         def move(row):
             return None if row is None else row + rows
@@ -210,7 +226,7 @@ class LabelTally:
                        first_bad=move(self.first_bad), first_shared=move(self.first_shared))
 
     @staticmethod
-    def total(parts: list["LabelTally"]) -> "LabelTally":
+    def total(parts: list[LabelTally]) -> LabelTally:
         """The tally of a file from those of its parts, in file order."""
         out, start = LabelTally(0), 0
         for part in parts:
@@ -298,6 +314,48 @@ def tally_message(tally: LabelTally, classes, what: str, path=None, *,
               f"; {CASE_HINT}" if _case_variant(tally.first_label, classes) else "")
     return (f"{prefix}{rows} a label outside {what} {list(classes)} (the first at "
             f"{where}{marker}){hint}.")
+
+
+def missing_refusal(path, tally, line: int | None) -> str:
+    """The refusal of a test file with ``tally.missing`` labels missing, the first at file
+    line ``line`` (None: a Parquet file, named by its row)."""
+    from dpboost.csv_errors import totals_row_hint
+
+    where = f"line {line}" if line is not None else f"row {tally.first_missing}"
+    return (f"{path}: the label is missing at {where} ({tally.missing} row"
+            f"{'' if tally.missing == 1 else 's'} without a label); accuracy needs a label on "
+            "every row: fill them in, or drop --label." + totals_row_hint(path, line))
+
+
+def unknown_refusal(message: str) -> str:
+    """The refusal of a test file whose labels are outside the model's classes, from
+    :func:`~dpboost.cli._labels.unknown_labels`' ``message``."""
+    if MARKER_HINT in message:  # the marker hint already says to drop --label
+        return message
+    fix = "write them so, or " if CASE_HINT in message else "spell the labels as the classes, or "
+    return f"{message[:-1]}; {fix}drop --label to predict without scoring."
+
+
+def predict_label_refusal(model, path):
+    """What ``predict --workers`` says of a file's labels, as a function of their
+    :class:`LabelTally` (for :func:`~dpboost.cli._bad_values.file_error`): the words of
+    in-memory ``predict`` (``_check_truth``, then ``_metrics``)."""
+    from dpboost.readers import line_of, table_format
+
+    schema = model.schema_
+    header = schema.names is None
+
+    def refusal(tally) -> str | None:
+        if tally.missing:
+            line = (line_of(path, tally.first_missing, header=header,
+                            separator=schema.separator)
+                    if table_format(path) == "csv" else None)
+            return missing_refusal(path, tally, line)
+        message = tally_message(tally, model.classes_.tolist(), "the model's classes", path,
+                                header=header, decimal=schema.decimal,
+                                separator=schema.separator)
+        return None if message is None else unknown_refusal(message)
+    return refusal
 
 
 def _case_variant(label, classes) -> bool:

@@ -187,60 +187,15 @@ def _check_dask_label(schema, args) -> None:
 
 def _check_truth(truth, path, frame) -> None:
     """A missing label in the file is a one-line error naming its line (as in train)."""
-    from dpboost.cli._labels import LabelTally
+    from dpboost.cli._labels import LabelTally, missing_refusal
     from dpboost.readers import frame_line
 
     if truth is None:
         return
     tally = LabelTally.of(truth, [])
     if tally.missing:
-        raise UserError(_missing_refusal(path, tally, frame_line(path, frame,
+        raise UserError(missing_refusal(path, tally, frame_line(path, frame,
                                                                  tally.first_missing)))
-
-
-def _missing_refusal(path, tally, line: int | None) -> str:
-    """The refusal of a test file with ``tally.missing`` labels missing, the first at file
-    line ``line`` (None: a Parquet file, named by its row)."""
-    from dpboost.csv_errors import totals_row_hint
-
-    where = f"line {line}" if line is not None else f"row {tally.first_missing}"
-    return (f"{path}: the label is missing at {where} ({tally.missing} row"
-            f"{'' if tally.missing == 1 else 's'} without a label); accuracy needs a label on "
-            "every row: fill them in, or drop --label." + totals_row_hint(path, line))
-
-
-def _unknown_refusal(message: str) -> str:
-    """The refusal of a test file whose labels are outside the model's classes, from
-    :func:`~dpboost.cli._labels.unknown_labels`' ``message``."""
-    from dpboost.cli._labels import CASE_HINT, MARKER_HINT
-
-    if MARKER_HINT in message:  # the marker hint already says to drop --label
-        return message
-    fix = "write them so, or " if CASE_HINT in message else "spell the labels as the classes, or "
-    return f"{message[:-1]}; {fix}drop --label to predict without scoring."
-
-
-def _dask_label_refusal(model, path):
-    """What ``predict --workers`` says of a file's labels from their
-    :class:`~dpboost.cli._labels.LabelTally`: the words memory says (:func:`_check_truth`,
-    then :func:`_metrics`), for :func:`~dpboost.cli._bad_values.file_error`."""
-    from dpboost.cli._labels import tally_message
-    from dpboost.readers import line_of, table_format
-
-    schema = model.schema_
-    header = schema.names is None
-
-    def refusal(tally) -> str | None:
-        if tally.missing:
-            line = (line_of(path, tally.first_missing, header=header,
-                            separator=schema.separator)
-                    if table_format(path) == "csv" else None)
-            return _missing_refusal(path, tally, line)
-        message = tally_message(tally, model.classes_.tolist(), "the model's classes", path,
-                                header=header, decimal=schema.decimal,
-                                separator=schema.separator)
-        return None if message is None else _unknown_refusal(message)
-    return refusal
 
 
 def _by_name(model, args):
@@ -354,7 +309,7 @@ def _metrics(model, truth, score, pred, path=None, header: bool | None = None) -
     row), the count and the classes, never the label (a missing-value marker such as ``?``
     is said to be one, as ``train`` says it).
     """
-    from dpboost.cli._labels import declared_positions, unknown_labels
+    from dpboost.cli._labels import declared_positions, unknown_labels, unknown_refusal
 
     schema = getattr(model, "schema_", None)  # under a comma, "1,5" is 1.5
     decimal, separator = (schema.decimal, schema.separator) if schema is not None else (
@@ -364,7 +319,7 @@ def _metrics(model, truth, score, pred, path=None, header: bool | None = None) -
     message = unknown_labels(truth, index, classes, "the model's classes", path,
                              header=header, decimal=decimal, separator=separator)
     if message is not None:
-        raise UserError(_unknown_refusal(message))
+        raise UserError(unknown_refusal(message))
     predicted = declared_positions(np.asarray(pred, dtype=object), classes, decimal)
     accuracy = float(np.mean(index == predicted))
     if np.ndim(score) == 2:  # multiclass: macro one-vs-rest ROC AUC over the classes present
@@ -453,6 +408,7 @@ def _run_dask(model, args) -> int:
     """
     from dpboost.cli._bad_values import file_error
     from dpboost.cli._distributed import cluster_client
+    from dpboost.cli._labels import predict_label_refusal
     from dpboost.tabular import BadValueError
 
     if model.schema_ is None or not model.schema_.columns:
@@ -475,7 +431,7 @@ def _run_dask(model, args) -> int:
             _predict_dask(model, args)
         except BadValueError as exc:
             raise _saved_schema_hint(file_error(exc, args.data, model.schema_, of_model=True,
-                                                labels=_dask_label_refusal(model, args.data)),
+                                                labels=predict_label_refusal(model, args.data)),
                                      args) from None
     for warning in caught:
         print(f"dpboost predict: warning: {' '.join(str(warning.message).split())}",
