@@ -39,6 +39,14 @@ def with_line(exc, path, frame=None, *, header: bool | None = None,
                             f"at row {exc.row}")
     if text.startswith("The label is missing"):  # a spreadsheet's totals row
         text += totals_row_hint(path, line, separator)
+    elif line is not None and totals_row_hint(path, line, separator):
+        # a cell of the totals row ('Total' in a numeric first column) was refused with the
+        # advice to declare the column categorical; predict refuses the row itself (red
+        # team, session 32): so does train now, when it is the file's last record
+        from dpboost.csv_errors import last_totals_line, totals_row_error
+
+        if last_totals_line(path) == line:
+            return totals_row_error(path, line)
     if not header and exc.row == 0 and _no_number(path, separator):
         # 'names' declared, yet line 1 holds no number: a header?  Judged from that line
         # alone ('words above numbers' read line 2, another row: red team, session 25)

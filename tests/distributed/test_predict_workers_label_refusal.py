@@ -138,3 +138,4 @@ def test_a_parquet_file_with_a_bad_label_writes_no_predictions(tmp_path, client,
     assert said[0] == said[1] and len(said[0]) == 1, said
     assert "2 rows hold a label outside the model's classes" in said[0][0]
     assert "the first at row 40" in said[0][0]
+
