@@ -39,6 +39,7 @@ from dpboost.csv_errors import open_text as _open_text
 from dpboost.csv_errors import refuse_archive, repeated_names_error
 from dpboost.column_check import check_columns
 from dpboost.pandas_csv import BLANK, file_quotes_after_space, read_spaced, read_whitespace
+from dpboost.record_lines import first_record
 from dpboost.separators import (SEPARATOR_NAMES, file_delimiter, outside_quotes,
                                 sniff_delimiter, split_fields)
 
@@ -173,23 +174,8 @@ def field_count(path: str | os.PathLike, decimal: str = ".",
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
     _check_first_two(Path(path), lines, decimal, separator)
-    return len(_first_record(Path(path), lines, file_delimiter(path, lines[0][1], decimal,
-                                                               separator)))
-
-
-def _first_record(path: Path, lines, delimiter: str | None) -> list[str]:
-    """The fields of the file's first non-blank record: a quoted line break in it does not end
-    it, where splitting the first line did (a headerless file whose first row held one was
-    refused as a row short of its 'names', and one in row 5 trained: red team, session 32)."""
-    if delimiter is not None and '"' in lines[0][1]:
-        from dpboost.record_lines import is_blank, numbered_records
-
-        with _open_text(path) as handle:
-            first = next((f for _, _, _, f in numbered_records(handle, delimiter)
-                          if not is_blank(f)), None)
-        if first is not None:
-            return first
-    return split_fields(lines[0][1], delimiter)
+    return len(first_record(Path(path), lines[0][1],
+                            file_delimiter(path, lines[0][1], decimal, separator)))
 
 
 def _check_first_two(path: Path, lines, decimal: str = ".", separator: str | None = None,
@@ -268,7 +254,7 @@ def csv_layout(path: str | os.PathLike, names=None, columns=None, decimal: str =
         raise ValueError(f"{path} is empty: no rows to read.")
     _check_first_two(path, lines, decimal, separator, names)
     delimiter = file_delimiter(path, lines[0][1], decimal, separator)
-    first = _first_record(path, lines, delimiter)
+    first = first_record(path, lines[0][1], delimiter)
     if names is None:
         _check_header_line(path, lines[0])
         _check_unique(path, first, columns)
@@ -403,11 +389,12 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
         raise ValueError(f"{path} is empty: no rows to read.")
     _check_first_two(path, lines, decimal, separator, names)
     delimiter = file_delimiter(path, lines[0][1], decimal, separator)  # line 1 may be a row
-    width = len(_first_record(path, lines, delimiter))
+    first = first_record(path, lines[0][1], delimiter)
+    width = len(first)
     if names is not None:
         names = [str(n) for n in names]
-        _check_width(path, _first_record(path, lines, delimiter), names, lines[0][0])
-        _check_not_a_header(path, split_fields(lines[0][1], delimiter), names, lines[0][0])
+        _check_width(path, first, names, lines[0][0])
+        _check_not_a_header(path, first, names, lines[0][0])
         skip, has_header = lines[0][0] - 1, False
     else:
         found = header_names(path, header, separator)

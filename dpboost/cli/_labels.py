@@ -26,6 +26,7 @@ __all__ = [
     "label_text",
     "labels_not_classes",
     "missing_refusal",
+    "missing_rows",
     "predict_label_refusal",
     "reads_as_marker",
     "row_where",
@@ -202,14 +203,11 @@ class LabelTally:
            missing: bool = True) -> LabelTally:
         """The tally of ``labels`` (one part of a file) against ``classes``; ``positions``:
         their :func:`declared_positions`, when known; ``missing``: count the missing labels
-        too (one look at each label)."""
-        from dpboost.cell_text import category_key, is_nan_text
-
+        too (:func:`missing_rows`)."""
         labels = np.asarray(labels, dtype=object)
         if positions is None:
             positions = declared_positions(labels, classes, decimal)
-        lost = (np.flatnonzero([category_key(v) is None or is_nan_text(v) for v in labels])
-                if missing else np.array([], dtype=int))
+        lost = missing_rows(labels) if missing else np.array([], dtype=int)
         bad, shared = np.flatnonzero(positions < 0), np.flatnonzero(positions == AMBIGUOUS)
         declared = DeclaredValues(classes, decimal)
         return cls(len(labels), lost.size, _first(lost), bad.size, _first(bad),
@@ -239,6 +237,14 @@ class LabelTally:
                 out.dotted and part.dotted, _earlier(out.first_shared, part.first_shared),
                 out.shared_label if out.first_shared is not None else part.shared_label)
         return out
+
+
+def missing_rows(labels) -> np.ndarray:
+    """The rows of ``labels`` without a label: an empty cell, None or NaN, or the text of a
+    NaN (one look at each label)."""
+    from dpboost.cell_text import category_key, is_nan_text
+
+    return np.flatnonzero([category_key(v) is None or is_nan_text(v) for v in labels])
 
 
 def _first(rows: np.ndarray) -> int | None:

@@ -187,13 +187,14 @@ def _check_dask_label(schema, args) -> None:
 
 def _check_truth(truth, path, frame) -> None:
     """A missing label in the file is a one-line error naming its line (as in train)."""
-    from dpboost.cli._labels import LabelTally, missing_refusal
+    from dpboost.cli._labels import LabelTally, missing_refusal, missing_rows
     from dpboost.readers import frame_line
 
     if truth is None:
         return
-    tally = LabelTally.of(truth, [])
-    if tally.missing:
+    lost = missing_rows(truth)
+    if lost.size:
+        tally = LabelTally(len(truth), missing=lost.size, first_missing=int(lost[0]))
         raise UserError(missing_refusal(path, tally, frame_line(path, frame,
                                                                  tally.first_missing)))
 
