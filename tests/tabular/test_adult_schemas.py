@@ -1,7 +1,8 @@
 """The shipped public schemas of the raw UCI Adult (census income) files.
 
-``examples/schemas/adult.json`` and ``adult-binned.json`` (issue 14's binned census target,
-measured by ``benchmarks/bench_binned.py --tasks census``) are written from ``adult.names``
+``examples/schemas/adult.json``, ``adult-binned.json`` (issue 14's bins) and
+``adult-additive.json`` (its additive variant, issue 14's binned census target; both measured by
+``benchmarks/bench_binned.py --tasks census,census-additive``) are written from ``adult.names``
 alone.  The raw files are not shipped, so these tests use rows written in their format: a
 space after each comma, ``?`` for a missing category, no header, and ``adult.test``'s labels
 ending in ``.``.
@@ -75,6 +76,26 @@ def test_the_binned_schema_puts_each_value_in_its_public_bin(tmp_path):
     assert hot(2, "capital-gain") == ["capital-gain[20000,99999)"]
     assert hot(3, "hours-per-week") == ["hours-per-week[1,10)"]
     assert hot(3, "education-num") == ["education-num=1"]
+
+
+def test_the_additive_schema_orders_education_and_folds_rare_groups(tmp_path):
+    schema, enc, frame = _read(tmp_path, "adult-additive.json")
+    assert schema.draft_marks() == []
+    Z = enc.transform(frame)
+    assert (np.linalg.norm(Z, axis=1) <= 1 + 1e-12).all()
+    names = enc.get_feature_names_out().tolist()
+    assert not any(n.startswith(("education=", "education-num=", "fnlwgt")) for n in names)
+    # education-num: ONE feature, its 16 public levels evenly on [-1, 1] (the k-th of 16 is
+    # -1 + 2k/15, before the encoder's row scaling, the same for every row here)
+    (j,) = [j for j, n in enumerate(names) if n.startswith("education-num")]
+    levels = np.array([14, 7, 16, 1])
+    ratio = Z[:, j] / (-1 + 2 * (levels - 1) / 15)
+    assert np.allclose(ratio, ratio[0]) and ratio[0] > 0
+    # native-country: United-States or all zeros; race: White, Black or all zeros
+    for column, hot in (("native-country", [1, 0, 0, 0]), ("race", [1, 1, 0, 0])):
+        block = [j for j, n in enumerate(names) if n.startswith(column + "=")]
+        assert (Z[:, block] != 0).sum(axis=1).tolist() == hot, column
+    assert [n for n in names if n.startswith("age")][:2] == ["age[17,20)", "age[20,25)"]
 
 
 def test_adult_test_labels_with_dots_are_refused_with_the_hint(tmp_path):
