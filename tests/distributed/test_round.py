@@ -2,13 +2,19 @@
 
 import math
 
+import mpmath as mp
 import numpy as np
 import pytest
 from threadpoolctl import threadpool_limits
 
 import dpboost.distributed as dist
 from dpboost.boost import boost
-from dpboost.distributed_projection import GATHER_MAX, find_threshold, solve_threshold
+from dpboost.distributed_projection import (
+    GATHER_MAX,
+    _measure_chunk,
+    find_threshold,
+    solve_threshold,
+)
 from dpboost.lazy_breg import LazyBregBoost
 from dpboost.mechanisms import (
     CENTRE_BLOCK_ROWS,
@@ -35,7 +41,29 @@ def _data(n, d, seed=0, dtype=np.float64):
 def _mu_dask(L, kappa, lr, chunks, upper):
     Ld = da.from_array(L, chunks=chunks).persist()
     sol = find_threshold(Ld, kappa, lr, upper=upper)
-    return np.exp(np.minimum(-lr * (L - sol.theta), 0.0)), sol
+    return _measure_chunk(L, sol.reference, sol.log_scale, lr), sol
+
+
+def _exact_mu(L, kappa, lr):
+    """The capped scaling of ``exp(-lr L)`` (``L`` as stored) at 50 digits, as floats."""
+    mp.mp.dps = 50
+    u, c = np.unique(L, return_counts=True)
+    U, lam, target = [mp.mpf(float(x)) for x in u], mp.mpf(lr), mp.mpf(kappa * L.size)
+    capped = np.concatenate([[0], np.cumsum(c)])
+
+    def mass(j, ref):  # sum over the distinct values from j on, relative to ref
+        return mp.fsum(int(c[i]) * mp.exp(-lam * (U[i] - ref)) for i in range(j, len(U)))
+
+    a, b = -1, len(U)  # the last value at which g <= target, by bisection
+    while b - a > 1:
+        m = (a + b) // 2
+        if int(capped[m + 1]) + mass(m + 1, U[m]) <= target:
+            a = m
+        else:
+            b = m
+    j = a + 1
+    s = mp.log(target - int(capped[j])) - mp.log(mass(j, U[j]))
+    return np.array([float(min(1, mp.exp(s - lam * (mp.mpf(float(x)) - U[j])))) for x in L])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -54,9 +82,9 @@ def test_solve_threshold_equals_in_memory_projection_without_dask():
             L = np.round(L * 2) / 2
         u, c = np.unique(L, return_counts=True)
         lo = -math.log(1 / kappa) / lr
-        theta, k = solve_threshold(u, c, lo=lo, hi=t + 1.0, n_below=0, above=0.0,
-                                   learning_rate=lr, target=kappa * n)
-        mu = np.exp(np.minimum(-lr * (L - theta), 0.0))
+        ref, s, k = solve_threshold(u, c, lo=lo, hi=t + 1.0, n_below=0, above=0.0,
+                                    learning_rate=lr, target=kappa * n)
+        mu = _measure_chunk(L, ref, s, lr)
         ref = _project(math.log(kappa) - lr * L, kappa)[0]
         big = ref > 1e-250
         assert k == np.count_nonzero(mu == 1.0)
@@ -78,6 +106,42 @@ def test_dask_projection_equals_in_memory(client, t, kappa, lr):
     assert np.count_nonzero(mu == 1.0) == sol.n_capped
     assert abs(mu.sum() - kappa * n) <= 1e-12 * kappa * n
     assert sol.passes <= 5  # "a few reductions"
+
+
+@pytest.mark.parametrize("base,lr", [(1e3, 1e6), (1e5, 1e6), (5e5, 5.0), (30.0, 1e3)])
+def test_solve_threshold_is_exact_at_large_rates_and_gains(base, lr):
+    # Red team s33 R2, finding 1: theta solved in absolute gain units lost lambda |theta| 2^-53
+    # of every uncapped weight (4e-8 at lambda 1e6, gains 1e3; the release's error bound allows
+    # 2^-38 ~ 3.6e-12).  Against a 50-digit projection of the same stored gains.
+    from dpboost.mechanisms import MEASURE_L1_ERROR
+
+    rng = np.random.default_rng(int(base) % 1000 + int(lr) % 997)
+    for case in range(6):
+        n = int(rng.integers(20, 200))
+        L = base + rng.uniform(0, 40 / lr, n)  # exponents -lr (L - L_min) spread over [0, 40]
+        if case % 2:
+            L[: n // 3] = L[0]  # ties
+        kappa = float(rng.uniform(0.05, 0.6))
+        u, c = np.unique(L, return_counts=True)
+        ref, s, k = solve_threshold(u, c, lo=base - 1.0, hi=base + 1.0, n_below=0, above=0.0,
+                                    learning_rate=lr, target=kappa * n)
+        mu, exact = _measure_chunk(L, ref, s, lr), _exact_mu(L, kappa, lr)
+        assert np.abs(mu - exact).sum() <= 1e-13 * exact.sum() < MEASURE_L1_ERROR * exact.sum()
+        assert k == np.count_nonzero(exact == 1.0)
+
+
+def test_dask_projection_is_exact_at_large_rates_and_gains(client):
+    # the same through histogram passes (n > GATHER_MAX) and several chunks
+    from dpboost.mechanisms import MEASURE_L1_ERROR
+
+    rng = np.random.default_rng(7)
+    n, lr, t = 3_001, 1e6, 1_000
+    L = t - 1.0 + rng.uniform(0, 40 / lr, n)
+    L[:700] = L[0]
+    mu, sol = _mu_dask(L, 0.25, lr, 1_000, t + 1.0)
+    exact = _exact_mu(L, 0.25, lr)
+    assert np.abs(mu - exact).sum() <= 1e-13 * exact.sum() < MEASURE_L1_ERROR * exact.sum()
+    assert sol.passes >= 2
 
 
 def test_dask_projection_histogram_passes_narrow_to_a_small_bin(client):
