@@ -53,6 +53,8 @@ DEFAULT_KAPPA = 0.25
 DEFAULT_LEARNING_RATE = 5.0
 #: Largest lambda: the model barely moves past 1e3; near 1e306 a fit overflowed, row-dependently.
 MAX_LEARNING_RATE = 1e6
+#: Smallest lambda: below ~1e-306 the class prior ln(r)/lambda overflowed after the first release
+MIN_LEARNING_RATE = 1e-9
 MAX_ROUNDS = 10**6  #: most rounds (margin=0.001 planned 3.8e9 and ran silently for hours)
 
 
@@ -87,7 +89,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         ``beta`` (theory mode only; enters ``sigma_util``).
     n_rounds, kappa, learning_rate : optional
         **Practical mode** (``margin=None``): ``T``, the density ``kappa`` and ``lambda``
-        (default 5; at most 1e6).  Not given, ``kappa`` and ``T`` are learned privately
+        (default 5; from 1e-9 to 1e6).  Not given, ``kappa`` and ``T`` are learned privately
         (:mod:`dpboost.defaults`): ``kappa = max(min(0.25, 2 p), min(2 p, 0.3, 100 k_1),
         min(0.75, 10 k_1))``, ``p`` the private minority rate and
         ``k_1 = sqrt(d) / (n sqrt(2 rho_T))``, the first measure class-balanced
@@ -326,8 +328,8 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         kappa = None if self.kappa is None else check_scalar(self.kappa, "kappa", owner,
                                                              low=0, high=1)
         lr = (None if self.learning_rate is None else
-              check_scalar(self.learning_rate, "learning_rate", owner, low=0,
-                           high=MAX_LEARNING_RATE, closed="right"))
+              check_scalar(self.learning_rate, "learning_rate", owner, low=MIN_LEARNING_RATE,
+                           high=MAX_LEARNING_RATE, closed="both"))
         if self.margin is not None:
             tau = check_scalar(self.margin, "margin", owner, low=0, high=1, closed="right")
             p = algorithm5_parameters(margin=tau, accuracy=s["alpha"])
@@ -540,7 +542,7 @@ class BoostedHalfspaceClassifier(_BoostedHalfspaceBase):
     ----------
     n_rounds : int, default 100
     kappa : float in (0, 1), default 0.25
-    learning_rate : float in (0, 1e6], default 5.0
+    learning_rate : float in [1e-9, 1e6], default 5.0
     norm_bound : float in [1e-100, 1e100], default 1.0
         Rows are clipped to this norm, as in the private estimator.
     classes : array-like of two labels, optional
@@ -571,8 +573,8 @@ class BoostedHalfspaceClassifier(_BoostedHalfspaceBase):
         T = check_scalar(self.n_rounds, "n_rounds", owner, kind="int", low=1, high=MAX_ROUNDS,
                          closed="both")
         kappa = check_scalar(self.kappa, "kappa", owner, low=0, high=1)
-        lr = check_scalar(self.learning_rate, "learning_rate", owner, low=0,
-                          high=MAX_LEARNING_RATE, closed="right")
+        lr = check_scalar(self.learning_rate, "learning_rate", owner, low=MIN_LEARNING_RATE,
+                          high=MAX_LEARNING_RATE, closed="both")
         R = check_norm_bound(self.norm_bound, owner)
         self._forget_fit()
         if is_dask_array(X):

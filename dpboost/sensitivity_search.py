@@ -144,8 +144,8 @@ def search_sensitivity(
     kappa = check_scalar(kappa, "kappa", owner, low=0, high=1)
     if kappa * n <= 1:
         raise ValueError(f"search_sensitivity needs kappa * n > 1; got kappa={kappa}, n={n}.")
-    learning_rate = check_scalar(learning_rate, "learning_rate", owner, low=0, high=1e6,
-                                 closed="right")  # as the estimators (MAX_LEARNING_RATE)
+    learning_rate = check_scalar(learning_rate, "learning_rate", owner, low=1e-9, high=1e6,
+                                 closed="both")  # as the estimators (MIN/MAX_LEARNING_RATE)
     norm_bound = check_scalar(norm_bound, "norm_bound", owner, low=0)
     rng = check_random_state(random_state, owner=owner)
     strategies = ("random", "flipped", "norm_bound", "capped")

@@ -66,6 +66,7 @@ BAD_PARAMETERS = [
     ("kappa", 0.0), ("kappa", 1.0), ("kappa", 1.5), ("kappa", -0.5), ("kappa", NAN),
     ("kappa", "0.5"), ("n_rounds", 0), ("n_rounds", -1), ("n_rounds", 2.5), ("n_rounds", True),
     ("n_rounds", "3"), ("learning_rate", 0.0), ("learning_rate", -1.0),
+    ("learning_rate", 1e-310), ("learning_rate", 1e-10),  # the class prior ln(r)/lambda: inf
     ("learning_rate", NAN), ("learning_rate", INF), ("norm_bound", 0.0),
     ("norm_bound", -1.0), ("norm_bound", NAN), ("norm_bound", INF), ("random_state", -1),
     ("random_state", "x"), ("random_state", 1.5), ("accounting", "nope"),

@@ -75,6 +75,20 @@ def test_bad_input_raised_by_the_fit_leaves_the_ledger_untouched(tmp_path, capsy
     assert ledger.read_bytes() == before
 
 
+@pytest.mark.parametrize("rate", ["1e-310", "1e-10"])
+def test_a_vanishing_learning_rate_is_refused_before_the_ledger_is_charged(tmp_path, capsys,
+                                                                           rate):
+    # Red team s33 R2, finding 2: 1e-310 passed validation, the class prior ln(r)/lambda
+    # overflowed after the count's release, and the run crashed charged and without a model.
+    data, ledger = _files(tmp_path)
+    before = ledger.read_bytes()
+    code = main(["train", str(data), *TRAIN, "--learning-rate", rate, "--ledger", str(ledger),
+                 "--out", str(tmp_path / "m.json")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "learning_rate" in err[0], err
+    assert ledger.read_bytes() == before and not (tmp_path / "m.json").exists()
+
+
 def test_the_charge_is_the_same_on_neighbouring_files_and_costs_what_the_fit_spent(tmp_path,
                                                                                   capsys):
     charges = []
