@@ -23,8 +23,12 @@ A fit touches the data with up to five mechanisms, all discrete Gaussians accoun
 ``PrivateHalfspaceClassifier.planned_privacy_event()`` can be checked against a ledger.  When
 ``T`` is learned too (it depends on ``n`` and on the private ``kappa``), the rounds are planned
 as ``ZCDPEvent(rho_rounds)``: whichever ``T`` is chosen, ``T`` releases with noise multiplier
-``sqrt(T / (2 rho_rounds))`` cost exactly ``rho_rounds`` (Bun & Steinke 2016, Lemma 2.3), and
-choosing ``T`` from an earlier private output is adaptive composition.  The fitted
+``sqrt(T / (2 rho_rounds))`` cost exactly ``rho_rounds`` (Bun & Steinke 2016, Lemma 2.3).
+Choosing ``T``, and so each round's ``rho_rounds / T``, from an earlier private output makes the
+privacy *parameters* adaptive, which Lemma 2.3 (fixed parameters) does not cover; a Rényi filter
+does (Feldman & Zrnic 2021): at every order ``alpha`` the rounds' Rényi costs ``alpha rho_t`` add
+up to ``alpha rho_rounds`` whatever ``T`` is drawn, a budget fixed before the data are read, so
+the rounds are ``rho_rounds``-zCDP and the whole run ``rho``-zCDP (red team s33 R2).  The fitted
 ``privacy_event_`` then names the rounds exactly.
 
 **Planned and fitted events: the same total, not always the same structure.**  Three choices
@@ -50,6 +54,8 @@ With ``kappa`` and ``n_rounds`` given and ``calibration=None`` the plan is the h
 References
 ----------
 Bun & Steinke (2016), Lemma 2.3; Canonne, Kamath & Steinke (2020), Theorem 14, Prop. 12.
+V. Feldman, T. Zrnic. "Individual Privacy Accounting via a Rényi Filter." NeurIPS 2021 (privacy
+filters: composition with adaptively chosen Rényi parameters under a fixed budget).
 """
 
 from __future__ import annotations
