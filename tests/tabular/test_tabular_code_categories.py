@@ -210,3 +210,26 @@ def test_declared_values_follow_the_stated_rule(declared, cell):
         assert got == AMBIGUOUS
     else:
         assert got == -1
+
+
+@pytest.mark.parametrize("cell", ["1_0", "１０", "1_0.0", "１"])
+def test_number_text_that_a_numeric_column_refuses_matches_no_declared_number(cell):
+    # Red team s33 R1, finding 2: categories and classes were matched through Python's float()
+    # and a Unicode \d, which read '1_0' as 10 and a full-width '１' as 1, while a numeric
+    # column refuses both ("1_000 is not a number", README).  Now they are undeclared text.
+    assert category_key(cell) == cell
+    assert _positions(_schema([1, 10]), [cell, "10", "1"]) == [-1, 1, 0]
+
+
+def test_a_class_written_with_a_digit_separator_is_not_the_declared_class(tmp_path, capsys):
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps({"columns": {"x": {"type": "numeric", "lower": 0,
+                                                    "upper": 10}},
+                                  "label": {"column": "y", "classes": [1, 2]}}))
+    data = tmp_path / "a.csv"
+    data.write_text("x,y\n" + "".join(f"{i % 10},{1 + i % 2}\n" for i in range(40))
+                    + "3,0_1\n")
+    code = main(["train", str(data), "--schema", str(schema), "--target-epsilon", "1",
+                 "--target-delta", "1e-6", "--out", str(tmp_path / "m.json")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code != 0 and len(err) == 1 and "label at line 42 is not one of" in err[0], err
