@@ -23,8 +23,12 @@ from dpboost.cell_text import is_decimal_number
 __all__ = ["check_columns", "first_line_is_data"]
 
 
-def check_columns(path: Path, wanted, available, *, header: bool = False) -> None:
+def check_columns(path: Path, wanted, available, *, header: bool = False,
+                  separator: str | None = None) -> None:
     """Refuse, in one line, a ``wanted`` column missing from the ``available`` names.
+
+    ``separator``: the schema's declared separator, if any; a file it reads as one column is
+    then said not to be split by it (the sniffing rule does not apply to such a file).
 
     ``header``: the names came from the file's first row; when that row holds a number the
     message shows none of them and says to declare ``"names"`` instead.  Every hint is a
@@ -69,6 +73,11 @@ def check_columns(path: Path, wanted, available, *, header: bool = False) -> Non
             hint = (f" Its {_first_line_name(path)} looks like a title above the header row "
                     "(one name, then empty fields): delete it, and any other line above the "
                     "header row.")
+        elif len(available) == 1 and len(wanted) > 1 and separator is not None:
+            hint = (f" The file reads as a single column with the schema's \"separator\" "
+                    f"{separator!r}, which splits every line: if the file uses another "
+                    "separator, correct the schema's (or delete it, and the separator is taken "
+                    "from the first line).")
         elif len(available) == 1 and len(wanted) > 1:
             hint = (" The file reads as a single column: the separator is taken from the "
                     "first line and must be a comma, semicolon, tab, pipe or whitespace.")

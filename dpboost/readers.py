@@ -405,7 +405,7 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
             _check_unique(path, names, columns)
     if has_header and len(lines) < 2:
         raise ValueError(f"{path} has a header row but no data rows.")
-    check_columns(path, columns, names, header=has_header)
+    check_columns(path, columns, names, header=has_header, separator=separator)
     names = _unread_repeats_renamed(names)
     na = [] if na_values is None else ["", *na_values]
     if delimiter is not None:

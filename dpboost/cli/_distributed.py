@@ -450,7 +450,8 @@ def csv_partitions(path: str, encoder, want_y: bool, blocksize=None) -> CsvParti
         names = [n for n in names if n != label.column]
     delimiter, names, skip = csv_layout(path, names, wanted, encoder.schema_.decimal,
                                         encoder.schema_.separator)
-    check_columns(path, wanted, names, header=encoder.schema_.names is None)  # as in memory
+    check_columns(path, wanted, names, header=encoder.schema_.names is None,  # as in memory
+                  separator=encoder.schema_.separator)
     blocksize = parse_bytes(blocksize or CSV_BLOCKSIZE)
     # a gzip stream (known by its magic bytes, as in memory, not only by '.gz') is cut and read
     # as its plain copy (dpboost.gzip_copy); messages name `path`, read on the error paths;
