@@ -15,7 +15,7 @@ import zlib
 from pathlib import Path
 
 __all__ = ["TOTALS_WORDS", "WHITESPACE_WIDTH_HINT", "arrow_error", "bad_record", "bad_record_line",
-           "check_stream", "decode_error", "field_count_error", "last_text_line",
+           "check_stream", "decode_error", "empty_row_hint", "field_count_error", "last_text_line",
            "last_totals_line",
            "non_number_error", "open_bytes", "open_text", "refuse_archive",
            "repeated_header_error", "repeated_names_error", "repeats_header",
@@ -429,8 +429,8 @@ def _is_totals_cell(cell) -> bool:
     return isinstance(cell, str) and cell.strip().casefold() in TOTALS_WORDS
 
 
-def _first_cell(path: Path, line: int, separator: str | None = None) -> str | None:
-    """The first cell of the record at record line ``line`` (1-based, as
+def _record_cells(path: Path, line: int, separator: str | None = None) -> list[str] | None:
+    """The cells of the record at record line ``line`` (1-based, as
     :func:`dpboost.readers.line_of` numbers it), split by the declared ``separator``
     (else as the header is; never by line 1 of a headerless file when one is declared); None
     when the file has no such line or cannot be read so (an error path: it never raises)."""
@@ -447,8 +447,36 @@ def _first_cell(path: Path, line: int, separator: str | None = None) -> str | No
             text = record_text(handle, line, delimiter)
     except (OSError, EOFError, UnicodeDecodeError, csv.Error, ValueError):
         return None
-    cells = split_fields(text, delimiter) if text and text.strip() else []
+    return split_fields(text, delimiter) if text and text.strip() else None
+
+
+def _first_cell(path: Path, line: int, separator: str | None = None) -> str | None:
+    """The first cell of the record at record line ``line`` (:func:`_record_cells`)."""
+    cells = _record_cells(path, line, separator)
     return cells[0] if cells else None
+
+
+def empty_row_hint(path, line: int | None, separator: str | None = None) -> str:
+    r"""What an error naming data line ``line`` adds when that record holds only separators
+    (``,,,,,``: a spreadsheet's export pads the rows below a table so), whose label cell is
+    therefore empty ("The label is missing at line N").  ``""`` otherwise.  Until session 33
+    the error said only that the label was missing (red team s33 R1, finding 5).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d, "f.csv")
+    ...     _ = p.write_text("a,b,y\n1,2,no\n,,\n3,,\n")
+    ...     print(empty_row_hint(p, 3)), empty_row_hint(p, 4)
+     Line 3 holds only separators, no value (as a spreadsheet pads its export): delete it.
+    (None, '')
+    """
+    cells = None if line is None else _record_cells(path, line, separator)
+    if not cells or any(c.strip() for c in cells):
+        return ""
+    return (f" Line {line} holds only separators, no value (as a spreadsheet pads its "
+            "export): delete it.")
 
 
 def totals_row_hint(path, line: int | None, separator: str | None = None) -> str:

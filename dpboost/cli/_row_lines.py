@@ -23,7 +23,8 @@ def with_line(exc, path, frame=None, *, header: bool | None = None,
     file and keeps the row; in a folder, the row's own file and its row in that file.  A line
     that repeats the header row (:func:`~dpboost.csv_errors.repeats_header`) is named as such.
     """
-    from dpboost.csv_errors import repeated_header_error, repeats_header, totals_row_hint
+    from dpboost.csv_errors import (empty_row_hint, repeated_header_error, repeats_header,
+                                    totals_row_hint)
     from dpboost.readers import frame_line, line_of, table_format
 
     if table_format(path) == "parquet":
@@ -37,8 +38,9 @@ def with_line(exc, path, frame=None, *, header: bool | None = None,
         return repeated_header_error(path, line)
     text = str(exc).replace(f"at row {exc.row}", f"at line {line}" if line else
                             f"at row {exc.row}")
-    if text.startswith("The label is missing"):  # a spreadsheet's totals row
-        text += totals_row_hint(path, line, separator)
+    if text.startswith("The label is missing"):  # a spreadsheet's totals or padding row
+        text += (totals_row_hint(path, line, separator)
+                 or empty_row_hint(path, line, separator))
     elif line is not None and totals_row_hint(path, line, separator):
         # a cell of the totals row ('Total' in a numeric first column) was refused with the
         # advice to declare the column categorical; predict refuses the row itself (red

@@ -346,7 +346,8 @@ def _binary_auc(positive: np.ndarray, score: np.ndarray) -> str:
 
 def run(args) -> int:
     from dpboost._io import atomic_write_text, check_writable
-    from dpboost.cli._predict_notes import refuse_totals_row, say_blank_lines, say_one_class
+    from dpboost.cli._predict_notes import (refuse_totals_row, say_blank_lines, say_one_class,
+                                            say_padding_rows)
     from dpboost.model_io import in_declared_order, load_model
 
     if args.out is not None and "*" not in str(args.out):
@@ -395,6 +396,7 @@ def run(args) -> int:
         atomic_write_text(args.out, text)
         print(f"wrote {X.shape[0]} predictions to {args.out}", file=sys.stderr)
     say_blank_lines(args.data)
+    say_padding_rows(args.data)
     say_one_class(pred, model.classes_)
     if summary is not None:
         print(f"test: {summary}", file=sys.stderr if args.out is None else sys.stdout)
@@ -487,7 +489,8 @@ def _predict_dask(model, args) -> None:
     from scipy.special import expit
 
     from dpboost.cli._distributed import read_encoded
-    from dpboost.cli._predict_notes import class_counts, say_blank_lines, say_one_class_of_counts
+    from dpboost.cli._predict_notes import (class_counts, say_blank_lines,
+                                            say_one_class_of_counts, say_padding_rows)
     from dpboost.clipping import clip_for_scoring, scoring_norm_bound
     from dpboost.distributed import class_probabilities, decision_scores, predict_labels
 
@@ -535,6 +538,7 @@ def _predict_dask(model, args) -> None:
     counts, t = _to_csv_atomic(frame, str(args.out), also=(counts, truth))
     print(f"wrote {X.shape[0]} predictions to {args.out}", file=sys.stderr)
     say_blank_lines(args.data)
+    say_padding_rows(args.data)
     say_one_class_of_counts(np.sum(counts, axis=0) if counts else np.zeros(len(classes)),
                             classes)
     if truth is not None:  # truth: class index; the scores are gathered once
