@@ -35,19 +35,11 @@ def folder_files(path: str | os.PathLike) -> list[Path]:
     return files
 
 
-def _names(file: Path) -> list[str]:
-    import pyarrow.parquet as pq
-
-    try:
-        return [str(n) for n in pq.read_schema(file).names]
-    except (ValueError, OSError) as exc:  # ArrowInvalid is a ValueError
-        raise ValueError(f"{file} is not a readable Parquet file: "
-                         f"{str(exc).splitlines()[0]}") from None
-
-
 def folder_names(path: str | os.PathLike) -> list[str]:
     """The column names of the folder's first file (from its footer: no rows read)."""
-    return _names(folder_files(path)[0])
+    from dpboost.parquet_columns import file_names
+
+    return file_names(folder_files(path)[0])
 
 
 def read_folder(path: str | os.PathLike, columns=None):
@@ -59,22 +51,15 @@ def read_folder(path: str | os.PathLike, columns=None):
     """
     import pandas as pd
 
-    from dpboost.column_check import check_columns
+    from dpboost.parquet_columns import check_names, file_names, read_columns
 
     files = folder_files(path)
-    first = _names(files[0])
+    first = file_names(files[0])
     for file in files:
-        names = _names(file)
-        check_columns(file, first if columns is None else list(columns), names)
+        names = file_names(file)
+        check_names(file, first if columns is None else list(columns), names)
         if columns is None and names != first:
             raise ValueError(f"{file} has the columns {names[:30]}, and {files[0]} "
                              f"{first[:30]}: every file of the folder needs the same ones.")
-    frames = []
-    for file in files:
-        try:
-            frames.append(pd.read_parquet(file, columns=None if columns is None
-                                          else list(columns)))
-        except (ValueError, OSError) as exc:
-            raise ValueError(f"{file} is not a readable Parquet file: "
-                             f"{str(exc).splitlines()[0]}") from None
+    frames = [read_columns(file, columns, pandas_metadata=True) for file in files]
     return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)

@@ -8,8 +8,9 @@ without a header takes its column names from ``names`` (a schema's ``"names"``).
 files go through :func:`pyarrow.csv.read_csv` (multi-threaded; a row with too few or too many
 fields is an error, and the message names its line); whitespace-separated files through
 :func:`pandas.read_csv`.  Parquet files (by suffix
-``.parquet``/``.pq`` or by their ``PAR1`` magic) through :func:`pandas.read_parquet`, and a
-folder of them as one table (:mod:`dpboost.parquet_folder`).
+``.parquet``/``.pq`` or by their ``PAR1`` magic) through pyarrow as a CSV reads (stripped names,
+bytes as UTF-8 text: :mod:`dpboost.parquet_columns`), and a folder of them as one table
+(:mod:`dpboost.parquet_folder`).
 
 Text must be UTF-8: another encoding is a one-line error naming the file, never a guess.
 Values that pyarrow would read as dates or times are kept as their text, so a category
@@ -129,15 +130,9 @@ def header_names(path: str | os.PathLike, header: bool | str = True,
     """
     path = Path(path)
     if table_format(path) == "parquet":
-        import pyarrow.parquet as pq
+        from dpboost.parquet_columns import file_names
 
-        if path.is_dir():
-            return folder.folder_names(path)
-        try:
-            return [str(n) for n in pq.read_schema(path).names]
-        except (ValueError, OSError) as exc:  # ArrowInvalid is a ValueError
-            raise ValueError(f"{path} is not a readable Parquet file: "
-                             f"{str(exc).splitlines()[0]}") from None
+        return folder.folder_names(path) if path.is_dir() else file_names(path)
     lines = _first_lines(path)
     if not lines:
         raise ValueError(f"{path} is empty: no rows to read.")
@@ -366,17 +361,11 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
                          "dimension with --n-features/--index-base or a schema with "
                          "'n_features'.")
     if fmt == "parquet":
-        available = header_names(path)
-        check_columns(path, columns, available)
-        try:
-            frame = (folder.read_folder(path, columns) if path.is_dir() else
-                     pd.read_parquet(path, columns=None if columns is None else list(columns)))
-        except (ValueError, OSError) as exc:
-            if path.is_dir():  # read_folder's message names the file
-                raise
-            raise ValueError(f"{path} is not a readable Parquet file: "
-                             f"{str(exc).splitlines()[0]}") from None
-        frame.columns = [str(c).strip() for c in frame.columns]
+        from dpboost.parquet_columns import read_columns
+
+        check_columns(path, columns, header_names(path))
+        frame = (folder.read_folder(path, columns) if path.is_dir() else  # stripped names,
+                 read_columns(path, columns, pandas_metadata=True))  # bytes as text
         na = [] if na_values is None else ["", *na_values]
         for name in frame.columns:  # text cells that mean "missing", as in a CSV
             if na and (frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name])):

@@ -181,10 +181,10 @@ def _read_pieces(pieces, columns: list[str]):
     """The rows of ``pieces`` (``(path, row_groups)``, in order) as one pandas frame."""
     import pandas as pd
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
-    frames = [pq.ParquetFile(path).read_row_groups(groups, columns=columns).to_pandas()
-              for path, groups in pieces]
+    from dpboost.parquet_columns import read_columns  # stripped names, bytes as text
+
+    frames = [read_columns(path, columns, groups) for path, groups in pieces]
     pa.default_memory_pool().release_unused()  # Arrow's allocator keeps freed buffers
     return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
@@ -327,11 +327,10 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     if not paths and os.path.isdir(path):
         _no_parquet_files(str(path))
     if paths:
-        from dpboost.column_check import check_columns
-        from dpboost.readers import header_names
+        from dpboost.parquet_columns import check_names
 
         for file in paths:  # from the footers: a file without a column read is an error
-            check_columns(file, wanted, header_names(file))  # (its rows read as missing)
+            check_names(file, wanted)  # (its rows read as missing), or with it twice
         chunks = _parquet_chunks(paths, width * itemsize, chunk_bytes)
         lengths = [m for _, m in chunks]
         if not lengths:  # no rows at all (dask cannot concatenate no chunks)

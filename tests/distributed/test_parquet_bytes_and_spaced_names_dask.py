@@ -1,0 +1,96 @@
+"""Parquet byte columns and spaced names with dask (``--workers``) as in memory (red team,
+session 33): the row groups are read as the in-memory reader reads the file."""
+
+import json
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from dpboost.cli._distributed import read_encoded
+from dpboost.schema import Schema
+
+pytest.importorskip("dask.dataframe")
+
+MONTHS = ["Jan", "Feb", "Jan", "Mar", "Feb", "Jan", None, "Mar"] * 25
+HOURS = ["1.5", "2", "3.25", "4", "0.5", "6", "7", None] * 25
+LABELS = ["no", "yes", "no", "yes", "yes", "no", "no", "yes"] * 25
+SCHEMA = {"columns": {"hours": {"type": "numeric", "lower": 0, "upper": 8},
+                      "month": {"type": "categorical", "categories": ["Jan", "Feb", "Mar"]}},
+          "label": {"column": "y", "classes": ["no", "yes"]}}
+
+
+def _write(path, *, raw=(), names=None, cells=None):
+    columns = {"hours": HOURS, "month": cells or MONTHS, "y": LABELS}
+    arrays = [pa.array([None if v is None else v if isinstance(v, bytes) else v.encode()
+                        for v in values], pa.binary())
+              if name in raw else pa.array(values, pa.string())
+              for name, values in columns.items()]
+    pq.write_table(pa.table(arrays, names=names or list(columns)), path, row_group_size=50)
+    return path
+
+
+def _folder(tmp_path, name, **kwargs):
+    folder = tmp_path / name
+    folder.mkdir()
+    for part in ("part-0", "part-1"):
+        _write(folder / f"{part}.parquet", **kwargs)
+    return folder
+
+
+def _read(path):
+    X, y, _ = read_encoded(str(path), Schema.from_dict(SCHEMA), dtype=np.float64,
+                           chunk_bytes=1, spool=False)
+    return X.compute(), y.compute()
+
+
+@pytest.mark.parametrize("raw", [("month",), ("y",), ("hours",)])
+def test_byte_columns_read_as_the_text_file_with_dask(tmp_path, client, raw):
+    X, y = _read(_folder(tmp_path, "raw", raw=raw))
+    ref_X, ref_y = _read(_folder(tmp_path, "text"))
+    np.testing.assert_array_equal(X, ref_X)
+    np.testing.assert_array_equal(y, ref_y)
+    assert X[:, 1:].any()  # the months are read, not zeros
+
+
+def test_spaced_names_read_with_dask_as_stripped(tmp_path, client):
+    X, y = _read(_folder(tmp_path, "spaced", names=[" hours", " month ", "y "]))
+    ref_X, ref_y = _read(_folder(tmp_path, "text"))
+    np.testing.assert_array_equal(X, ref_X)
+    np.testing.assert_array_equal(y, ref_y)
+
+
+def test_names_that_strip_to_one_are_refused_with_dask(tmp_path, client):
+    path = tmp_path / "d.parquet"
+    pq.write_table(pa.table([HOURS, MONTHS, MONTHS, LABELS],
+                            names=["hours", "month", "month ", "y"]), path)
+    with pytest.raises(ValueError, match=r"names the column\(s\) \['month'\] more than once"):
+        read_encoded(str(path), Schema.from_dict(SCHEMA))
+
+
+def test_bytes_not_utf8_are_refused_at_their_row_with_dask(tmp_path, client):
+    cells = [*MONTHS[:120], b"M\xe4r", *MONTHS[121:]]
+    path = _write(tmp_path / "latin.parquet", raw=("month",), cells=cells)
+    with pytest.raises(ValueError, match=r"latin\.parquet is not UTF-8 text \(column 'month' "
+                                         r"holds other bytes at row 120\)"):
+        _read(path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("layout", [{"raw": ("month", "y")}, {"names": ["hours", " month ",
+                                                                       "y"]}])
+def test_workers_train_the_in_memory_model(tmp_path, layout, capsys):
+    from dpboost.cli import main
+
+    schema = tmp_path / "schema.json"
+    schema.write_text(json.dumps(SCHEMA))
+    data = _write(tmp_path / "d.parquet", **layout)
+    models = []
+    for extra in ([], ["--workers", "2"]):
+        out = tmp_path / f"m{len(models)}.json"
+        code = main(["train", str(data), "--schema", str(schema), "--target-epsilon", "1",
+                     "--target-delta", "1e-5", "--seed", "3", "--out", str(out), *extra])
+        assert code == 0, capsys.readouterr().err
+        models.append(json.loads(out.read_text()))
+    assert models[0] == models[1]
