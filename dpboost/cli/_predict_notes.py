@@ -28,17 +28,22 @@ def refuse_totals_row(data) -> None:
         raise UserError(str(totals_row_error(path, line)))
 
 
+def _csv_file(data) -> Path | None:
+    """``data`` as a path when it is one CSV file (the notes read its lines), else None."""
+    from dpboost.readers import table_format
+
+    path = Path(str(data))
+    return path if path.is_file() and table_format(path) == "csv" else None
+
+
 def say_blank_lines(data) -> None:
     """One stderr line when blank lines between a CSV file's records were skipped: the
     predictions follow the non-blank records, so they no longer line up with the file's lines
     (a figure of the user's own test file, which predict reads; no training data)."""
     from dpboost.csv_errors import blank_lines_between
-    from dpboost.readers import table_format
 
-    path = Path(str(data))
-    if not path.is_file() or table_format(path) != "csv":
-        return
-    count, first = blank_lines_between(path)
+    path = _csv_file(data)
+    count, first = blank_lines_between(path) if path else (0, None)
     if count:
         print(f"dpboost predict: note: {path} has {count} blank line"
               f"{'s' if count > 1 else ''} between its rows (the first at line {first}), "
@@ -82,12 +87,8 @@ def say_padding_rows(data) -> None:
     """One stderr line when a CSV file holds rows of bare separators, which ``predict`` reads
     as rows whose every value is missing and predicts (red team s33 R1, finding 5: 23
     predictions for 20 rows, silently).  A figure of the user's own test file."""
-    from dpboost.readers import table_format
-
-    path = Path(str(data))
-    if not path.is_file() or table_format(path) != "csv":
-        return
-    count, first = padding_rows(path)
+    path = _csv_file(data)
+    count, first = padding_rows(path) if path else (0, None)
     if count:
         print(f"dpboost predict: note: {path} has {count} row{'s' if count > 1 else ''} of "
               f"separators only (the first at line {first}), as a spreadsheet pads its "
