@@ -28,7 +28,8 @@ Prop. 12), valid for any RDP curve order by order:
 ``epsilon = inf_alpha eps'(alpha) + log(1 - 1/alpha) - (log delta + log alpha) / (alpha - 1)``
 (method ``"cks"``), or Mironov (2017, Prop. 3): ``eps'(alpha) + log(1/delta) / (alpha - 1)``
 (method ``"paper"``).  Every ``alpha`` gives a valid bound, so a numerical minimiser can only be
-pessimistic, never optimistic.
+pessimistic, never optimistic, once each value it compares is rounded up (:func:`selection_rdp`,
+:func:`rdp_epsilon`).
 
 References
 ----------
@@ -89,7 +90,9 @@ class TNBSelectionEvent(DPEvent):
         g, eta = self.gamma, self.eta
         if eta == 0:
             return (1.0 / g - 1.0) / math.log(1.0 / g)
-        return eta * (1.0 - g) / (g * (1.0 - g**eta))
+        # 1 - gamma**eta as -expm1(eta log gamma): the difference cancels for small eta (at
+        # eta = 1e-7 it lost 1e-10 relative, which made rdp_epsilon optimistic by as much)
+        return eta * (1.0 - g) / (g * -math.expm1(eta * math.log(g)))
 
     def to_dict(self) -> dict:
         return {"type": "TNBSelectionEvent", "rho": self.rho, "eta": self.eta,
@@ -166,15 +169,23 @@ def padding_runs(eta: float, gamma: float, tail: float, *,
 
 
 def selection_rdp(event: TNBSelectionEvent, alpha: float) -> float:
-    """``eps'(alpha)`` of Theorem 2 for a ``rho``-zCDP base (``lambda_hat`` chosen optimally)."""
+    """``eps'(alpha)`` of Theorem 2 for a ``rho``-zCDP base (``lambda_hat`` chosen optimally).
+
+    Rounded up: the floating-point value is raised by ``1e-14`` times itself (its terms are
+    non-negative, so this bounds their rounding) plus ``1e-14 / (alpha - 1)``, which bounds the
+    error of ``log E[K]`` (a few unit roundoffs of ``E[K]``, absolute after the log) divided by
+    ``alpha - 1``. The result is never below the exact ``eps'(alpha)`` (checked against 50-digit
+    arithmetic in the tests).
+    """
     rho, eta, g = event.rho, event.eta, event.gamma
     log_inv_g = math.log(1.0 / g)
     # sqrt(a) / sqrt(rho), not sqrt(a / rho): the quotient overflows for a denormal rho, and
     # lam_hat = inf would then drop the middle term (an optimistic curve)
     lam_hat = max(1.0, math.sqrt(log_inv_g) / math.sqrt(rho)) if rho > 0 else math.inf
     middle = 0.0 if lam_hat == math.inf else rho * (lam_hat - 1.0) + log_inv_g / lam_hat
-    return (rho * alpha + (1.0 + eta) * middle
-            + math.log(event.expected_runs) / (alpha - 1.0))
+    value = (rho * alpha + (1.0 + eta) * middle
+             + math.log(event.expected_runs) / (alpha - 1.0))
+    return value + 1e-14 * value + 1e-14 / (alpha - 1.0)
 
 
 def _nan_to_inf(f: Callable[[float], float]) -> Callable[[float], float]:
@@ -209,15 +220,37 @@ def _minimise(f: Callable[[float], float]) -> float:
     return best
 
 
+def _up(value: float, scale: float) -> float:
+    """``value + 1e-15 * scale``, except ``-inf`` (an unbounded ``epsilon``) stays ``-inf``."""
+    return value if value == -math.inf else value + 1e-15 * scale
+
+
+def _log_one_minus_inv(u: float) -> float:
+    """``log(1 - 1/alpha)`` at ``alpha = 1 + u``, without cancellation near ``alpha = 1``."""
+    return -math.log1p(1.0 / u) if u >= 1.0 else math.log(u) - math.log1p(u)
+
+
 def rdp_epsilon(curve: Callable[[float], float], delta: float, method: str = "cks") -> float:
-    """Smallest epsilon (over orders) for an RDP curve: CKS20 Prop. 12 or Mironov Prop. 3."""
+    """Smallest epsilon (over orders) for an RDP curve: CKS20 Prop. 12 or Mironov Prop. 3.
+
+    ``curve(alpha)`` must not be below the exact RDP at ``alpha`` (:func:`selection_rdp` rounds
+    up). Every order gives a valid bound, so only the floating-point evaluation has to be made
+    conservative: as in :func:`accounting.conversions.cks_epsilon`, each value is raised by
+    ``1e-15`` (about 9 unit roundoffs) times the sum of the magnitudes that enter it, and
+    ``log(1 - 1/alpha)`` is formed from ``u = alpha - 1`` (exact for ``alpha`` in [1, 2]).
+    """
     log_delta = math.log(delta)
     if method == "cks":
         def f(a):
-            return curve(a) + math.log1p(-1.0 / a) - (log_delta + math.log(a)) / (a - 1.0)
+            u = a - 1.0
+            c, t2, log_a = curve(a), _log_one_minus_inv(a - 1.0), math.log1p(u)
+            scale = abs(c) + abs(t2) + (abs(log_delta) + log_a) / u
+            return _up(c + t2 - (log_delta + log_a) / u, scale)
     else:
         def f(a):
-            return curve(a) - log_delta / (a - 1.0)
+            u = a - 1.0
+            c = curve(a)
+            return _up(c - log_delta / u, abs(c) + abs(log_delta) / u)
     # clipped after the minimum (the same value), so that a NaN is not hidden by max(0, NaN) = 0
     return max(0.0, _minimise(f))
 
@@ -225,11 +258,18 @@ def rdp_epsilon(curve: Callable[[float], float], delta: float, method: str = "ck
 def rdp_delta(curve: Callable[[float], float], epsilon: float, method: str = "cks") -> float:
     """Smallest delta for an RDP curve at ``epsilon``.
 
-    The same two conversions, solved for delta."""
+    The same two conversions, solved for delta, rounded up as :func:`rdp_epsilon` is: ``log
+    delta`` is raised by ``1e-15`` times the magnitudes that enter it, plus ``1e-15`` for
+    ``exp``."""
     if method == "cks":
-        def f(a):  # log delta = (a-1)(tau - eps) + a log(1 - 1/a) - log(a - 1)... (CKS20 Prop. 12)
-            return (a - 1.0) * (curve(a) - epsilon) + a * math.log1p(-1.0 / a) - math.log(a - 1.0)
+        def f(a):  # log delta = (a-1)(tau - eps) + a log(1 - 1/a) - log(a - 1) (CKS20 Prop. 12)
+            u = a - 1.0
+            c, t2, log_u = curve(a), _log_one_minus_inv(u), math.log(u)
+            scale = u * (abs(c) + abs(epsilon)) + a * abs(t2) + abs(log_u)
+            return _up(u * (c - epsilon) + a * t2 - log_u, scale + 1.0)
     else:
         def f(a):
-            return (a - 1.0) * (curve(a) - epsilon)
+            u = a - 1.0
+            c = curve(a)
+            return _up(u * (c - epsilon), u * (abs(c) + abs(epsilon)) + 1.0)
     return min(1.0, math.exp(min(0.0, _minimise(f))))
