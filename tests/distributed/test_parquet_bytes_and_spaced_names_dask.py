@@ -10,25 +10,16 @@ import pytest
 
 from dpboost.cli._distributed import read_encoded
 from dpboost.schema import Schema
+from parquet_bytes_cases import SCHEMA, columns, write
 
 pytest.importorskip("dask.dataframe")
 
-MONTHS = ["Jan", "Feb", "Jan", "Mar", "Feb", "Jan", None, "Mar"] * 25
-HOURS = ["1.5", "2", "3.25", "4", "0.5", "6", "7", None] * 25
-LABELS = ["no", "yes", "no", "yes", "yes", "no", "no", "yes"] * 25
-SCHEMA = {"columns": {"hours": {"type": "numeric", "lower": 0, "upper": 8},
-                      "month": {"type": "categorical", "categories": ["Jan", "Feb", "Mar"]}},
-          "label": {"column": "y", "classes": ["no", "yes"]}}
+MONTHS, HOURS, LABELS = (columns(25)[name] for name in ("month", "hours", "y"))
 
 
 def _write(path, *, raw=(), names=None, cells=None):
-    columns = {"hours": HOURS, "month": cells or MONTHS, "y": LABELS}
-    arrays = [pa.array([None if v is None else v if isinstance(v, bytes) else v.encode()
-                        for v in values], pa.binary())
-              if name in raw else pa.array(values, pa.string())
-              for name, values in columns.items()]
-    pq.write_table(pa.table(arrays, names=names or list(columns)), path, row_group_size=50)
-    return path
+    table = {**columns(25), **({"month": cells} if cells else {})}
+    return write(path, table, raw=raw, names=names, row_group_size=50)
 
 
 def _folder(tmp_path, name, **kwargs):

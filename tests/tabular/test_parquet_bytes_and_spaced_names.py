@@ -19,24 +19,12 @@ from dpboost.cli import main
 from dpboost.readers import read_table
 from dpboost.schema import Schema
 from dpboost.tabular import TabularEncoder
-
-MONTHS = ["Jan", "Feb", "Jan", "Mar", "Feb", "Jan", None, "Mar"] * 5
-HOURS = ["1.5", "2", "3.25", "4", "0.5", "6", "7", None] * 5
-LABELS = ["no", "yes", "no", "yes", "yes", "no", "no", "yes"] * 5
-SCHEMA = {"columns": {"hours": {"type": "numeric", "lower": 0, "upper": 8},
-                      "month": {"type": "categorical", "categories": ["Jan", "Feb", "Mar"]}},
-          "label": {"column": "y", "classes": ["no", "yes"]}}
+from parquet_bytes_cases import SCHEMA, columns, write
 
 
 def _write(path, *, raw=(), names=None, large=False):
     """The table with the columns in ``raw`` stored as bytes (``large``: large_binary)."""
-    kind = pa.large_binary() if large else pa.binary()
-    columns = {"hours": HOURS, "month": MONTHS, "y": LABELS}
-    arrays = [pa.array([None if v is None else v.encode() for v in values], kind)
-              if name in raw else pa.array(values, pa.string())
-              for name, values in columns.items()]
-    pq.write_table(pa.table(arrays, names=names or list(columns)), path)
-    return path
+    return write(path, columns(5), raw=raw, names=names, large=large)
 
 
 def _encoded(path):
