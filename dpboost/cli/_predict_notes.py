@@ -73,9 +73,9 @@ def padding_rows(path: Path) -> tuple[int, int | None]:
     with open_text(path) as handle:
         text = next((line for line in handle if line.strip()), "")
     delimiter = sniff_delimiter(text) or ","
-    bare = set(delimiter + '"')
-    with open_text(path) as handle:
-        if not any(t.strip() and set(t.strip()) <= bare for t in handle):
+    bare = delimiter + '"'
+    with open_text(path) as handle:  # strip(bare) == "": a line of separators and quotes only
+        if not any((s := t.strip()) and not s.strip(bare) for t in handle):
             return 0, None
     with open_text(path) as handle:
         lines = [number for number, _, _, fields in numbered_records(handle, delimiter)
