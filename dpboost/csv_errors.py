@@ -17,7 +17,7 @@ from pathlib import Path
 __all__ = ["TOTALS_WORDS", "WHITESPACE_WIDTH_HINT", "arrow_error", "bad_record", "bad_record_line",
            "check_stream", "decode_error", "empty_row_hint", "field_count_error", "last_text_line",
            "last_totals_line",
-           "non_number_error", "open_bytes", "open_text", "refuse_archive",
+           "no_such_file", "non_number_error", "open_bytes", "open_text", "refuse_archive",
            "repeated_header_error", "repeated_names_error", "repeats_header",
            "totals_row_error", "totals_row_hint", "undecodable_line"]
 
@@ -50,6 +50,17 @@ def open_text(path: Path):
     if gz:
         return io.TextIOWrapper(_CheckedGzip(path), encoding="utf-8-sig", newline="")
     return open(path, encoding="utf-8-sig", newline="")
+
+
+def no_such_file(path: Path, *, parquet_folders: bool = False) -> FileNotFoundError:
+    """"No such file", or for a folder what it is (red team s34: ``dpboost online /tmp`` said
+    "No such file: /tmp").  ``parquet_folders``: the reader takes a folder of Parquet files."""
+    if not Path(path).is_dir():
+        return FileNotFoundError(f"No such file: {path}")
+    if parquet_folders:
+        return FileNotFoundError(f"{path} is a folder without Parquet files (*.parquet, *.pq): "
+                                 "give a CSV or Parquet file, or a folder of Parquet files.")
+    return FileNotFoundError(f"{path} is a folder, not a data file.")
 
 
 def open_bytes(path: Path):

@@ -28,7 +28,7 @@ import numpy as np
 
 from dpboost._validation import check_choice, check_finite_rows, check_random_state, check_scalar
 from dpboost.cell_text import first_non_number, is_decimal_number
-from dpboost.csv_errors import check_stream, decode_error, open_text
+from dpboost.csv_errors import check_stream, decode_error, no_such_file, open_text
 from dpboost.exceptions import PrivacyLeakWarning
 
 __all__ = [
@@ -348,7 +348,7 @@ def _load_csv(path, label, *, header, with_label, names_out=None, text_labels=Fa
         raise ValueError(f"The 'header' parameter of load_csv must be True, False or 'infer'. "
                          f"Got {header!r} instead.")
     if not (path.is_file() or path.is_dir() and table_format(path) == "parquet"):
-        raise FileNotFoundError(f"No such file: {path}")  # a folder: of Parquet files only
+        raise no_such_file(path, parquet_folders=True)
     names = header_names(path, header)
     has_header = names is not None
     width = len(names) if has_header else field_count(path)
@@ -467,7 +467,7 @@ def load_libsvm(path: str | os.PathLike, n_features: int | None = None, *,
         raise ValueError(f"The 'index_base' parameter of load_libsvm must be 0, 1 or None. "
                          f"Got {index_base!r} instead.")
     if not path.is_file():
-        raise FileNotFoundError(f"No such file: {path}")
+        raise no_such_file(path)
     try:  # to the first non-blank line; a damaged gzip stream: decode_error's line
         with open_text(path) as handle:
             empty = not any(line.strip() for line in handle)
@@ -564,7 +564,7 @@ def detect_format(path: str | os.PathLike) -> str:
     """``"csv"`` or ``"libsvm"``: by extension (see :func:`load_dataset`), else by content."""
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"No such file: {path}")
+        raise no_such_file(path)
     name = path.name.lower()
     if name.endswith(_CSV_SUFFIXES):
         return "csv"

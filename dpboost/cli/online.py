@@ -39,6 +39,11 @@ __all__ = ["ALGORITHMS", "NOT_PRIVATE", "add_parser", "binary_labels", "default_
 
 ALGORITHMS = ("bbm", "adaboost-ol", "adaboost-ol-s", "agnostic", "base")
 
+#: The boosters whose ``predict_one`` draws a label (``prediction="sample"``): a log loss of
+#: their +-1 draws charges 34.5 per mistake (red team s34), so ``--metric log_loss`` scores
+#: their expected label (``prediction="mean"``) instead.
+DRAWN_LABELS = ("adaboost-ol", "adaboost-ol-s", "agnostic")
+
 #: Said in the help and in every output of ``dpboost online``.
 NOT_PRIVATE = ("NOT differentially private: the online learners see every example in the "
                "clear, and neither the model, its predictions nor the errors reported are "
@@ -99,7 +104,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--mode", choices=("weight", "sample"), default=None,
                         help="bbm: pass importance weights or sample (default: weight)")
     parser.add_argument("--metric", choices=("zero_one", "log_loss"), default="zero_one",
-                        help="progressive-validation loss (default: zero_one)")
+                        help="progressive-validation loss (default: zero_one); log_loss scores "
+                             "P(y = +1), so the boosters that draw their label (adaboost-ol, "
+                             "adaboost-ol-s, agnostic) then predict its expectation "
+                             "(prediction=mean) for the loss and the test error")
     parser.add_argument("--test-fraction", type=float, default=0.2, metavar="F",
                         help="fraction of the rows held out for the test error (default: 0.2)")
     add_seed(parser, private=False, what="the split and the learners' sampling")
@@ -134,10 +142,11 @@ def default_gamma(algorithm: str) -> float:
 
 def make_model(algorithm: str, *, n_learners: int | None = None, gamma: float | None = None,
                learning_rate: float | None = None, weak_learner: str = "linear",
-               mode: str = "weight", random_state=None):
+               mode: str = "weight", prediction: str | None = None, random_state=None):
     """The online learner named by ``algorithm`` (one of :data:`ALGORITHMS`).
 
-    A parameter left at ``None`` takes the library class's default.
+    A parameter left at ``None`` takes the library class's default; ``prediction`` applies to
+    the boosters that draw their label (:data:`DRAWN_LABELS`).
     """
     from dpboost.online.learners import OnlinePerceptronLearner, OnlineStumpLearner
 
@@ -155,12 +164,14 @@ def make_model(algorithm: str, *, n_learners: int | None = None, gamma: float | 
         kwargs["mode"] = mode
     elif algorithm != "agnostic":  # AdaBoost.OL(.S) have no edge parameter
         kwargs.pop("gamma", None)
+    if algorithm in DRAWN_LABELS and prediction is not None:
+        kwargs["prediction"] = prediction
     return cls(weak_learner=weak_learner, random_state=random_state, **kwargs)
 
 
 def _settings(model) -> dict:
     """The model's public settings, for the output."""
-    keys = ("n_learners", "gamma", "learning_rate", "mode")
+    keys = ("n_learners", "gamma", "learning_rate", "mode", "prediction")
     return {k: getattr(model, k) for k in keys if isinstance(getattr(model, k, None),
                                                                 (int, float, str))}
 
@@ -196,6 +207,7 @@ def run(args) -> int:
         model = make_model(args.algorithm, n_learners=args.n_learners, gamma=args.gamma,
                            learning_rate=args.learning_rate, weak_learner=args.weak_learner,
                            mode=args.mode or "weight",
+                           prediction="mean" if args.metric == "log_loss" else None,
                            random_state=np.random.default_rng(
                                np.random.SeedSequence(args.seed, spawn_key=(1,))))
     except MemoryError:

@@ -20,6 +20,7 @@ References
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import numbers
 from typing import Protocol, runtime_checkable
@@ -29,7 +30,7 @@ import numpy as np
 from dpboost._validation import check_scalar
 
 __all__ = ["MAX_WEIGHT", "OnlineClassifier", "OnlineLearner", "check_features", "check_label",
-           "check_rows", "check_weight", "prediction_stream"]
+           "check_rows", "check_weight", "independent_streams", "prediction_stream"]
 
 #: Largest importance weight accepted.  The linear weak learners' AdaGrad accumulators sum
 #: squared weighted gradients: near ``1e154`` one square overflows float64, the accumulator
@@ -163,6 +164,21 @@ def prediction_stream(rng: np.random.Generator) -> np.random.Generator:
         return np.random.default_rng(int.from_bytes(digest, "little"))
 
 
+def independent_streams(rng: np.random.Generator, n: int) -> list[np.random.Generator]:
+    """``n`` independent children of (a copy of) ``rng``, which is itself left as it was.
+
+    ``Generator.spawn`` on a copy: the children depend on ``rng``'s seed only, so a booster's
+    weak learners copied from one prototype are reproducible and mutually independent.  A bit
+    generator without a ``SeedSequence`` seeds child ``i`` from a digest of its state and ``i``.
+    """
+    try:
+        return copy.deepcopy(rng).spawn(n)
+    except (TypeError, ValueError):
+        state = repr(rng.bit_generator.state)
+        return [np.random.default_rng(int.from_bytes(
+            hashlib.sha256(f"{state}/{i}".encode()).digest(), "little")) for i in range(n)]
+
+
 @runtime_checkable
 class OnlineLearner(Protocol):
     """Anything with ``predict_one`` and ``learn_one`` (structural type)."""
@@ -193,9 +209,27 @@ class OnlineClassifier:
                 f"partial_fit must have one row, label and weight per example. Got shapes "
                 f"{X.shape}, {y.shape} and {w.shape} instead."
             )
+        self._check_batch(X, y, w, f"{type(self).__name__}.partial_fit")
         for xi, yi, wi in zip(X, y, w):
             self.learn_one(xi, float(yi), float(wi))
         return self
+
+    @staticmethod
+    def _check_batch(X: np.ndarray, y: np.ndarray, w: np.ndarray, owner: str) -> None:
+        """Refuse a batch with a non-finite row, a label other than -1/+1 or a weight outside
+        ``[0, MAX_WEIGHT]`` before any row is learned (red team s34: a NaN at row 5 raised
+        after rows 0-4 had updated the model), in the words ``learn_one`` would use."""
+        ok = np.isfinite(X).all(axis=1) & ((y == 1.0) | (y == -1.0))
+        ok &= (w >= 0.0) & (w <= MAX_WEIGHT)  # False for NaN
+        bad = np.flatnonzero(~ok)
+        if bad.size:
+            i = int(bad[0])
+            try:
+                check_features(X[i], None, owner)
+                check_label(float(y[i]), owner)
+                check_weight(float(w[i]), owner)
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(f"{exc} At row {i}; nothing was learned from this call.") from None
 
     def decision_function(self, X) -> np.ndarray:
         """``predict_one`` on every row of the 2-D ``X`` (no learning)."""

@@ -43,6 +43,7 @@ from dpboost.online.base import (
     check_features,
     check_label,
     check_weight,
+    independent_streams,
 )
 
 __all__ = [
@@ -304,7 +305,24 @@ class ListBank(_Bank):
 
     @classmethod
     def from_prototype(cls, prototype, n_learners: int) -> ListBank:
-        return cls([copy.deepcopy(prototype) for _ in range(n_learners)])
+        """``n_learners`` deep copies of ``prototype``, each with its own random streams.
+
+        A copy of a ``numpy.random.Generator`` draws what the original draws, so ``N`` copies
+        of a randomised learner would vote alike on every row and the booster would combine one
+        learner ``N`` times (red team s34: 51 copies gave 1 distinct vote and test error 0.39,
+        where 51 independent learners gave 0.075).  Every Generator the prototype holds as an
+        attribute is therefore replaced, in copy ``i``, by the ``i``-th of ``N`` independent
+        children spawned from (a copy of) it: reproducible from the prototype's seed, and the
+        prototype itself is left untouched.  The N learners of BKL15 (Algorithms 1-2) and BCHM20
+        (Algorithm 1) are separate instances.  A learner that keeps an integer seed and makes
+        its Generator later is copied with that seed: give it a Generator instead.
+        """
+        learners = [copy.deepcopy(prototype) for _ in range(n_learners)]
+        for name, value in list(getattr(prototype, "__dict__", {}).items()):
+            if isinstance(value, np.random.Generator):
+                for learner, stream in zip(learners, independent_streams(value, n_learners)):
+                    setattr(learner, name, stream)
+        return cls(learners)
 
     def _allocate(self, d: int) -> None:
         pass  # the learners keep their own state
@@ -336,7 +354,8 @@ def make_bank(weak_learner, n_learners: int, *, learning_rate: float = 0.5,
 
     ``weak_learner`` is ``"linear"`` (:class:`LinearBank` with ``learning_rate``),
     ``"perceptron"``, ``"stump"``, or any object with ``predict_one`` / ``learn_one`` (deep-copied
-    ``n_learners`` times into a :class:`ListBank`).
+    ``n_learners`` times into a :class:`ListBank`, each copy's Generators made independent:
+    :meth:`ListBank.from_prototype`).
     """
     bank = _make_bank(weak_learner, n_learners, learning_rate=learning_rate, owner=owner)
     bank.owner = owner

@@ -8,7 +8,12 @@ Run the learner once over the sample ``z_1, ..., z_T``; ``h_t`` (or ``w_t``) is 
   learner with mistake bound ``M_A`` (realizable case), and at most
   ``min_w L_D(w) + E[Regret_T]/T`` in general.
 * ``method="average"``: for a convex loss in ``w``, return ``w_bar = (1/T) sum_t w_t``; by
-  Jensen ``L_D(w_bar) <= (1/T) sum_t L_D(w_t)``, so the same bound holds.
+  Jensen ``L_D(w_bar) <= (1/T) sum_t L_D(w_t)``, so the same bound holds *for that convex
+  loss* (e.g. the hinge or logistic loss of
+  :class:`~dpboost.online.ogd.OnlineGradientDescentClassifier`).  The Perceptron's mistake
+  bound is a 0-1 loss, which is not convex in ``w``: averaging its iterates is the classical
+  averaged Perceptron, often accurate, but the ``M_A / T`` bound is proved only for
+  ``"random"`` (red team s34).
 
 References
 ----------
@@ -63,11 +68,13 @@ def online_to_batch(
         Labels in ``{-1, +1}``, ideally an i.i.d. sample.
     method : {"random", "average"}
         ``"random"``: a deep copy of the learner as it was before learning row ``r``, ``r``
-        uniform over the ``T`` rows.  ``"average"``: for linear learners exposing ``coef_``
+        uniform over the ``T`` rows: ``E[L_D(h_r)] <= M_A / T`` for a mistake bound ``M_A``.
+        ``"average"``: for linear learners exposing ``coef_``
         (:class:`~dpboost.online.perceptron.Perceptron`,
         :class:`~dpboost.online.ogd.OnlineGradientDescentClassifier`), a copy of the final
         learner whose ``coef_`` is the mean of the iterates ``w_1..w_T`` used on the ``T``
-        rounds (``w_1 = 0``).
+        rounds (``w_1 = 0``); its bound holds for a convex loss only (the OGD classifier's),
+        not for the Perceptron's 0-1 mistakes (the averaged Perceptron, a heuristic there).
     rng : numpy.random.Generator
         Required for ``method="random"``.
 
