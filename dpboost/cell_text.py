@@ -202,12 +202,15 @@ class DeclaredValues:
 def _date_key(value: datetime.date) -> str | None:
     """``2020-01-01`` for a date or a time stamp at midnight, ``2020-01-01 10:30:00`` for
     another time (pandas' ``NaT`` is missing): the text a CSV holds, so a Parquet column of
-    time stamps matches the dates a schema declares."""
+    time stamps matches the dates a schema declares.  A stamp with a time zone at midnight in
+    its own zone is that date too (red team s34: ``datetime64[us, UTC]`` dates were read as
+    ``1970-01-01 00:00:00+00:00``, none of the declared dates, so every row was "other", in
+    silence at train); at another time it keeps its offset."""
     if value != value:  # NaT
         return None
     if not isinstance(value, datetime.datetime):
         return value.isoformat()
-    if value.time() == datetime.time(0) and value.tzinfo is None:
+    if value.time() == datetime.time(0):  # the wall-clock time in the stamp's own zone
         return value.date().isoformat()
     return value.isoformat(sep=" ")
 

@@ -64,6 +64,10 @@ def read_columns(file: str | os.PathLike, columns=None, row_groups=None, *,
 
     ``pandas_metadata``: restore the index pandas wrote, as :func:`pandas.read_parquet` does.
     A cell that is not UTF-8 is named by its row in the file (0-based, as ``at row`` counts).
+    A *named* index (``frame.set_index("age").to_parquet(...)``) is stored as a column and
+    read as one, in the file's column order: pandas made it the index, so a schema naming
+    ``age`` was told the file had no such column (red team s34), in other words with and
+    without ``--workers``.
     """
     import pyarrow.parquet as pq
 
@@ -87,6 +91,11 @@ def read_columns(file: str | os.PathLike, columns=None, row_groups=None, *,
         frame = table.to_pandas()
     except (ValueError, OSError) as exc:  # as pandas.read_parquet's error was
         raise _unreadable(file, exc) from None
+    named = [level for level in frame.index.names if level is not None]
+    if named:  # a column pandas stored as its index (set_index before to_parquet) is a column
+        frame = frame.reset_index(level=named)  # then only the columns asked for, in order
+        frame = frame[[n for n in (table.column_names if pick is None else pick)
+                       if n in frame.columns]]
     frame.columns = [str(c).strip() for c in frame.columns]
     return frame
 
