@@ -11,6 +11,7 @@ import csv
 import gzip
 import io
 import re
+import unicodedata
 import zlib
 from pathlib import Path
 
@@ -432,8 +433,22 @@ def field_count_error(path, line: int, width: int, found: int, *, whitespace: bo
     """
     hint = WHITESPACE_WIDTH_HINT if whitespace and found > width else ""
     below = f" If line {line} is a note or a total below the table, delete it." if last else ""
+    if last and found == 1 and (marks := _control_only(path, line)):
+        below = (f" Line {line} holds only the control character{'s' if len(marks) > 1 else ''}"
+                 f" {', '.join(marks)} (old DOS files end with \\x1a), invisible in most "
+                 "editors: delete it.")  # red team s34: the note-or-total advice alone
     return ValueError(f"{path}, line {line}: expected {width} fields (as in the first row), "
                       f"found {found}{hint}.{below}")
+
+
+def _control_only(path, line: int) -> list[str] | None:
+    """The control characters (``\\x1a``, ...) that make up the record at ``line``, or None
+    when it holds anything else (or cannot be read: an error path, it never raises)."""
+    cells = _record_cells(path, line)
+    text = "".join(cells or ()).strip()
+    if not text or any(unicodedata.category(c) != "Cc" for c in text):
+        return None
+    return sorted({f"\\x{ord(c):02x}" for c in text})
 
 
 def _is_totals_cell(cell) -> bool:
