@@ -274,18 +274,28 @@ def private_norm_scale(X: np.ndarray, norm_bound: float, rho: float, *,
     >>> private_norm_scale(X, 1.0, 0.5, rng=np.random.default_rng(0)) >= 4.0
     True
     """
-    n = X.shape[0]
+    return norm_scale_from_counts(norm_bin_counts(X, norm_bound), X.shape[0], rho, rng=rng)
+
+
+def norm_bin_counts(X: np.ndarray, norm_bound: float) -> np.ndarray:
+    """The exact (noise-free) row-norm histogram of :func:`private_norm_scale`: ``NORM_BINS``
+    integers, additive over any split of the rows (the dask backend sums them per chunk)."""
     norms = np.sqrt(np.einsum("ij,ij->i", X, X, dtype=np.float64)) / norm_bound
     with np.errstate(divide="ignore"):
         j = np.floor(-4.0 * np.log2(np.maximum(norms, 1e-300)))
     j = np.clip(j, 0, NORM_BINS - 1).astype(np.int64)
-    counts = np.bincount(j, minlength=NORM_BINS)
+    return np.bincount(j, minlength=NORM_BINS)
+
+
+def norm_scale_from_counts(counts: np.ndarray, n: int, rho: float, *,
+                           rng: np.random.Generator) -> float:
+    """The release of :func:`private_norm_scale` from the exact histogram ``counts`` of ``n``
+    rows: the one definition every backend calls (its event is :func:`norm_histogram_event`)."""
     t, m = lattice_variance(math.sqrt(1.0 / rho))
-    noisy = counts + sample_discrete_gaussian(t * m, NORM_BINS, rng=rng)
+    noisy = np.asarray(counts) + sample_discrete_gaussian(t * m, NORM_BINS, rng=rng)
     reach = np.flatnonzero(np.cumsum(noisy) >= (1.0 - NORM_QUANTILE) * n)
     top = int(reach[0]) if reach.size else 0
     return float(2.0 ** (top / 4.0))
-
 
 
 def split_budget(target_epsilon: float, target_delta: float, *, count: bool,

@@ -407,36 +407,26 @@ def prepare_fit(estimator, X, y, norm_bound: float, *, warn: bool = True):
     return clip_rows_dask(X, norm_bound), y_pm
 
 
-def _norm_bin_counts(block: np.ndarray, norm_bound: float, n_bins: int) -> np.ndarray:
-    # the histogram of dpboost.defaults.private_norm_scale, for one chunk
-    norms = np.sqrt(np.einsum("ij,ij->i", block, block, dtype=np.float64)) / norm_bound
-    with np.errstate(divide="ignore"):
-        j = np.floor(-4.0 * np.log2(np.maximum(norms, 1e-300)))
-    j = np.clip(j, 0, n_bins - 1).astype(np.int64)
-    return np.bincount(j, minlength=n_bins)[None, :]
+def _norm_bin_counts(block: np.ndarray, norm_bound: float) -> np.ndarray:
+    from dpboost.defaults import norm_bin_counts
+
+    return norm_bin_counts(block, norm_bound)[None, :]
 
 
 def private_norm_scale_dask(X, norm_bound: float, rho: float, *,
                             rng: np.random.Generator) -> float:
     """:func:`dpboost.defaults.private_norm_scale` on a dask ``X``: exact integer counts per chunk.
 
-    The same bins, the same discrete Gaussian and the same selection (a test pins that both
-    give the same scale for the same data and seed); only ``NORM_BINS`` integers reach the
-    client.
+    The same bins (:func:`~dpboost.defaults.norm_bin_counts` per chunk) and the same release
+    (:func:`~dpboost.defaults.norm_scale_from_counts`, one definition for both backends); only
+    ``NORM_BINS`` integers reach the client.
     """
-    import math
+    from dpboost.defaults import NORM_BINS, norm_scale_from_counts
 
-    from dpboost.defaults import NORM_BINS, NORM_QUANTILE
-    from dpboost.mechanisms import lattice_variance, sample_discrete_gaussian
-
-    per_chunk = X.map_blocks(_norm_bin_counts, float(norm_bound), NORM_BINS,
+    per_chunk = X.map_blocks(_norm_bin_counts, float(norm_bound),
                              chunks=((1,) * X.numblocks[0], (NORM_BINS,)), dtype=np.int64)
     counts = gather(per_chunk.sum(axis=0))
-    t, m = lattice_variance(math.sqrt(1.0 / rho))
-    noisy = counts + sample_discrete_gaussian(t * m, NORM_BINS, rng=rng)
-    reach = np.flatnonzero(np.cumsum(noisy) >= (1.0 - NORM_QUANTILE) * X.shape[0])
-    top = int(reach[0]) if reach.size else 0
-    return float(2.0 ** (top / 4.0))
+    return norm_scale_from_counts(counts, X.shape[0], rho, rng=rng)
 
 
 def positive_count(y_pm) -> int:

@@ -200,7 +200,7 @@ class _Recorder:
                 # squared sensitivity: the count 1, the norm histogram 2; the score histogram
                 # is drawn as two calls (positives, negatives) over one joint vector of
                 # squared sensitivity 2, so each call carries half of it
-                sens2 = {"private_count": 1.0, "private_norm_scale": 2.0,
+                sens2 = {"private_count": 1.0, "norm_scale_from_counts": 2.0,
                          "private_platt": 1.0, "private_class_counts": 2.0}[name]
                 self.calls.append((name, sens2 / (2 * float(s2))))
                 return sample(s2, size, rng=rng)
@@ -289,6 +289,19 @@ ACCOUNTING_CASES = [
 @pytest.mark.parametrize("n, d, k, minority, eps, delta, params", ACCOUNTING_CASES)
 def test_the_event_is_the_sum_of_the_mechanisms_invoked(monkeypatch, n, d, k, minority, eps,
                                                          delta, params):
+    _check_the_event_is_the_sum(monkeypatch, n, d, k, minority, eps, delta, params)
+
+
+@pytest.mark.parametrize("n, d, k, minority, eps, delta, params",
+                         [ACCOUNTING_CASES[i] for i in (1, 3, 8)])
+def test_the_event_is_the_sum_of_the_mechanisms_invoked_on_dask(monkeypatch, n, d, k, minority,
+                                                                 eps, delta, params):
+    # the dask backend's own code paths (the norm histogram's counts per chunk, the centre's
+    # sums on the workers) draw through the same priced entry points
+    _check_the_event_is_the_sum(monkeypatch, n, d, k, minority, eps, delta, params, dask=True)
+
+
+def _check_the_event_is_the_sum(monkeypatch, n, d, k, minority, eps, delta, params, dask=False):
     from accounting import ZCDPAccountant
 
     rng = np.random.default_rng(n + d + k)
@@ -297,10 +310,19 @@ def test_the_event_is_the_sum_of_the_mechanisms_invoked(monkeypatch, n, d, k, mi
     X[y == 1] += 0.2
     rec = _Recorder(monkeypatch)
     rec.context.update(R=1.0, n=n)
+    est = PrivateHalfspaceClassifier(eps, delta, classes=list(range(k)), random_state=1,
+                                     **params)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        est = PrivateHalfspaceClassifier(eps, delta, classes=list(range(k)), random_state=1,
-                                         **params).fit(X, y)
+        if dask:
+            import dask as dask_module
+            import dask.array as da
+
+            with dask_module.config.set(scheduler="synchronous"):
+                rows = n // 3 + 1
+                est.fit(da.from_array(X, chunks=(rows, d)), da.from_array(y, chunks=rows))
+        else:
+            est.fit(X, y)
     report = est.privacy_report_
     event_rho = ZCDPAccountant().compose(est.privacy_event_).rho
     # every mechanism the report lists ran, and nothing else drew noise from the data
