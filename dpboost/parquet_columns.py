@@ -9,7 +9,8 @@ the same one (``"Month"``, ``"Month "``) are refused when one of them is read, a
 naming a column twice is: before, the exact ``"Month"`` was read and the other went unused.
 
 **Bytes.**  Spark, Hive and Impala write text columns as raw bytes (Parquet ``binary`` without
-the UTF-8 annotation); pandas read their cells as ``b'Jan'``, which matched no declared
+the UTF-8 annotation; a CHAR(n) column may be ``fixed_size_binary``, padded with NUL bytes);
+pandas read their cells as ``b'Jan'``, which matched no declared
 category (the column was encoded as zeros on every row, without a warning), no label class and
 no number.  Such a column is now decoded as UTF-8 text, so it reads as the same column stored
 as text; a cell that is not UTF-8 is refused in one line naming the file, the column and the
@@ -107,7 +108,7 @@ def _text_type(kind):
     if pa.types.is_dictionary(kind):
         value = _text_type(kind.value_type)
         return None if value is None else pa.dictionary(kind.index_type, value, kind.ordered)
-    if pa.types.is_binary(kind):
+    if pa.types.is_binary(kind) or pa.types.is_fixed_size_binary(kind):
         return pa.string()
     if pa.types.is_large_binary(kind):
         return pa.large_string()
@@ -126,13 +127,25 @@ def _as_text(table, file, first: int):
         if kind is None:
             continue
         try:
-            column = table.column(j).cast(kind)
+            column = _decoded(table.column(j), field.type, kind)
         except pa.ArrowInvalid:
             row = first + _first_not_utf8(table.column(j))
             raise ValueError(f"{file} is not UTF-8 text (column {field.name.strip()!r} holds "
                              f"other bytes at row {row}); re-save it as UTF-8.") from None
         table = table.set_column(j, field.with_type(kind), column)
     return table
+
+
+def _decoded(column, stored, kind):
+    """``column`` as text of type ``kind``; fixed-width cells (``fixed_size_binary``, the
+    C-string padding of a CHAR(n) column) lose their trailing NUL bytes, as a padded cell's
+    spaces are stripped."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not pa.types.is_fixed_size_binary(stored):
+        return column.cast(kind)
+    return pc.utf8_rtrim(column.cast(pa.binary()).cast(kind), characters="\x00")
 
 
 def _first_not_utf8(column) -> int:

@@ -20,15 +20,24 @@ def columns(repeat: int) -> dict[str, list]:
     return {"hours": _HOURS * repeat, "month": _MONTHS * repeat, "y": _LABELS * repeat}
 
 
-def write(path, table: dict[str, list], *, raw=(), names=None, large=False,
+def write(path, table: dict[str, list], *, raw=(), names=None, large=False, fixed=False,
           row_group_size=None):
     """Write ``table`` to ``path``: the columns in ``raw`` as bytes (``large``: large_binary;
-    a cell already ``bytes`` is kept as it is), ``names`` replacing the column names."""
-    kind = pa.large_binary() if large else pa.binary()
-    arrays = [pa.array([None if v is None else v if isinstance(v, bytes) else v.encode()
-                        for v in values], kind)
-              if name in raw else pa.array(values, pa.string())
-              for name, values in table.items()]
+    ``fixed``: fixed_size_binary, cells padded with NUL bytes as a C CHAR(n) column; a cell
+    already ``bytes`` is kept as it is), ``names`` replacing the column names."""
+    arrays = []
+    for name, values in table.items():
+        if name not in raw:
+            arrays.append(pa.array(values, pa.string()))
+            continue
+        cells = [None if v is None else v if isinstance(v, bytes) else v.encode()
+                 for v in values]
+        if fixed:
+            width = max(len(c) for c in cells if c is not None)
+            cells = [None if c is None else c.ljust(width, b"\x00") for c in cells]
+            arrays.append(pa.array(cells, pa.binary(width)))
+        else:
+            arrays.append(pa.array(cells, pa.large_binary() if large else pa.binary()))
     pq.write_table(pa.table(arrays, names=names or list(table)), path,
                    row_group_size=row_group_size)
     return path

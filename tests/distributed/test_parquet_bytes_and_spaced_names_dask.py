@@ -17,9 +17,9 @@ pytest.importorskip("dask.dataframe")
 MONTHS, HOURS, LABELS = (columns(25)[name] for name in ("month", "hours", "y"))
 
 
-def _write(path, *, raw=(), names=None, cells=None):
+def _write(path, *, raw=(), names=None, cells=None, fixed=False):
     table = {**columns(25), **({"month": cells} if cells else {})}
-    return write(path, table, raw=raw, names=names, row_group_size=50)
+    return write(path, table, raw=raw, names=names, fixed=fixed, row_group_size=50)
 
 
 def _folder(tmp_path, name, **kwargs):
@@ -36,9 +36,10 @@ def _read(path):
     return X.compute(), y.compute()
 
 
+@pytest.mark.parametrize("fixed", [False, True])
 @pytest.mark.parametrize("raw", [("month",), ("y",), ("hours",)])
-def test_byte_columns_read_as_the_text_file_with_dask(tmp_path, client, raw):
-    X, y = _read(_folder(tmp_path, "raw", raw=raw))
+def test_byte_columns_read_as_the_text_file_with_dask(tmp_path, client, raw, fixed):
+    X, y = _read(_folder(tmp_path, "raw", raw=raw, fixed=fixed))
     ref_X, ref_y = _read(_folder(tmp_path, "text"))
     np.testing.assert_array_equal(X, ref_X)
     np.testing.assert_array_equal(y, ref_y)

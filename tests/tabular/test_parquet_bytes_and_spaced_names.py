@@ -22,9 +22,10 @@ from dpboost.tabular import TabularEncoder
 from parquet_bytes_cases import SCHEMA, columns, write
 
 
-def _write(path, *, raw=(), names=None, large=False):
-    """The table with the columns in ``raw`` stored as bytes (``large``: large_binary)."""
-    return write(path, columns(5), raw=raw, names=names, large=large)
+def _write(path, *, raw=(), names=None, large=False, fixed=False):
+    """The table with the columns in ``raw`` stored as bytes (``large``: large_binary;
+    ``fixed``: fixed_size_binary padded with NUL bytes)."""
+    return write(path, columns(5), raw=raw, names=names, large=large, fixed=fixed)
 
 
 def _encoded(path):
@@ -45,11 +46,14 @@ def _train(tmp_path, data, name, capsys):
     return json.loads(out.read_text())
 
 
-@pytest.mark.parametrize("large", [False, True])
+@pytest.mark.parametrize("kind", ["binary", "large", "fixed"])
 @pytest.mark.parametrize("raw", [("month",), ("y",), ("hours",), ("hours", "month", "y")])
-def test_byte_columns_read_as_the_same_text_columns(tmp_path, raw, large):
+def test_byte_columns_read_as_the_same_text_columns(tmp_path, raw, kind):
+    # (fixed: a CHAR(n) column, fixed_size_binary with NUL padding, was read as b'Jan\x00'
+    # and the label refused or the column encoded as zeros, session 35)
     text = _write(tmp_path / "text.parquet")
-    data = _write(tmp_path / "raw.parquet", raw=raw, large=large)
+    data = _write(tmp_path / "raw.parquet", raw=raw, large=kind == "large",
+                  fixed=kind == "fixed")
     frame = read_table(data)
     assert frame.map(lambda v: isinstance(v, bytes)).to_numpy().sum() == 0
     X, y = _encoded(data)
@@ -58,10 +62,12 @@ def test_byte_columns_read_as_the_same_text_columns(tmp_path, raw, large):
     np.testing.assert_array_equal(y, ref_y)
 
 
+@pytest.mark.parametrize("fixed", [False, True])
 @pytest.mark.parametrize("raw", [("month",), ("y",), ("hours",)])
-def test_train_on_a_byte_column_gives_the_text_file_s_model(tmp_path, raw, capsys):
+def test_train_on_a_byte_column_gives_the_text_file_s_model(tmp_path, raw, fixed, capsys):
     ref = _train(tmp_path, _write(tmp_path / "text.parquet"), "text", capsys)
-    got = _train(tmp_path, _write(tmp_path / "raw.parquet", raw=raw), "raw", capsys)
+    got = _train(tmp_path, _write(tmp_path / "raw.parquet", raw=raw, fixed=fixed), "raw",
+                 capsys)
     assert got == ref
 
 
