@@ -16,7 +16,8 @@ import unicodedata
 import numpy as np
 
 __all__ = ["AMBIGUOUS", "DATE_ADVICE", "DECIMAL_COMMA", "NA_WORDS", "DeclaredValues",
-           "category_key", "category_text", "first_non_number", "is_decimal_number", "is_nan_text"]
+           "category_key", "category_text", "control_hint", "first_non_number",
+           "is_decimal_number", "is_nan_text"]
 
 #: What to do with a column of dates: the one advice of a schema's ``"type": "date"``, a draft's
 #: date column and a cell that reads as a date.
@@ -274,3 +275,23 @@ def first_non_number(cells) -> tuple[int, str] | None:
     empty = cell is None or (isinstance(cell, float) and math.isnan(cell)) or (
         isinstance(cell, str) and not cell.strip())
     return row, "is empty" if empty else "holds a non-numeric value"
+
+
+def control_hint(value) -> str | None:
+    r"""What a refusal of ``value`` (a label outside the classes) adds when the cell holds a
+    control character (a NUL, a backspace, DEL), which editors do not show, so the cell looks
+    like a class: the character's kind, named by its escape (session 35).
+
+    Examples
+    --------
+    >>> control_hint("yes\x00")
+    "it holds the control character '\\x00', which editors do not show: remove it from the file"
+    >>> control_hint("yes") is None, control_hint(1.5) is None
+    (True, True)
+    """
+    if not isinstance(value, str):
+        return None
+    char = next((c for c in value if c < " " or c == "\x7f"), None)
+    return (None if char is None else
+            f"it holds the control character {char!r}, which editors do not show: remove it "
+            "from the file")

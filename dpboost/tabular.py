@@ -37,7 +37,8 @@ import warnings
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from dpboost.cell_text import NA_WORDS, DeclaredValues, category_text, is_decimal_number
+from dpboost.cell_text import (NA_WORDS, DeclaredValues, category_text, control_hint,
+                               is_decimal_number)
 from dpboost.exceptions import PrivacyLeakWarning
 from dpboost.schema import (
     CategoricalColumn,
@@ -397,6 +398,8 @@ def _label_error(out, lost, y, schema: Schema, column: str) -> BadValueError:
                 "does)")
     elif key.endswith(".") and key[:-1] in keys:
         hint = " (it ends in '.', as UCI adult.test's labels do: remove the dots)"
+    elif control_hint(text):
+        hint = f" ({control_hint(text)})"
     elif key.lower() in NA_WORDS:
         hint = (" (it reads as a missing-value marker: remove the rows without a label; to "
                 "only predict them, run predict without --label)")

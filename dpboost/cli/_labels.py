@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from dpboost.cell_text import AMBIGUOUS, NA_WORDS, DeclaredValues
+from dpboost.cell_text import AMBIGUOUS, NA_WORDS, DeclaredValues, control_hint
 
 __all__ = [
     "CASE_HINT",
@@ -316,8 +316,10 @@ def tally_message(tally: LabelTally, classes, what: str, path=None, *,
     dotted = (_dotted(tally.first_label, DeclaredValues(classes, decimal)) if training
               else tally.dotted)
     hint = "; the labels end in '.', as in UCI adult.test: remove the dots" if dotted else ""
+    control = control_hint(tally.first_label)
     marker = (f"; {MARKER_HINT}" if reads_as_marker(tally.first_label) else
-              f"; {CASE_HINT}" if _case_variant(tally.first_label, classes) else "")
+              f"; {CASE_HINT}" if _case_variant(tally.first_label, classes) else
+              f"; {control}" if control else "")
     return (f"{prefix}{rows} a label outside {what} {list(classes)} (the first at "
             f"{where}{marker}){hint}.")
 
