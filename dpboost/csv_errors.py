@@ -376,13 +376,15 @@ def repeats_header(path: Path, line: int) -> bool:
         if header is None or header[0] >= line:
             return False  # the header itself (or above it)
         delimiter = sniff_delimiter(header[1].rstrip("\r\n"))
-        names = [n.lstrip("\ufeff") for n in split_fields(header[1].rstrip("\r\n"), delimiter)]
+        names = [n.lstrip("\ufeff") for n in split_fields(header[1].rstrip("\r\n").lstrip(
+            "\ufeff"), delimiter)]
         with open_text(Path(path)) as handle:
             text = record_text(handle, line, delimiter)
     except (OSError, EOFError, UnicodeDecodeError, csv.Error):
         return False
+    # the mark goes before the split: ahead of a quoted name it would keep the quotes
     return text is not None and [cell.lstrip("\ufeff") for cell in split_fields(
-        text, delimiter)] == names
+        text.lstrip("\ufeff"), delimiter)] == names
 
 
 def repeated_header_error(path, line: int) -> ValueError:

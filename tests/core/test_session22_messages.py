@@ -117,6 +117,10 @@ def _yn_lines(n: int, sep: str = ",", seed: int = 0) -> list[str]:
     (";", "x;y\n", '"x";y\n'),
     ("\t", "x\ty\n", "x\ty\n"),
     (" ", "x y\n", "x   y\n"),
+    # two R write.csv exports saved with a byte-order mark, joined (red team, session 35:
+    # the mark before a quoted name kept the quotes, and the row read as "not a number")
+    (",", '\ufeff"x","y"\n', '\ufeff"x","y"\n'),
+    (",", '"x","y"\n', '\ufeff"x","y"\n'),
 ])
 def test_train_names_a_repeated_header_row(tmp_path, capsys, sep, header, again):
     data, schema = tmp_path / "joined.csv", tmp_path / "s.json"
