@@ -212,6 +212,9 @@ def _check_first_two(path: Path, lines, decimal: str = ".", separator: str | Non
         (n1, k1), (n2, k2) = records
         trailing = (delimiter is not None and k2 == k1 + 1
                     and second.rstrip().endswith(delimiter))
+        header_trailing = (delimiter is not None and k1 == k2 + 1 and not other  # (red team
+                           and lines[0][1].rstrip("\r\n ").endswith(delimiter)  # s35: was
+                           and not second.rstrip("\r\n ").endswith(delimiter))  # "delete it")
         hint = (f"Line {n2} opens a quote (\") that does not close on it, so the lines after "
                 "it were read into one cell: close the quote, or remove it." if
                 delimiter is not None and second.count('"') % 2 else  # (user trial, s. 26)
@@ -223,6 +226,9 @@ def _check_first_two(path: Path, lines, decimal: str = ".", separator: str | Non
                 f"index without a name, add a name at its start (and declare that column "
                 f"\"drop\"); if it is a title or a note rather than the header or a row, "
                 f"delete it." if k2 == k1 + 1 and not other else
+                f"Line {n1} ends in a separator and line {n2} does not: remove the separator "
+                f"at the end of line {n1} (it adds a column without a name)."
+                if header_trailing else
                 f"If line {n1} is a title or a note rather than the header or a row, delete it.")
         if other:  # line 1 has none of the separators line 2 has
             name = SEPARATOR_NAMES[found]

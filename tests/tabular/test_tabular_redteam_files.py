@@ -361,6 +361,26 @@ def test_rows_ending_in_a_separator_under_a_header_without_one_say_so(tmp_path,
                  "--out", str(tmp_path / "m.json")]) == 0
 
 
+@pytest.mark.parametrize("sep", [",", ";", "\t"])
+@pytest.mark.parametrize("workers", [[], ["--workers", "1"]], ids=["memory", "workers"])
+def test_a_header_ending_in_a_separator_above_rows_without_one_says_so(tmp_path,
+                                                                       one_line_error,
+                                                                       sep, workers):
+    """A header 'a,y,' above rows '1,0' (red team, session 35: an R export's header edited by
+    hand) was told 'If line 1 is a title or a note ... delete it': the header itself."""
+    schema = _write(tmp_path / "s.json", {
+        "columns": {"a": {"type": "numeric", "lower": 0, "upper": 10}},
+        "label": {"column": "y", "classes": [0, 1]}})
+    rows = "".join(f"{k}{sep}{k % 2}\n" for k in range(40))
+    data = _write(tmp_path / "d.csv", f"a{sep}y{sep}\n" + rows)
+    code = main(["train", str(data), "--schema", str(schema), *TRAIN,
+                 "--out", str(tmp_path / "m.json"), *workers])
+    line = one_line_error(code, "line 2: expected 3 fields (as in the first row), found 2",
+                          "Line 1 ends in a separator and line 2 does not: remove the "
+                          "separator at the end of line 1")
+    assert "title or a note" not in line
+
+
 def test_the_block_reader_layout_names_columns_quoted_after_a_space(tmp_path):
     """csv_layout (the block reader's) names such a file's columns unquoted; it refused the
     file until session 28, when the block reader began to read its values unquoted too."""
