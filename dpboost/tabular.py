@@ -59,7 +59,7 @@ from dpboost.tabular_cells import (
     declared_text,
     na_keys,
 )
-from dpboost.tabular_checks import case_only_mismatches, outside_declarations
+from dpboost.tabular_checks import outside_declarations, spelling_mismatches
 from dpboost.tabular_warnings import (
     PANDAS_NA_TEXTS,
     warn_guessed_label,
@@ -67,8 +67,8 @@ from dpboost.tabular_warnings import (
     warn_pandas_na,
 )
 
-__all__ = ["PANDAS_NA_TEXTS", "BadValueError", "TabularEncoder", "case_only_mismatches",
-           "outside_declarations"]
+__all__ = ["PANDAS_NA_TEXTS", "BadValueError", "TabularEncoder", "outside_declarations",
+           "spelling_mismatches"]
 
 #: Relative shrink of the 1/sqrt(B) factor, so rounding never lifts a norm above 1.
 _SHRINK = 1.0 - 1e-12

@@ -1,4 +1,4 @@
-"""Checks of the data for its owner: values clipped, undeclared or differing only in case.
+"""Checks of the data for its owner: values clipped, undeclared or differing only in spelling.
 
 These read the data WITHOUT privacy: ``dpboost predict`` prints them, and ``dpboost train``
 only with ``--non-private-figures``.  They hold no value of the data, only fractions and
@@ -7,21 +7,27 @@ declared (public) categories.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from dpboost.cell_text import DeclaredValues
 from dpboost.schema import CategoricalColumn, NumericColumn, OrdinalColumn, Schema, category_key
 from dpboost.tabular_cells import _factorize, _missing_categories, _numeric_values, na_keys
 
-__all__ = ["case_only_mismatches", "combine_checks", "declaration_counts",
-           "empty_columns", "outside_declarations", "owner_checks", "shares", "summed_counts"]
+__all__ = ["combine_checks", "declaration_counts", "empty_columns", "loose_key",
+           "outside_declarations", "owner_checks", "shares", "spelling_mismatches",
+           "summed_counts"]
 
 
-def case_only_mismatches(frame, schema: Schema) -> dict[str, tuple[str, ...]]:
-    """Categorical columns holding a value that matches a declaration only if case is ignored.
+def spelling_mismatches(frame, schema: Schema) -> dict[str, tuple[str, ...]]:
+    """Categorical columns holding a value that matches a declaration only if case is ignored
+    and runs of spaces, ``_`` and ``-`` read alike (:func:`loose_key`).
 
-    Categories match case-sensitively (``"Clerk"`` is not ``"clerk"``; an undeclared value is
-    all zeros), so a schema written in another case than the file silently empties a column.
+    Categories match as written (``"Clerk"`` is not ``"clerk"``, ``"misc adult"`` is not
+    ``"misc_adult"``; an undeclared value is all zeros), so a schema written in another case
+    or spelling than the file silently empties a column (red team, session 35: R's covid data
+    writes the documented level ``misc_adult`` as ``misc adult``, 15.8% of the rows).
     This check is for the data's owner: it reads the data without privacy, so its result must
     only be shown, never released.  It names, for each such column, every *declared* (public)
     category that was matched this way, in declared order (until session 21 only the first,
@@ -32,16 +38,16 @@ def case_only_mismatches(frame, schema: Schema) -> dict[str, tuple[str, ...]]:
     --------
     >>> import pandas as pd
     >>> s = Schema.from_dict({"columns": {"job": {"type": "categorical",
-    ...                                           "categories": ["clerk", "eng", "ops"]}}})
-    >>> case_only_mismatches(pd.DataFrame({"job": ["OPS", "clerk", "ENG", "Eng"]}), s)
-    {'job': ('eng', 'ops')}
+    ...                                           "categories": ["clerk", "eng", "ops_lead"]}}})
+    >>> spelling_mismatches(pd.DataFrame({"job": ["OPS lead", "clerk", "ENG", "Eng"]}), s)
+    {'job': ('eng', 'ops_lead')}
     """
     found: dict[str, tuple[str, ...]] = {}
     for name, spec in schema.columns.items():
         if not isinstance(spec, (CategoricalColumn, OrdinalColumn)) or name not in frame.columns:
             continue
         declared = DeclaredValues(spec.categories, schema.decimal)
-        folded = {category_key(c, schema.decimal).casefold(): c
+        folded = {loose_key(category_key(c, schema.decimal)): c
                   for c in reversed(spec.categories)}  # the first declared of a folded key
         na = na_keys(schema.na_values_of(name), schema.decimal)  # missing, not a near miss
         _, uniques = _factorize(frame[name], f"Column {name!r}")
@@ -49,11 +55,23 @@ def case_only_mismatches(frame, schema: Schema) -> dict[str, tuple[str, ...]]:
         for value in uniques:
             key = category_key(value, schema.decimal)
             if (key is not None and declared.index(value) == -1 and key not in na
-                    and key not in declared.keys and key.casefold() in folded):
-                matched.add(folded[key.casefold()])
+                    and key not in declared.keys and loose_key(key) in folded):
+                matched.add(folded[loose_key(key)])
         if matched:
             found[name] = _in_declared_order(matched, spec)
     return found
+
+
+def loose_key(key: str) -> str:
+    """``key`` case-folded, each run of spaces, ``_`` and ``-`` one space, stripped.
+
+    >>> loose_key(" Misc_Adult "), loose_key("misc -  adult"), loose_key("a.b")
+    ('misc adult', 'misc adult', 'a.b')
+    """
+    return _SEPARATOR_RUN.sub(" ", key.casefold()).strip()
+
+
+_SEPARATOR_RUN = re.compile(r"[\s_-]+")
 
 
 def _in_declared_order(matched, spec) -> tuple[str, ...]:
@@ -67,7 +85,7 @@ def outside_declarations(frame, schema: Schema) -> dict[str, dict[str, float]]:
     ``upper``), a categorical or ordinal column ``{"undeclared": f}`` (values encoded as all
     zeros, or as 0 on an ordinal scale).
     Both are by design, but a bound typed too tight or a category left out of the list
-    silently flattens a column.  Like :func:`case_only_mismatches` this reads the data
+    silently flattens a column.  Like :func:`spelling_mismatches` this reads the data
     without privacy: show the result to the data's owner, never release it.  It holds no
     value of the data, only fractions.
 
@@ -127,13 +145,13 @@ def shares(counts: dict[str, dict[str, int]]) -> dict[str, dict[str, float]]:
 
 
 def owner_checks(frame, schema: Schema) -> tuple[dict, dict]:
-    """``(declaration_counts, case_only_mismatches)`` of one part of a table."""
-    return declaration_counts(frame, schema), case_only_mismatches(frame, schema)
+    """``(declaration_counts, spelling_mismatches)`` of one part of a table."""
+    return declaration_counts(frame, schema), spelling_mismatches(frame, schema)
 
 
 def combine_checks(parts, schema: Schema) -> tuple[dict[str, tuple], dict[str, dict[str, float]],
                                                     list[str]]:
-    """``(case_only_mismatches, outside_declarations, empty_columns)`` of a table from the
+    """``(spelling_mismatches, outside_declarations, empty_columns)`` of a table from the
     :func:`owner_checks` of its parts, in row order: the same as of the whole table at once
     (counts add up; a column's case-only matches are those of all parts, in declared order).
 
@@ -144,7 +162,7 @@ def combine_checks(parts, schema: Schema) -> tuple[dict[str, tuple], dict[str, d
     ...                                           "categories": ["clerk", "eng"]}}})
     >>> whole = pd.DataFrame({"job": ["clerk", "x", "ENG", "Clerk", "y"]})
     >>> parts = [owner_checks(whole.iloc[:2], s), owner_checks(whole.iloc[2:], s)]
-    >>> combine_checks(parts, s) == (case_only_mismatches(whole, s),
+    >>> combine_checks(parts, s) == (spelling_mismatches(whole, s),
     ...                              outside_declarations(whole, s), empty_columns(whole, s))
     True
     """

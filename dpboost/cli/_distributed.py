@@ -265,7 +265,7 @@ def read_encoded(path: str, schema, *, dtype=np.float32, blocksize: str | int | 
     lengths), ``y`` the label positions in the schema's ``classes`` as an integer dask array
     (:func:`_label_dtype`: int8 up to 127 classes)
     (``None`` without labels).  With ``checks``, ``(X, y, encoder, found)``: ``found`` is
-    ``(case_only_mismatches, outside_declarations, empty_columns)`` of the whole table
+    ``(spelling_mismatches, outside_declarations, empty_columns)`` of the whole table
     (:func:`~dpboost.tabular_checks.combine_checks`, NON-PRIVATE figures for the data's
     owner), computed partition by partition and gathered once; a CSV's in the pass that
     counts its rows, a Parquet table's in a pass of its own.  ``found`` is None when a

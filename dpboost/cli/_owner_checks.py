@@ -79,7 +79,7 @@ CASE_NAMES_SHOWN = 5
 
 def _warn_case_mismatches(schema, command: str, found: dict) -> None:
     """Per categorical (or ordinal) column, values that differ from a declaration in case:
-    every declared category so matched (:func:`~dpboost.tabular_checks.case_only_mismatches`),
+    every declared category so matched (:func:`~dpboost.tabular_checks.spelling_mismatches`),
     the first :data:`CASE_NAMES_SHOWN` by name.  Until session 21 only the first was named, so a
     ``smoker`` column of ``y``/``n`` under ``["Y", "N"]`` was warned about for one of them."""
     from dpboost.schema import OrdinalColumn
@@ -88,7 +88,8 @@ def _warn_case_mismatches(schema, command: str, found: dict) -> None:
         coded = "0" if isinstance(schema.columns[column], OrdinalColumn) else "all zeros"
         print(f"dpboost {command}: warning: column {column!r} holds values that match the "
               f"{_declared_names(matches)} only if case is "
-              f"ignored; categories are case-sensitive, so those values were encoded as "
+              f"ignored (or spaces, '_' and '-' read alike); categories match only as "
+              f"written, so those values were encoded as "
               f"undeclared ({coded}). Fix the schema or the file (a non-private check of the "
               "data).", file=sys.stderr)
 

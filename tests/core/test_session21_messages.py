@@ -240,7 +240,7 @@ def test_the_case_warning_caps_the_names(capsys, k):
 def test_parts_combine_to_the_whole_tables_case_matches():
     """Counted part by part (dask), the matches are those of the whole table."""
     from dpboost.schema import Schema
-    from dpboost.tabular_checks import case_only_mismatches, combine_checks, owner_checks
+    from dpboost.tabular_checks import spelling_mismatches, combine_checks, owner_checks
 
     schema = Schema.from_dict({"columns": {"c": {"type": "ordinal",
                                                  "categories": ["low", "mid", "high"]}}})
@@ -248,5 +248,5 @@ def test_parts_combine_to_the_whole_tables_case_matches():
     for cut in range(len(whole) + 1):
         parts = [owner_checks(whole.iloc[:cut], schema), owner_checks(whole.iloc[cut:], schema)]
         case = combine_checks(parts, schema)[0]
-        assert case == case_only_mismatches(whole, schema)
+        assert case == spelling_mismatches(whole, schema)
         assert case["c"] == ("low", "mid", "high")

@@ -16,7 +16,7 @@ from dpboost.cli import main
 from dpboost.cli._distributed import read_encoded
 from dpboost.readers import read_table
 from dpboost.schema import Schema
-from dpboost.tabular import case_only_mismatches, outside_declarations
+from dpboost.tabular import spelling_mismatches, outside_declarations
 
 pytest.importorskip("dask.dataframe")
 
@@ -110,7 +110,7 @@ def test_read_encoded_checks_equal_the_whole_tables_in_every_layout(tmp_path, cl
     frame.to_csv(csv, index=False)
     whole = read_table(csv, na_values=schema.na_values, text_columns=schema.text_columns,
                        column_na_values=schema.column_na_values)
-    expected = (case_only_mismatches(whole, schema), outside_declarations(whole, schema), [])
+    expected = (spelling_mismatches(whole, schema), outside_declarations(whole, schema), [])
     assert expected[1]["age"]["above"] > 0.01 and expected[0] == {"job": ("sales",)}
     for spool in (False, True):
         *_, found = read_encoded(str(csv), schema, blocksize=10_000, spool=spool, checks=True)

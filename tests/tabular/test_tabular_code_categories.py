@@ -20,7 +20,7 @@ from dpboost.cli import main
 from dpboost.readers import read_table
 from dpboost.schema import Schema
 from dpboost.tabular import BadValueError, TabularEncoder, outside_declarations
-from dpboost.tabular_checks import case_only_mismatches
+from dpboost.tabular_checks import spelling_mismatches
 
 ZIPS = ["02134", "02139", "007"]
 ICD = ["250.1", "250.10", "250.01"]
@@ -65,7 +65,7 @@ def test_icd9_codes_are_three_categories():
         "code=250.1", "code=250.10", "code=250.01"]
     frame = pd.DataFrame({"code": ["250.1", "250.100"]})
     assert outside_declarations(frame, Schema.from_dict(schema))["code"]["undeclared"] == 0.5
-    assert case_only_mismatches(frame, Schema.from_dict(schema)) == {}
+    assert spelling_mismatches(frame, Schema.from_dict(schema)) == {}
 
 
 def test_a_number_two_declared_codes_share_is_a_one_line_error():

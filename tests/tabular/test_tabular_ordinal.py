@@ -15,7 +15,7 @@ from dpboost.clipping import clip_rows
 from dpboost.model_io import load_model
 from dpboost.readers import read_table
 from dpboost.schema import OrdinalColumn, Schema
-from dpboost.tabular import TabularEncoder, case_only_mismatches, outside_declarations
+from dpboost.tabular import TabularEncoder, spelling_mismatches, outside_declarations
 
 TRAIN = ["--target-epsilon", "1", "--target-delta", "1e-6", "--seed", "0"]
 SHRINK = 1 - 1e-12
@@ -64,7 +64,7 @@ def test_undeclared_and_case_only_values_are_counted_for_the_owner():
                                                  "categories": ["low", "mid", "high"]}}})
     frame = pd.DataFrame({"g": ["low", "High", "huge", "mid", "", None, "high", "low"]})
     assert outside_declarations(frame, schema) == {"g": {"undeclared": 2 / 6}}
-    assert case_only_mismatches(frame, schema) == {"g": ("high",)}
+    assert spelling_mismatches(frame, schema) == {"g": ("high",)}
 
 
 @pytest.mark.parametrize("spec, needles", [
