@@ -20,6 +20,7 @@ from dpboost.cell_text import (
     DECIMAL_COMMA,
     NA_WORDS,
     DeclaredValues,
+    control_hint,
     category_key,
     category_text,
     is_decimal_number,
@@ -316,6 +317,8 @@ def _not_a_number_hint(value: str, decimal: str = ".") -> str:
     "; it reads as a missing-value marker: list that text in the schema's 'na_values'"
     """
     na_hint = "; it reads as a missing-value marker: list that text in the schema's 'na_values'"
+    if control_hint(value):  # a NUL or another character editors do not show (red team s35)
+        return f"; {control_hint(value)}"
     if value.lower() in NA_WORDS:
         return na_hint
     if _DATE_TEXT.fullmatch(value):

@@ -1,7 +1,7 @@
 """A label holding a control character (a NUL or a stray tab inside it, session 34's note): the
 refusal said only that the label "is not one of the schema's classes", of a cell an editor shows
 as ``yes``.  It now names the character, in memory, with ``--workers`` and in ``predict
---label``."""
+--label``; so does a numeric cell's "not a number" (red team, session 35)."""
 
 import json
 
@@ -53,3 +53,17 @@ def test_predict_with_the_label_names_it_and_a_plain_typo_does_not(tmp_path, cap
     assert _train(typo, schema, tmp_path / "m2.json") == 2
     err = capsys.readouterr().err
     assert "not one of the schema's classes" in err and "control character" not in err
+
+
+@pytest.mark.parametrize("workers", [[], ["--workers", "1"]], ids=["memory", "workers"])
+@pytest.mark.parametrize("cell", ["3\x00", "\x003.5", "1\x1b2"])
+def test_a_numeric_cell_names_the_control_character(tmp_path, capsys, cell, workers):
+    path = tmp_path / "f.csv"
+    path.write_bytes(("a,y\n" + ROWS + f"{cell},no\n" + ROWS).encode())
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps(SCHEMA))
+    assert _train(path, schema, tmp_path / "m.json", *workers) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert "Column 'a' is declared numeric but the cell at line 62 is not a number; it holds " \
+           "the control character" in err[0], err
