@@ -332,7 +332,7 @@ def run(args) -> int:
     if on_dask:  # refuse what dask cannot do before the ledger is opened or data read
         from dpboost.cli.train_dask import check_dask_args, run_dask
 
-        check_dask_args(schema)
+        check_dask_args(schema, args.schema)
     # Parameters are checked, and the noise calibrated, before any data is read.
     declared = (list(range(len(schema.label.classes)))
                 if schema is not None and schema.label is not None and schema.label.classes

@@ -28,11 +28,16 @@ from dpboost.tabular import BadValueError
 __all__ = ["check_dask_args", "run_dask"]
 
 
-def check_dask_args(schema) -> None:
-    """What ``--workers``/``--scheduler`` cannot do, refused from the schema alone.
+def check_dask_args(schema, path=None) -> None:
+    """What ``--workers``/``--scheduler`` cannot do, refused from the schema (file ``path``)
+    alone.
 
     Called before the ledger is opened and before any data is read.
     """
+    if schema is not None and schema.columns and schema.label is None:  # (red team s35 F6)
+        raise UserError(f"{path or 'The schema'} declares no label: add "
+                        '"label": {"column": ..., "classes": [negative, positive]}, or give '
+                        "both --label COL and --classes NEG,POS.")  # as train in memory words it
     if schema is None or not schema.columns or schema.label is None:
         raise UserError("--workers/--scheduler need --schema with columns and a label (the "
                         "table is encoded partition by partition by its TabularEncoder).")

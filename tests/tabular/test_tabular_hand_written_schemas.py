@@ -327,3 +327,19 @@ def test_a_word_in_a_numeric_column_suggests_categorical_not_only_na(tmp_path, c
     code = _train_with_age_on_line_3(tmp_path, cell)
     line = one_line_error(code, "Column 'age'", needle)
     assert f"'{cell}'" not in line  # a cell's content is private
+
+
+@pytest.mark.parametrize("workers", [[], ["--workers", "1"]], ids=["memory", "workers"])
+@pytest.mark.parametrize("given", [[], ["--label", "y"]], ids=["nothing", "label-only"])
+def test_a_schema_without_a_label_is_told_the_same_with_workers(tmp_path, one_line_error,
+                                                                 workers, given):
+    # red team s35 F6: with --workers the refusal asked for "--schema with columns and a
+    # label", without saying which or that --label and --classes would do
+    no_label = {"columns": {**SCHEMA["columns"], "id": {"type": "drop"}}}
+    path, schema = _files(tmp_path, _csv(), no_label)
+    code = main(["train", str(path), "--schema", str(schema), *TRAIN, *given, *workers,
+                 "--out", str(tmp_path / "m.json")])
+    one_line_error(code, "schema.json declares no label: add \"label\": {\"column\": ..., "
+                   "\"classes\": [negative, positive]}, or give both --label COL and "
+                   "--classes NEG,POS.")
+    assert not (tmp_path / "m.json").exists()
