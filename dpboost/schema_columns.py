@@ -293,6 +293,15 @@ class NumericColumn:
                 return np.sign(x) * np.log1p(np.abs(x))
         return x
 
+    def untransformed(self, t) -> np.ndarray:
+        """The inverse of :meth:`transformed`: values on the column's own scale (float64)."""
+        t = np.asarray(t, dtype=np.float64)
+        if self.transform == "log":
+            return self.lower + np.expm1(t)
+        if self.transform == "signed-log":
+            return np.sign(t) * np.expm1(np.abs(t))
+        return t
+
     def _check_scale(self, where: str) -> None:
         """Refuse a range the encoder cannot scale: its transformed width must be finite and
         positive, or every value would encode as NaN (``[-1e308, 1e308]``: 2e308 overflows)."""

@@ -219,11 +219,12 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
             elif isinstance(spec, OrdinalColumn) or (spec.bins is None and spec.edges is None):
                 names.append(name)
             else:
-                e = spec.edges if spec.edges is not None else np.linspace(
-                    spec.lower, spec.upper, spec.bins + 1) if spec.transform is None else None
-                k = spec.bins if spec.bins is not None else len(spec.edges) - 1
-                names += ([f"{name}[{e[i]:g},{e[i + 1]:g})" for i in range(k)]
-                          if e is not None else [f"{name}[bin{i}]" for i in range(k)])
+                # the edges on the column's own scale (bins equal on a log scale: their
+                # edges through the inverse, not "bin0", red team s35)
+                e = (spec.edges if spec.edges is not None
+                     else spec.untransformed(self._edges(spec)))
+                k = len(e) - 1
+                names += [f"{name}[{e[i]:g},{e[i + 1]:g})" for i in range(k)]
             if spec.missing == "indicator":
                 names.append(f"{name}_missing")
         return names + ["intercept"]
