@@ -16,7 +16,8 @@ import numpy as np
 from accounting import ZCDPAccountant
 from dpboost.theory import sigma_util
 
-__all__ = ["NOISE_WARNING_RATIO", "PLATT_SPREAD_WARNING", "add_multiclass_noise", "build_report",
+__all__ = ["HISTOGRAM_AUC_WARNING", "NOISE_WARNING_RATIO", "PLATT_SPREAD_WARNING",
+           "add_multiclass_noise", "build_report",
            "fit_warnings_withheld", "large_delta_message", "noise_ratio", "platt_spread",
            "pure_noise_signal_ratio", "signal_ratio", "warn_if_delta_large",
            "warn_if_noise_dominates", "whitening_entry", "withhold_fit_warnings"]
@@ -27,6 +28,12 @@ NOISE_WARNING_RATIO = 1.0
 #: :func:`signal_ratio` is within pure noise's range warns (measured, session 23: at most 0.31
 #: where held-out AUC was below 0.6, at least 0.77 where it was 0.71 or more).
 PLATT_SPREAD_WARNING = 0.5
+#: The ROC AUC of the released score histogram (:func:`dpboost.private_platt.histogram_auc`)
+#: from which a fit whose signal ratio and Platt spread look like noise still does not warn:
+#: its training scores rank the labels (red team, session 35: a flights table with 1,458
+#: declared airports, d = 1,497, warned "near chance" at held-out AUC 0.675, LR 0.681; the
+#: spread divides by sqrt(d) over coordinates no row uses).
+HISTOGRAM_AUC_WARNING = 0.55
 #: Standard deviations of the pure-noise chi law above its mean that ``signal_ratio`` may reach
 #: and still count as noise-sized (:func:`pure_noise_signal_ratio`).
 NOISE_SIZED_SDS = 3.0
@@ -148,8 +155,9 @@ def warn_if_noise_dominates(report: dict, d: int, name: str) -> None:
     """Warn (:class:`~dpboost.exceptions.NoiseDominatesWarning`) when the report's
     :func:`noise_ratio` is at least :data:`NOISE_WARNING_RATIO`, or when its
     :func:`signal_ratio` is within pure noise's range (below the chi law's mean plus
-    :data:`NOISE_SIZED_SDS` sd) and the private calibration's :func:`platt_spread` is below
-    :data:`PLATT_SPREAD_WARNING`.  The message states public and released figures only (``n``,
+    :data:`NOISE_SIZED_SDS` sd), the private calibration's :func:`platt_spread` is below
+    :data:`PLATT_SPREAD_WARNING` and the released score histogram's ROC AUC is below
+    :data:`HISTOGRAM_AUC_WARNING`.  The message states public and released figures only (``n``,
     ``d``, ``T``, the ratios, the released slope), the same function of the releases for a
     dataset and its neighbour."""
     import warnings
@@ -172,6 +180,9 @@ def warn_if_noise_dominates(report: dict, d: int, name: str) -> None:
         spread = platt_spread(report, d)
         if spread is None or spread >= PLATT_SPREAD_WARNING or r > mean + NOISE_SIZED_SDS * sd:
             return
+        auc = report["calibration"].get("histogram_auc")
+        if auc is not None and auc >= HISTOGRAM_AUC_WARNING:
+            return  # the released histogram says the scores rank the labels
         # a weak task reads the same: with labels nearly independent of the rows the centres
         # cancel whatever the noise (red team, session 32: a task where noise-free logistic
         # regression has AUC 0.55 warned at epsilon 4 with noise_ratio 0.001, and the old
@@ -326,6 +337,7 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
             "slope": cal.slope, "offset": cal.offset, "n_bins": cal.n_bins,
             "n_groups": cal.n_groups,
             "mirrored_classes": cal.mirrored_classes,
+            "histogram_auc": cal.histogram_auc,
             "threshold": {"platt": "Platt's P = 1/2",
                           "quadratic": "the crossing of a quadratic log-odds fitted to the "
                                        "histogram (slope refitted through it)",

@@ -141,7 +141,8 @@ from dpboost.histogram_cuts import (accuracy_cut, cut_gain_holds, fit_platt, gau
                                     group_edge, quadratic_cut, slope_through)
 from dpboost.mechanisms import lattice_variance, sample_discrete_gaussian
 
-__all__ = ["PlattFit", "n_bins", "private_platt", "score_histogram_event", "worthwhile"]
+__all__ = ["PlattFit", "histogram_auc", "n_bins", "private_platt", "score_histogram_event",
+           "worthwhile"]
 
 MIN_BINS = 8
 MIN_SIGNAL = 100  # n sqrt(rho) below which the private cut replaces the histogram
@@ -168,7 +169,8 @@ class PlattFit:
     crossing moved to the edge of an outermost group, :func:`group_edge`); when it moved,
     ``platt_offset`` is Platt's own offset.  ``mirrored_classes``: the cells held more
     positives than negatives, so the threshold was found on the mirrored cells (module
-    docstring, 6).
+    docstring, 6).  ``histogram_auc``: the ROC AUC the noisy cells give the training scores
+    (:func:`histogram_auc`, post-processing).
     """
 
     slope: float
@@ -179,6 +181,7 @@ class PlattFit:
     threshold: str = "platt"
     platt_offset: float | None = None
     mirrored_classes: bool = False
+    histogram_auc: float | None = None
 
     @property
     def moved_threshold(self) -> bool:
@@ -310,8 +313,30 @@ def private_platt(u: np.ndarray, y_pm: np.ndarray, rho: float, *,
     pos = pos + sample_discrete_gaussian(s2, B, rng=rng)
     neg = neg + sample_discrete_gaussian(s2, B, rng=rng)
     if MIRROR_POSITIVE_MAJORITY and pos.sum() > neg.sum():  # module docstring, 6
-        return _fit_cells(neg[::-1], pos[::-1], edges, s2).mirrored()
-    return _fit_cells(pos, neg, edges, s2)
+        fit = _fit_cells(neg[::-1], pos[::-1], edges, s2).mirrored()
+    else:
+        fit = _fit_cells(pos, neg, edges, s2)
+    return replace(fit, histogram_auc=histogram_auc(pos, neg))
+
+
+def histogram_auc(pos: np.ndarray, neg: np.ndarray) -> float | None:
+    """The ROC AUC of the scores read from a (noisy) histogram: ``pos[j]``, ``neg[j]`` rows of
+    each label in bin ``j`` (bins in increasing score), counts clipped at 0, ties counted half.
+    Post-processing of the histogram's release (no budget); None when a label has no count.
+
+    Examples
+    --------
+    >>> histogram_auc(np.array([0, 1, 3]), np.array([3, 1, 0]))  # = sklearn's roc_auc_score
+    0.96875
+    >>> histogram_auc(np.array([2, 2]), np.array([2, 2]))
+    0.5
+    """
+    p = np.maximum(np.asarray(pos, dtype=np.float64), 0.0)
+    q = np.maximum(np.asarray(neg, dtype=np.float64), 0.0)
+    if p.sum() <= 0 or q.sum() <= 0:
+        return None
+    below = np.concatenate(([0.0], np.cumsum(q)[:-1]))  # negatives in lower bins
+    return float((p * (below + 0.5 * q)).sum() / (p.sum() * q.sum()))
 
 
 def _fit_cells(pos: np.ndarray, neg: np.ndarray, edges: np.ndarray, s2: int) -> PlattFit:

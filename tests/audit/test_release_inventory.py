@@ -81,6 +81,7 @@ REPORT = {
     "calibration.n_groups": frozenset({PLATT}), "calibration.threshold": frozenset({PLATT}),
     "calibration.mirrored_classes": frozenset({PLATT}),  # whether the noisy cells had more
     # positives than negatives: post-processing of the histogram
+    "calibration.histogram_auc": frozenset({PLATT}),  # the noisy cells' AUC (session 35)
     "threshold.method": PUBLIC, "threshold.n_candidates": PUBLIC, "threshold.n_slopes": PUBLIC,
     "threshold.epsilon_0": PUBLIC, "threshold.slope_epsilon_0": PUBLIC,
     "threshold.cut": frozenset({CUT}), "threshold.slope": frozenset({CUT}),
@@ -130,6 +131,7 @@ ATTRIBUTES = {
     "calibration_.n_bins": PUBLIC, "calibration_.n_groups": frozenset({PLATT}),
     "calibration_.noise_variance": PUBLIC, "calibration_.threshold": frozenset({PLATT}),
     "calibration_.mirrored_classes": frozenset({PLATT}),
+    "calibration_.histogram_auc": frozenset({PLATT}),
     "calibration_.platt_offset": frozenset({PLATT}),
     "threshold_.threshold": frozenset({CUT}), "threshold_.slope": frozenset({CUT}),
     "threshold_.prior_slope": PUBLIC,  # 2 sqrt(d)
