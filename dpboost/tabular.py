@@ -399,8 +399,8 @@ def _label_error(out, lost, y, schema: Schema, column: str) -> BadValueError:
                 "does)")
     elif key.endswith(".") and key[:-1] in keys:
         hint = " (it ends in '.', as UCI adult.test's labels do: remove the dots)"
-    elif control_hint(text):
-        hint = f" ({control_hint(text)})"
+    elif control := control_hint(text):
+        hint = f" ({control})"
     elif key.lower() in NA_WORDS:
         hint = (" (it reads as a missing-value marker: remove the rows without a label; to "
                 "only predict them, run predict without --label)")

@@ -317,8 +317,8 @@ def _not_a_number_hint(value: str, decimal: str = ".") -> str:
     "; it reads as a missing-value marker: list that text in the schema's 'na_values'"
     """
     na_hint = "; it reads as a missing-value marker: list that text in the schema's 'na_values'"
-    if control_hint(value):  # a NUL or another character editors do not show (red team s35)
-        return f"; {control_hint(value)}"
+    if control := control_hint(value):  # a NUL or another character editors do not show
+        return f"; {control}"
     if value.lower() in NA_WORDS:
         return na_hint
     if _DATE_TEXT.fullmatch(value):

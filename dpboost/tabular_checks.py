@@ -55,8 +55,9 @@ def spelling_mismatches(frame, schema: Schema) -> dict[str, tuple[str, ...]]:
         for value in uniques:
             key = category_key(value, schema.decimal)
             if (key is not None and declared.index(value) == -1 and key not in na
-                    and key not in declared.keys and loose_key(key) in folded):
-                matched.add(folded[loose_key(key)])
+                    and key not in declared.keys
+                    and (near := folded.get(loose_key(key))) is not None):
+                matched.add(near)
         if matched:
             found[name] = _in_declared_order(matched, spec)
     return found

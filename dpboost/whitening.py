@@ -166,9 +166,12 @@ def gram(X) -> np.ndarray:
         return np.asarray((X64.T @ X64).compute(), dtype=np.float64)
     from scipy.linalg.blas import dsyrk
 
-    # BLAS syrk computes the upper triangle only (what mechanism() releases), 4-8x faster
-    # than X.T @ X here (benchmarks/bench_fit_time.py); the error bound holds for any order
-    upper = dsyrk(1.0, np.asarray(X, dtype=np.float64), trans=1)
+    # BLAS syrk computes the upper triangle only (what mechanism() releases); the error bound
+    # holds for any order.  It reads a Fortran-ordered matrix in place: X^T of C-ordered rows
+    # (syrk on C-ordered X itself copied all n x d entries first, 10x slower)
+    X64 = np.asarray(X, dtype=np.float64)
+    upper = (dsyrk(1.0, X64.T, trans=0) if X64.flags.c_contiguous
+             else dsyrk(1.0, X64, trans=1))
     return np.triu(upper) + np.triu(upper, 1).T
 
 
