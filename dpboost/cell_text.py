@@ -279,7 +279,8 @@ def first_non_number(cells) -> tuple[int, str] | None:
 
 def control_hint(value) -> str | None:
     r"""What a refusal of ``value`` (a label outside the classes) adds when the cell holds a
-    control character (a NUL, a backspace, DEL), which editors do not show, so the cell looks
+    control character (Unicode category Cc: a NUL, a backspace, DEL, C1 codes), which editors
+    do not show, so the cell looks
     like a class: the character's kind, named by its escape (session 35).
 
     Examples
@@ -291,7 +292,7 @@ def control_hint(value) -> str | None:
     """
     if not isinstance(value, str):
         return None
-    char = next((c for c in value if c < " " or c == "\x7f"), None)
+    char = next((c for c in value if unicodedata.category(c) == "Cc"), None)  # as csv_errors
     return (None if char is None else
             f"it holds the control character {char!r}, which editors do not show: remove it "
             "from the file")
