@@ -15,6 +15,10 @@ category (the column was encoded as zeros on every row, without a warning), no l
 no number.  Such a column is now decoded as UTF-8 text, so it reads as the same column stored
 as text; a cell that is not UTF-8 is refused in one line naming the file, the column and the
 row, as the CSV reader refuses bytes that are not UTF-8 (the encoding is never guessed).
+
+**Rows.**  A Parquet file has no lines, so a message names a row of it by :func:`row_words`:
+counted from 1, as a spreadsheet or ``ROW_NUMBER()`` counts, with the 0-based index pandas
+shows beside it.  Until session 36 the messages said "row 1" for the second row.
 """
 
 from __future__ import annotations
@@ -22,7 +26,16 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["check_names", "file_names", "read_columns"]
+__all__ = ["check_names", "file_names", "read_columns", "row_words"]
+
+
+def row_words(row: int) -> str:
+    """A Parquet file's row ``row`` (0-based) as a message names it.
+
+    >>> row_words(0)
+    'row 1 (pandas index 0)'
+    """
+    return f"row {row + 1} (pandas index {row})"
 
 
 def file_names(file: str | os.PathLike) -> list[str]:
@@ -64,7 +77,7 @@ def read_columns(file: str | os.PathLike, columns=None, row_groups=None, *,
     as a pandas frame with stripped names and its byte columns decoded as text.
 
     ``pandas_metadata``: restore the index pandas wrote, as :func:`pandas.read_parquet` does.
-    A cell that is not UTF-8 is named by its row in the file (0-based, as ``at row`` counts).
+    A cell that is not UTF-8 is named by its row in the file (:func:`row_words`).
     A *named* index (``frame.set_index("age").to_parquet(...)``) is stored as a column and
     read as one, in the file's column order: pandas made it the index, so a schema naming
     ``age`` was told the file had no such column (red team s34), in other words with and
@@ -131,7 +144,7 @@ def _as_text(table, file, first: int):
         except pa.ArrowInvalid:
             row = first + _first_not_utf8(table.column(j))
             raise ValueError(f"{file} is not UTF-8 text (column {field.name.strip()!r} holds "
-                             f"other bytes at row {row}); re-save it as UTF-8.") from None
+                             f"other bytes at {row_words(row)}); re-save it as UTF-8.") from None
         table = table.set_column(j, field.with_type(kind), column)
     return table
 

@@ -63,6 +63,13 @@ class BadValueError(ValueError):
         text = str(self).replace(f"at row {self.row}", f"at row {row}", 1)
         return type(self)(prefix + text, column=self.column, row=row)
 
+    def in_parquet(self) -> str:
+        """The message with its row named as a Parquet file's row is named to its owner
+        (:func:`~dpboost.parquet_columns.row_words`: from 1, with the pandas index)."""
+        from dpboost.parquet_columns import row_words
+
+        return str(self).replace(f"at row {self.row}", f"at {row_words(self.row)}", 1)
+
 
 #: Text a numeric column reads as a number (as a spreadsheet does): any case.
 _BOOLEANS = {"true": "1", "false": "0"}

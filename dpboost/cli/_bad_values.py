@@ -66,7 +66,7 @@ def file_error(error: BadValueError, path: str, schema, *, of_model: bool = Fals
                                             label_column, encoder)))
         if isinstance(first, BadValueError):
             first = dist._in_file(chunks[k], _whole_file_hint(first, found, k))
-        return ValueError(str(error if first is None else first))
+        return ValueError((error if first is None else first).in_parquet())
     read = dist.csv_partitions(path, encoder, label_column is not None)
     ragged = wrong_width_error(path, read.delimiter, len(read.names), read.skip)
     if ragged is not None:

@@ -158,14 +158,20 @@ def reads_as_marker(value) -> bool:
 
 def row_where(path, row: int, header: bool | None = None,
               separator: str | None = None) -> str:
-    """``line N`` of a CSV file for data row ``row`` (0-based), else ``row N``.
+    """``line N`` of a CSV file for data row ``row`` (0-based), a Parquet file's row as
+    :func:`~dpboost.parquet_columns.row_words` names it, else (no file, LIBSVM) ``row N``.
 
     ``header``: whether the file has a header row (default: as the reader infers it);
     ``separator``: the schema's declared separator (:func:`~dpboost.readers.line_of`).
     """
     from dpboost.readers import header_names, line_of, table_format
 
-    if path is None or table_format(path) != "csv":
+    from dpboost.parquet_columns import row_words
+
+    kind = None if path is None else table_format(path)
+    if kind == "parquet":
+        return row_words(row)
+    if kind != "csv":
         return f"row {row}"
     if header is None:
         header = header_names(path, "infer") is not None
@@ -329,7 +335,9 @@ def missing_refusal(path, tally, line: int | None) -> str:
     line ``line`` (None: a Parquet file, named by its row)."""
     from dpboost.csv_errors import totals_row_hint
 
-    where = f"line {line}" if line is not None else f"row {tally.first_missing}"
+    from dpboost.parquet_columns import row_words
+
+    where = f"line {line}" if line is not None else row_words(tally.first_missing)
     return (f"{path}: the label is missing at {where} ({tally.missing} row"
             f"{'' if tally.missing == 1 else 's'} without a label); accuracy needs a label on "
             "every row: fill them in, or drop --label." + totals_row_hint(path, line))

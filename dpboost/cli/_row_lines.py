@@ -20,7 +20,7 @@ def with_line(exc, path, frame=None, *, header: bool | None = None,
     ``separator``: whether the file has a header row and the schema's declared separator
     (lines are counted as records split by it, so line 1, a private row of a headerless file,
     never sets how other rows are numbered).  A Parquet file has no lines: the error names the
-    file and keeps the row; in a folder, the row's own file and its row in that file.  A line
+    file and its row (:func:`~dpboost.parquet_columns.row_words`); in a folder, the row's own file and its row in that file.  A line
     that repeats the header row (:func:`~dpboost.csv_errors.repeats_header`) is named as such.
     """
     from dpboost.csv_errors import (empty_row_hint, repeated_header_error, repeats_header,
@@ -28,7 +28,7 @@ def with_line(exc, path, frame=None, *, header: bool | None = None,
     from dpboost.readers import frame_line, line_of, table_format
 
     if table_format(path) == "parquet":
-        return ValueError(str(_in_folder_file(exc, path)))
+        return ValueError(_in_folder_file(exc, path).in_parquet())
     line = (frame_line(path, frame, exc.row) if frame is not None else
             line_of(path, exc.row, header=header, separator=separator))
     if frame is not None:

@@ -65,7 +65,7 @@ def test_bytes_not_utf8_are_refused_at_their_row_with_dask(tmp_path, client):
     cells = [*MONTHS[:120], b"M\xe4r", *MONTHS[121:]]
     path = _write(tmp_path / "latin.parquet", raw=("month",), cells=cells)
     with pytest.raises(ValueError, match=r"latin\.parquet is not UTF-8 text \(column 'month' "
-                                         r"holds other bytes at row 120\)"):
+                                         r"holds other bytes at row 121 \(pandas index 120\)\)"):
         _read(path)
 
 

@@ -137,5 +137,5 @@ def test_a_parquet_file_with_a_bad_label_writes_no_predictions(tmp_path, client,
         assert out.read_text() == "earlier\n"
     assert said[0] == said[1] and len(said[0]) == 1, said
     assert "2 rows hold a label outside the model's classes" in said[0][0]
-    assert "the first at row 40" in said[0][0]
+    assert "the first at row 41 (pandas index 40)" in said[0][0]
 

@@ -101,7 +101,7 @@ def test_a_parquet_error_raised_late_names_the_first(tmp_path):
     late = BadValueError("The label at row 20 is not one of the schema's classes.",
                          column="label", row=20)
     message = str(file_error(late, str(path), Schema.from_dict(SCHEMA)))
-    assert message.startswith(f"{path}: Column 'a'") and "at row 150 " in message
+    assert message.startswith(f"{path}: Column 'a'") and "at row 151 (pandas index 150) " in message
 
 
 @pytest.mark.parametrize("bad_rows", [230, 400, 1], ids=["a block's labels", "every label",
@@ -166,4 +166,4 @@ def test_a_parquet_folder_names_the_file_and_its_row_in_memory_too(tmp_path, cli
     argv, ledger = ledger_train_argv(tmp_path, folder, SCHEMA)
     lines = refusal_lines(argv, client, capsys, ledger)
     assert lines[0][0].startswith(f"dpboost train: error: {folder / f'part{bad[0]}.parquet'}: ")
-    assert f"at row {bad[1]}" in lines[0][0]
+    assert f"at row {bad[1] + 1} (pandas index {bad[1]})" in lines[0][0]
