@@ -20,8 +20,9 @@ def with_line(exc, path, frame=None, *, header: bool | None = None,
     ``separator``: whether the file has a header row and the schema's declared separator
     (lines are counted as records split by it, so line 1, a private row of a headerless file,
     never sets how other rows are numbered).  A Parquet file has no lines: the error names the
-    file and its row (:func:`~dpboost.parquet_columns.row_words`); in a folder, the row's own file and its row in that file.  A line
-    that repeats the header row (:func:`~dpboost.csv_errors.repeats_header`) is named as such.
+    file and its row (:func:`~dpboost.parquet_columns.row_words`); in a folder, the row's own
+    file and its row in that file.  A line that repeats the header row
+    (:func:`~dpboost.csv_errors.repeats_header`) is named as such.
     """
     from dpboost.csv_errors import (empty_row_hint, repeated_header_error, repeats_header,
                                     totals_row_hint)

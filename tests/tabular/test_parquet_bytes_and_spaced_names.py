@@ -88,7 +88,8 @@ def test_bytes_that_are_not_utf8_are_refused_naming_file_column_and_row(tmp_path
     pq.write_table(pa.table({"hours": [1.0] * 5, "month": pa.array(cells, pa.binary()),
                              "y": ["no", "yes"] * 2 + ["no"]}), path)
     with pytest.raises(ValueError, match=r"latin\.parquet is not UTF-8 text \(column 'month' "
-                                         r"holds other bytes at row 4 \(pandas index 3\)\); re-save it as UTF-8"):
+                                         r"holds other bytes at row 4 \(pandas index 3\)\); "
+                                         r"re-save it as UTF-8"):
         read_table(path)
     schema = tmp_path / "schema.json"
     schema.write_text(json.dumps(SCHEMA))
