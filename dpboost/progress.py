@@ -131,10 +131,11 @@ def on_terminal() -> bool:
 
 
 class RoundBar:
-    """``owner: done/total rounds (p%)`` on one stderr line, redrawn at fixed rounds.
+    """``owner: done/total rounds (p%)`` on one stderr line, redrawn at fixed rounds
+    (``unit``: what is counted, ``rows`` for ``dpboost online``).
 
-    The output is a function of ``owner`` and ``total`` alone (no clock, no rate): the same
-    characters for every run of the same plan.
+    The output is a function of ``owner``, ``total`` and ``unit`` alone (no clock, no rate):
+    the same characters for every run of the same plan.
 
     Examples
     --------
@@ -149,14 +150,14 @@ class RoundBar:
     4
     """
 
-    def __init__(self, owner: str, total: int) -> None:
-        self.owner, self.total, self.done = owner, int(total), 0
+    def __init__(self, owner: str, total: int, unit: str = "rounds") -> None:
+        self.owner, self.total, self.done, self.unit = owner, int(total), 0, unit
         self.step = max(1, math.ceil(self.total / 100))
         self._width = 0
         self._draw()
 
     def _draw(self) -> None:
-        text = (f"{self.owner}: {self.done}/{self.total} rounds "
+        text = (f"{self.owner}: {self.done}/{self.total} {self.unit} "
                 f"({100 * self.done // max(1, self.total)}%)")
         self._width = max(self._width, len(text))
         print("\r" + text, end="", file=sys.stderr, flush=True)

@@ -36,7 +36,7 @@ def log_loss(prediction: float, y: float, eps: float = 1e-15) -> float:
 _METRICS = {"zero_one": zero_one_loss, "log_loss": log_loss}
 
 
-def progressive_val_score(model, X, y, *, metric: str = "zero_one") -> float:
+def progressive_val_score(model, X, y, *, metric: str = "zero_one", progress=None) -> float:
     """Mean progressive-validation loss: for each row, ``predict_one`` then ``learn_one``.
 
     Parameters
@@ -48,6 +48,8 @@ def progressive_val_score(model, X, y, *, metric: str = "zero_one") -> float:
     y : array of shape (T,) with labels in {-1, +1}
     metric : {"zero_one", "log_loss"}
         ``log_loss`` reads ``predict_one`` as ``2 P(y = +1) - 1``.
+    progress : callable, optional
+        Called with no argument after each example is learnt (a progress bar's ``update``).
 
     Returns
     -------
@@ -79,4 +81,6 @@ def progressive_val_score(model, X, y, *, metric: str = "zero_one") -> float:
     for xi, yi in zip(X, y.tolist()):
         total += loss(float(model.predict_one(xi)), yi)
         model.learn_one(xi, yi)
+        if progress is not None:
+            progress()
     return total / X.shape[0]
