@@ -190,27 +190,14 @@ def _refuse_unused_flags(args) -> None:
         raise UserError(f"{flag} has no effect with {context}; remove it.")
 
 
-def _plan(args, model, X: np.ndarray, y: np.ndarray, n_rows: int):
-    """The estimate of a long pass on stderr, and ``(progress, close)`` for its bar
-    (:mod:`dpboost.cli._online_estimate`; probes built as ``model`` is, with their own
-    generator)."""
-    from dpboost.cli._online_estimate import pass_seconds, say_plan
+def _plan(args, model, n_train: int, n_test: int, d: int):
+    """The clock of the pass: it says how long a long pass will take and draws its bar
+    (:class:`~dpboost.cli._online_estimate.PassClock`)."""
+    from dpboost.cli._online_estimate import PassClock
 
-    n_learners = _settings(model).get("n_learners")
-    if not isinstance(n_learners, int) or args.algorithm == "base":
-        return None, lambda: None
-
-    def build(k: int):
-        return make_model(args.algorithm, n_learners=k, gamma=args.gamma,
-                          learning_rate=args.learning_rate, weak_learner=args.weak_learner,
-                          mode=args.mode or "weight",
-                          prediction="mean" if args.metric == "log_loss" else None,
-                          random_state=np.random.default_rng(0))
-
-    seconds = pass_seconds(build, n_learners, X, y, n_rows)
-    what = (f"{args.algorithm} with {n_learners} learners on {n_rows} rows x {X.shape[1]} "
-            "features")
-    return say_plan("dpboost online", what, seconds, X.shape[0])
+    n_learners = _settings(model).get("n_learners", 1)
+    what = f"{args.algorithm} with {n_learners} learners on {n_train} rows x {d} features"
+    return PassClock("dpboost online", what, n_train, n_test)
 
 
 def run(args) -> int:
@@ -253,15 +240,15 @@ def run(args) -> int:
         raise UserError(f"{n} rows and --test-fraction {test_fraction} leave no training rows.")
     perm = np.random.default_rng(args.seed).permutation(n)  # bench_online.py's split
     train, test = perm[: n - n_test], perm[n - n_test:]
-    progress, close = _plan(args, model, X[train], y[train], n)
+    clock = _plan(args, model, len(train), n_test, X.shape[1])
     start = time.perf_counter()
     try:
         pv = progressive_val_score(model, X[train], y[train], metric=args.metric,
-                                   progress=progress)
-        close()
+                                   progress=clock)
+        clock.close()
         test_error = float(np.mean(model.predict(X[test]) != y[test])) if n_test else None
     except MemoryError:
-        close()
+        clock.close()
         raise UserError(f"not enough memory for {X.shape[1]} features with --algorithm "
                         f"{args.algorithm} and {_settings(model).get('n_learners', 1)} "
                         f"learners; use fewer learners or features.") from None

@@ -1,10 +1,10 @@
 """``dpboost online`` says how long a long pass will take, and shows its progress.
 
 Session 35's note: ``--n-learners 3000000`` ran silently for hours (one row took 4-10 s with
-three million learners).  A pass is now probed first (:mod:`dpboost.cli._online_estimate`) and
-one estimated over :data:`SAY_AFTER_SECONDS` is announced on stderr, with a bar of rows on a
-terminal.  The probes are separate models with their own generator, so the run's output is
-that of a run without them.
+three million learners).  The pass now times its first rows
+(:class:`dpboost.cli._online_estimate.PassClock`) and a pass expected to last longer than
+:data:`SAY_AFTER_SECONDS` more is announced on stderr, with a bar of rows on a terminal.  The
+clock reads time only, so the run's output is that of a run without it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 from dpboost.cli import _online_estimate as estimate
 from dpboost.cli import main
-from dpboost.cli.online import make_model
+from dpboost.cli._online_estimate import CLOCK_ROWS, PassClock
 
 
 @pytest.fixture()
@@ -30,9 +30,9 @@ def csv_file(tmp_path):
     return path
 
 
-def _run(path, capsys, algorithm, mode="weight"):
+def _run(path, capsys, algorithm="adaboost-ol", mode="weight"):
     args = ["online", str(path), "--label", "y", "--algorithm", algorithm, "--n-learners",
-            "600", "--seed", "4", "--json"] + (["--mode", mode] if algorithm == "bbm" else [])
+            "60", "--seed", "4", "--json"] + (["--mode", mode] if algorithm == "bbm" else [])
     assert main(args) == 0
     captured = capsys.readouterr()
     out = json.loads(captured.out)
@@ -40,56 +40,60 @@ def _run(path, capsys, algorithm, mode="weight"):
     return out, captured.err
 
 
+class _Ticks:
+    """A clock that advances ``step`` seconds a reading (the first reading is 0)."""
+
+    def __init__(self, step: float) -> None:
+        self.step, self.now = step, -step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
 @pytest.mark.parametrize("algorithm,mode", [("bbm", "sample"), ("adaboost-ol", "weight"),
                                             ("agnostic", "weight")])
-def test_the_probes_leave_the_run_as_it_was(csv_file, capsys, monkeypatch, algorithm, mode):
-    """500 rows x 600 learners are probed (over PROBE_AFTER_CELLS); the boosters that draw
-    (BBM sampling, AdaBoost.OL's and the agnostic booster's drawn labels) give the same
-    losses as when no probe runs."""
-    calls = []
-    probe = estimate._probe_seconds
-    monkeypatch.setattr(estimate, "_probe_seconds",
-                        lambda *a: calls.append(a[1]) or probe(*a))
-    probed, _ = _run(csv_file, capsys, algorithm, mode)
-    assert calls == [16, 600]
-    monkeypatch.setattr(estimate, "PROBE_AFTER_CELLS", 10**12)
-    calls.clear()
-    assert _run(csv_file, capsys, algorithm, mode)[0] == probed and calls == []
-
-
-def test_a_long_pass_is_announced_with_a_bar_of_rows(csv_file, capsys, monkeypatch):
-    monkeypatch.setattr(estimate, "pass_seconds", lambda *a: 7300.0)
-    monkeypatch.setattr("dpboost.progress.on_terminal", lambda: True)
-    _, err = _run(csv_file, capsys, "adaboost-ol")
+def test_a_long_pass_is_announced_and_its_output_unchanged(csv_file, capsys, monkeypatch,
+                                                            algorithm, mode):
+    """With a clock at 0.5 s a row the pass is announced, with a bar on a terminal that
+    ends at 400/400 rows (80% of 500); the losses of the boosters that draw (BBM sampling,
+    the drawn labels of AdaBoost.OL and the agnostic booster) are those of a silent run."""
+    quiet, err = _run(csv_file, capsys, algorithm, mode)
+    assert err == ""  # 500 rows x 60 learners: well under 3 s
+    init = PassClock.__init__
+    monkeypatch.setattr(PassClock, "__init__", lambda self, *a, **k: init(
+        self, *a, **k, clock=_Ticks(0.5), terminal=True))
+    loud, err = _run(csv_file, capsys, algorithm, mode)
+    assert loud == quiet
     first = err.splitlines()[0]
-    assert first.startswith("dpboost online: adaboost-ol with 600 learners on 500 rows x 4 "
-                            "features; estimated 2.0 h"), err
-    assert "400/400 rows (100%)" in err  # the training part, 80% of 500
+    assert first == (f"dpboost online: {algorithm} with 60 learners on 400 rows x 4 features; "
+                     "estimated 4 min more (timed on its first 2 rows)"), err
+    assert "400/400 rows (100%)" in err
 
 
-def test_a_short_pass_says_nothing(csv_file, capsys, monkeypatch):
-    monkeypatch.setattr(estimate, "pass_seconds", lambda *a: 2.9)
-    monkeypatch.setattr("dpboost.progress.on_terminal", lambda: True)
-    assert _run(csv_file, capsys, "adaboost-ol")[1] == ""
+def _fed(clock, rows):
+    for _ in range(rows):
+        clock()
+    return clock
 
 
-def test_the_line_through_two_probes(monkeypatch):
-    """Above the larger probe, ``rows (a + b N)`` through the two probes' times per row."""
-    X, y = np.zeros((50, 3)), np.ones(50)
-    times = {16: 9.0, 1024: 8 * (40e-6 + 1024 * 0.5e-6), 4096: 8 * (40e-6 + 4096 * 0.5e-6)}
-    monkeypatch.setattr(estimate, "_probe_seconds", lambda build, k, X, y: times[k])
-    assert estimate.pass_seconds(None, 100_000, X, y, 2_000) == pytest.approx(
-        2_000 * (40e-6 + 100_000 * 0.5e-6))
-    times[3000] = 8 * 1e-3  # at most the larger probe: the run's own N, probed whole
-    assert estimate.pass_seconds(None, 3000, X, y, 2_000) == pytest.approx(2_000 * 1e-3)
-    assert estimate.pass_seconds(None, 10, X, y, 2_000) is None  # 20,000 cells: no probe
+@pytest.mark.parametrize("step,train,test", [(0.001, 1000, 250), (0.3, 50, 0), (0.01, 5, 1),
+                                             (2.0, 7, 2), (0.0, 100, 0)])
+def test_the_estimate_is_the_time_per_row_after_the_first_times_the_rows_left(
+        capsys, step, train, test):
+    """The clock is read at the start and after each row; the estimate comes after
+    CLOCK_ROWS rows, or once CLOCK_SECONDS have passed, or at the last training row."""
+    clock = _fed(PassClock("o", "w", train, test, clock=_Ticks(step), terminal=False), train)
+    done = next(k for k in range(1, train + 1)
+                if k >= min(CLOCK_ROWS, train) or k * step >= estimate.CLOCK_SECONDS)
+    assert clock.done_at == done
+    assert clock.seconds == pytest.approx(step * (train + test - done))
+    said = capsys.readouterr().err
+    assert (said != "") == (clock.seconds >= estimate.SAY_AFTER_SECONDS)
 
 
-def test_pass_seconds_measures_a_real_probe():
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(40, 5))
-    y = np.where(X[:, 0] > 0, 1.0, -1.0)
-    seconds = estimate.pass_seconds(
-        lambda k: make_model("bbm", n_learners=k, random_state=np.random.default_rng(1)),
-        5_000, X, y, 40)
-    assert 0 < seconds < 600
+def test_no_bar_off_a_terminal_and_none_after_the_last_row(capsys):
+    clock = _fed(PassClock("o", "w", 30, 0, clock=_Ticks(1.0), terminal=False), 30)
+    assert clock.bar is None and "estimated" in capsys.readouterr().err
+    clock = _fed(PassClock("o", "w", 1, 0, clock=_Ticks(9.0), terminal=True), 1)
+    assert clock.bar is None  # nothing left to count
