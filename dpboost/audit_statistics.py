@@ -18,7 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from dpboost._validation import check_scalar
 
@@ -70,6 +69,8 @@ def clopper_pearson(
     >>> lo, round(hi, 4)
     (0.0, 0.3085)
     """
+    from scipy import stats  # here, not at import: the CLI's parser imports this module
+
     trials = check_scalar(trials, "trials", "clopper_pearson", kind="int", low=1, closed="left")
     successes = check_scalar(successes, "successes", "clopper_pearson", kind="int", low=0,
                              high=trials, closed="both")
@@ -83,6 +84,8 @@ def clopper_pearson(
 
 def _upper_limits(counts: np.ndarray, trials: int, confidence: float) -> np.ndarray:
     """Vectorised upper Clopper-Pearson limits (one-sided level 1 - (1 - confidence)/2)."""
+    from scipy import stats  # here, not at import: the CLI's parser imports this module
+
     counts = np.asarray(counts)
     tail = (1.0 - confidence) / 2.0
     safe = np.minimum(counts, trials - 1)
@@ -367,6 +370,8 @@ def expected_power(
     >>> expected_power(0.0, epsilon_claimed=0.5, delta=1e-5, runs=2000) < 0.05
     True
     """
+    from scipy import stats  # here, not at import: the CLI's parser imports this module
+
     m_d = int(runs / 2 - int(runs / 2 * calibration_fraction))
     m = max(m_d, 1)
     if threshold is None:

@@ -30,7 +30,6 @@ import math
 
 import numpy as np
 from scipy.special import gammaln
-from scipy.stats import binom
 
 from dpboost._validation import check_choice, check_random_state, check_scalar
 from dpboost.online.base import OnlineClassifier, check_label, check_weight
@@ -108,6 +107,8 @@ def bbm_potential(n_learners: int, i: int, s: float, gamma: float) -> float:
     Satisfies ``Phi_N(s) = 1{s <= 0}`` and ``Phi_{i-1}(s) = (1/2 - gamma/2) Phi_i(s-1) +
     (1/2 + gamma/2) Phi_i(s+1)`` (Eq. 4 with equality); ``w_t^i = (Phi_i(s-1) - Phi_i(s+1))/2``.
     """
+    from scipy.stats import binom  # here: the CLI's parser imports this module
+
     n = n_learners - i
     return float(binom.cdf(math.floor((n - s) / 2.0), n, 0.5 + 0.5 * gamma))
 
