@@ -20,7 +20,7 @@ from pathlib import Path
 
 from dpboost.cell_text import is_decimal_number
 
-__all__ = ["check_columns", "first_line_is_data"]
+__all__ = ["check_columns", "first_line_is_data", "single_column_hint"]
 
 
 def check_columns(path: Path, wanted, available, *, header: bool = False,
@@ -74,10 +74,7 @@ def check_columns(path: Path, wanted, available, *, header: bool = False,
                     "(one name, then empty fields): delete it, and any other line above the "
                     "header row.")
         elif len(available) == 1 and len(wanted) > 1 and separator is not None:
-            hint = (f" The file reads as a single column with the schema's \"separator\" "
-                    f"{separator!r}, which splits every line: if the file uses another "
-                    "separator, correct the schema's (or delete it, and the separator is taken "
-                    "from the first line).")
+            hint = single_column_hint(separator)
         elif len(available) == 1 and len(wanted) > 1:
             hint = (" The file reads as a single column: the separator is taken from the "
                     "first line and must be a comma, semicolon, tab, pipe or whitespace.")
@@ -87,6 +84,14 @@ def check_columns(path: Path, wanted, available, *, header: bool = False,
             hint = _header_hint(wanted, available)
         raise ValueError(f"{path} has no column {absent[0]!r} (named in the schema); its "
                          f"columns are {shown}.{hint}")
+
+
+def single_column_hint(separator: str) -> str:
+    """The hint for a file the schema's declared ``separator`` reads as one column."""
+    return (f" The file reads as a single column with the schema's \"separator\" "
+            f"{separator!r}, which splits every line: if the file uses another separator, "
+            "correct the schema's (or delete it, and the separator is taken from the first "
+            "line).")
 
 
 def _header_hint(wanted, available) -> str:

@@ -152,8 +152,18 @@ def _label_hint(args, schema, names, header=None) -> str:
     if ours and ours != args.label:
         return f" The model's label column is {ours!r}.{drop}"
     if header is None:
-        header = (list(names) if names is not None else header_names(args.data, "infer")
+        header = (list(names) if names is not None else
+                  header_names(args.data, "infer", separator=schema.separator)
                   if table_format(args.data) == "csv" else header_names(args.data))
+    if (schema.separator is not None and names is None and table_format(args.data) == "csv"
+            and len(header_names(args.data, separator=schema.separator)) == 1
+            and len(header_names(args.data)) > 1):
+        from dpboost.column_check import single_column_hint
+
+        # the header split by another separator held --label: 'Did you mean' it, and 'drop
+        # --label' (red team, session 36), sent the user to the name they had typed, then to
+        # the refusal of every feature column
+        return single_column_hint(schema.separator)
     close = difflib.get_close_matches(args.label, header or [], n=1, cutoff=0.75)
     return (f" Did you mean {close[0]!r}?" if close else "") + drop
 
