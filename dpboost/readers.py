@@ -41,6 +41,7 @@ from dpboost.csv_errors import refuse_archive, repeated_names_error
 from dpboost.column_check import check_columns
 from dpboost.pandas_csv import BLANK, file_quotes_after_space, read_spaced, read_whitespace
 from dpboost.record_lines import first_record
+from dpboost.width_hints import width_hint
 from dpboost.separators import (SEPARATOR_NAMES, file_delimiter, outside_quotes,
                                 sniff_delimiter, split_fields)
 
@@ -210,26 +211,7 @@ def _check_first_two(path: Path, lines, decimal: str = ".", separator: str | Non
         return
     if len(records) == 2 and (records[0][1] != records[1][1] or other):
         (n1, k1), (n2, k2) = records
-        trailing = (delimiter is not None and k2 == k1 + 1
-                    and second.rstrip().endswith(delimiter))
-        header_trailing = (delimiter is not None and k1 == k2 + 1 and not other  # (red team
-                           and lines[0][1].rstrip("\r\n ").endswith(delimiter)  # s35: was
-                           and not second.rstrip("\r\n ").endswith(delimiter))  # "delete it")
-        hint = (f"Line {n2} opens a quote (\") that does not close on it, so the lines after "
-                "it were read into one cell: close the quote, or remove it." if
-                delimiter is not None and second.count('"') % 2 else  # (user trial, s. 26)
-                f"Line {n1} starts with '#', a comment: delete it."
-                if lines[0][1].startswith("#") else
-                f"Line {n2} ends in a separator: if every row does, end line {n1} with one "
-                "too (the extra column then has no name and is not used)." if trailing else
-                f"If line {n1} is a header one name short, as R's write.table saves a row "
-                f"index without a name, add a name at its start (and declare that column "
-                f"\"drop\"); if it is a title or a note rather than the header or a row, "
-                f"delete it." if k2 == k1 + 1 and not other else
-                f"Line {n1} ends in a separator and line {n2} does not: remove the separator "
-                f"at the end of line {n1} (it adds a column without a name)."
-                if header_trailing else
-                f"If line {n1} is a title or a note rather than the header or a row, delete it.")
+        hint = width_hint(lines, records, delimiter, other)
         if other:  # line 1 has none of the separators line 2 has
             name = SEPARATOR_NAMES[found]
             raise ValueError(f"{path}: line {n2} is separated by {name}, but line {n1} holds "

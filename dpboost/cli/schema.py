@@ -46,8 +46,25 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="the file's thousands separator: ',' reads 12,345 as 12345 where "
                              "every cell of a column is grouped so, and writes \"thousands\" "
                              "in the draft (default: none)")
+    parser.add_argument("--separator", type=_separator_flag, default=None,
+                        metavar="{',',';',tab,'|',whitespace}",
+                        help="split every line of a CSV with this separator instead of the "
+                             "one line 1 suggests, and write it as the draft's "
+                             "\"separator\" (a tab may be given as 'tab'; default: taken "
+                             "from line 1)")
     parser.set_defaults(func=run)
     return parser
+
+
+def _separator_flag(value: str) -> str:
+    """``--separator``: one of a schema's separators, ``tab`` for a tab."""
+    from dpboost.separators import SEPARATORS
+
+    value = "\t" if value in ("tab", "\\t") else value
+    if value not in SEPARATORS:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a separator: give ',', ';', tab, '|' or whitespace")
+    return value
 
 
 def _without_thousands(frame, thousands: str, decimal: str):
@@ -300,7 +317,7 @@ def _integral(values) -> bool:
         np.all(np.floor(present) == present))
 
 
-def _named_columns(path, no_header: bool) -> list[str] | None:
+def _named_columns(path, no_header: bool, separator: str | None = None) -> list[str] | None:
     """The header's names that a schema can name: non-empty and unrepeated (None: read every
     column).
 
@@ -311,7 +328,7 @@ def _named_columns(path, no_header: bool) -> list[str] | None:
     """
     from dpboost.readers import header_names
 
-    names = None if no_header else header_names(path)
+    names = None if no_header else header_names(path, separator=separator)
     repeated = sorted({n for n in names or () if n and names.count(n) > 1})
     if not names or ("" not in names and not repeated):
         return None
@@ -334,7 +351,7 @@ def _named_columns(path, no_header: bool) -> list[str] | None:
     return named
 
 
-def _refuse_a_row_as_header(path, label: str | None) -> None:
+def _refuse_a_row_as_header(path, label: str | None, separator: str | None = None) -> None:
     """Refuse a CSV file whose first line looks like data (a number among its cells, and no
     name above a number: :func:`~dpboost.column_check.first_line_is_data`), unless ``--label``
     names one of its cells that is not a number (the user read it as a header).
@@ -350,7 +367,7 @@ def _refuse_a_row_as_header(path, label: str | None) -> None:
 
     if table_format(path) != "csv":
         return
-    names = header_names(path)
+    names = header_names(path, separator=separator)
     if not names or not first_line_is_data(path, names):
         return
     if label is not None and label in names and not is_decimal_number(label):
@@ -383,11 +400,16 @@ def run(args) -> int:
         raise ValueError(f"--max-categories must be an int >= 1. Got {args.max_categories} "
                          "instead.")
     check_writable(args.out, what="--out", inputs=[("data", args.data)])  # before reading
+    separator = args.separator if table_format(args.data) == "csv" else None
+    if args.separator is not None and separator is None:
+        raise ValueError(f"--separator splits the lines of a CSV file; {args.data} is "
+                         f"{table_format(args.data)}: drop --separator.")
     if not args.no_header:
-        _refuse_a_row_as_header(args.data, args.label)
+        _refuse_a_row_as_header(args.data, args.label, separator)
     frame = read_table(args.data, header=not args.no_header, decimal=args.decimal,
-                       columns=_named_columns(args.data, args.no_header),
-                       text_columns=[args.label] if args.label is not None else [])
+                       columns=_named_columns(args.data, args.no_header, separator),
+                       text_columns=[args.label] if args.label is not None else [],
+                       separator=separator)
     if args.thousands is not None:
         if args.thousands == args.decimal:
             raise ValueError(f"--thousands {args.thousands!r} is the decimal mark; give "
@@ -397,7 +419,7 @@ def run(args) -> int:
     if integers and args.decimal == "." and table_format(args.data) == "csv":
         # their text, for codes such as 02134 (a number drops the zero)
         text = read_table(args.data, header=not args.no_header, decimal=args.decimal,
-                          columns=integers, text_columns=integers)
+                          columns=integers, text_columns=integers, separator=separator)
         for c in integers:
             frame[c] = text[c]
     if args.no_header and args.label is not None and args.label not in frame.columns:
@@ -410,14 +432,17 @@ def run(args) -> int:
                          decimal=args.decimal, thousands=args.thousands)
     unread = _unread_numbers(frame, draft, args.decimal, args.thousands)
     noted = _number_notes(draft, unread, args)
-    if args.no_header or args.decimal != "." or args.thousands is not None or noted:
+    if (args.no_header or args.decimal != "." or args.thousands is not None or noted
+            or separator is not None):
         content = draft.to_dict()
         for name, note in noted.items():
             content["columns"][name]["note"] = note
         if args.no_header:
             content["names"] = [str(c) for c in frame.columns]
             if table_format(args.data) == "csv":  # train then reads as the draft did
-                content["separator"] = _read_separator(args.data, args.decimal)
+                content["separator"] = separator or _read_separator(args.data, args.decimal)
+        elif separator is not None:
+            content["separator"] = separator
         if args.decimal != ".":
             content["decimal"] = args.decimal
         if args.thousands is not None:
@@ -425,8 +450,11 @@ def run(args) -> int:
         draft = Schema.from_dict(content)
     draft.save(args.out)
     marked = draft.draft_marks()
+    label_marked = draft.label is not None and bool(draft.label.from_data)
+    columns_marked = len(marked) - label_marked
     print(f"wrote a DRAFT schema to {args.out}: {len(draft.columns)} columns, "
-          f"{len(marked)} with values read from the data.", file=sys.stderr)
+          f"{columns_marked} of them with values read from the data"
+          f"{', and the label classes' if label_marked else ''}.", file=sys.stderr)
     print("It is NOT private: replace every value marked 'from_data' with a public fact "
           "(a data dictionary, a unit, a law) and delete the mark; 'dpboost train' warns "
           "while a mark is left.", file=sys.stderr)
@@ -443,7 +471,7 @@ def run(args) -> int:
         print(f"cells among numbers were read as missing and listed in the column's "
               f"'na_values' (marked 'from_data'): {shown}{more}; delete any that is a value, "
               "and keep those a public codebook lists.", file=sys.stderr)
-    if draft.separator is not None:
+    if draft.separator is not None and separator is None:
         print(f"the draft declares \"separator\": {json.dumps(draft.separator)}, as line 1 "
               "was read: check it, so that no row of a headerless file chooses how the "
               "others are split.", file=sys.stderr)
