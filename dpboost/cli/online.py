@@ -248,10 +248,11 @@ def run(args) -> int:
         clock.close()
         test_error = float(np.mean(model.predict(X[test]) != y[test])) if n_test else None
     except MemoryError:
-        clock.close()
         raise UserError(f"not enough memory for {X.shape[1]} features with --algorithm "
                         f"{args.algorithm} and {_settings(model).get('n_learners', 1)} "
                         f"learners; use fewer learners or features.") from None
+    finally:  # an error's line is printed on a line of its own, not after the bar
+        clock.close()
     seconds = time.perf_counter() - start
     settings = _settings(model)
     result = {"pv_loss": pv, "test_error": test_error, "n_train": int(n - n_test),

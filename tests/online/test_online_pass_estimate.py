@@ -97,3 +97,24 @@ def test_no_bar_off_a_terminal_and_none_after_the_last_row(capsys):
     assert clock.bar is None and "estimated" in capsys.readouterr().err
     clock = _fed(PassClock("o", "w", 1, 0, clock=_Ticks(9.0), terminal=True), 1)
     assert clock.bar is None  # nothing left to count
+
+
+def test_the_bar_is_cleared_before_an_error_line(csv_file, capsys, monkeypatch):
+    """A pass that fails midway (here out of memory) clears its bar, so the one-line error
+    starts a line of its own."""
+    from dpboost.online import evaluate
+
+    def failing(model, X, y, *, metric, progress):
+        for _ in range(50):
+            progress()
+        raise MemoryError
+
+    init = PassClock.__init__
+    monkeypatch.setattr(PassClock, "__init__", lambda self, *a, **k: init(
+        self, *a, **k, clock=_Ticks(0.5), terminal=True))
+    monkeypatch.setattr(evaluate, "progressive_val_score", failing)
+    assert main(["online", str(csv_file), "--label", "y", "--n-learners", "60"]) == 2
+    err = capsys.readouterr().err
+    bar, _, error = err.rpartition("\r")
+    assert "50/400 rows" in bar or "48/400 rows" in bar, err
+    assert error.startswith("dpboost online: error: not enough memory"), err
