@@ -100,21 +100,23 @@ def test_no_bar_off_a_terminal_and_none_after_the_last_row(capsys):
 
 
 def test_the_bar_is_cleared_before_an_error_line(csv_file, capsys, monkeypatch):
-    """A pass that fails midway (here out of memory) clears its bar, so the one-line error
-    starts a line of its own."""
+    """A pass that fails midway clears its bar, so the one-line error starts a line of its
+    own (out of memory, and any other error: before, only MemoryError closed it)."""
     from dpboost.online import evaluate
 
     def failing(model, X, y, *, metric, progress):
         for _ in range(50):
             progress()
-        raise MemoryError
+        raise failure
 
     init = PassClock.__init__
     monkeypatch.setattr(PassClock, "__init__", lambda self, *a, **k: init(
         self, *a, **k, clock=_Ticks(0.5), terminal=True))
     monkeypatch.setattr(evaluate, "progressive_val_score", failing)
-    assert main(["online", str(csv_file), "--label", "y", "--n-learners", "60"]) == 2
-    err = capsys.readouterr().err
-    bar, _, error = err.rpartition("\r")
-    assert "50/400 rows" in bar or "48/400 rows" in bar, err
-    assert error.startswith("dpboost online: error: not enough memory"), err
+    for failure, said in ((MemoryError(), "not enough memory"),
+                          (ValueError("a bad row."), "a bad row.")):
+        assert main(["online", str(csv_file), "--label", "y", "--n-learners", "60"]) == 2
+        err = capsys.readouterr().err
+        bar, _, error = err.rpartition("\r")
+        assert "48/400 rows" in bar, err
+        assert error.startswith(f"dpboost online: error: {said}"), err
