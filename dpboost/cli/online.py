@@ -201,6 +201,7 @@ def _plan(args, model, n_train: int, n_test: int, d: int):
 
 
 def run(args) -> int:
+    from dpboost.cli._online_estimate import refuse_if_too_large
     from dpboost.data import load_dataset
     from dpboost.exceptions import PrivacyLeakWarning
     from dpboost.online.evaluate import progressive_val_score
@@ -240,6 +241,7 @@ def run(args) -> int:
         raise UserError(f"{n} rows and --test-fraction {test_fraction} leave no training rows.")
     perm = np.random.default_rng(args.seed).permutation(n)  # bench_online.py's split
     train, test = perm[: n - n_test], perm[n - n_test:]
+    refuse_if_too_large(model, X.shape[1])  # before the first row allocates the arrays
     clock = _plan(args, model, len(train), n_test, X.shape[1])
     start = time.perf_counter()
     try:

@@ -122,6 +122,10 @@ class _Bank:
     def _allocate(self, d: int) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def array_bytes(self, d: int) -> int | None:
+        """Bytes of the arrays :meth:`_allocate` makes for ``d`` features (None: unknown)."""
+        return None
+
 
 class LinearBank(_Bank):
     """``N`` importance-weighted online logistic regressions sharing one feature scale.
@@ -149,6 +153,9 @@ class LinearBank(_Bank):
         self.n_learners = int(n_learners)
         self.learning_rate = float(learning_rate)
         self.n_features_ = None
+
+    def array_bytes(self, d: int) -> int:
+        return 8 * (d + 1) * (2 * self.n_learners + 3)
 
     def _allocate(self, d: int) -> None:
         n = self.n_learners
@@ -222,6 +229,9 @@ class PerceptronBank(_Bank):
         self.n_learners = int(n_learners)
         self.n_features_ = None
 
+    def array_bytes(self, d: int) -> int:
+        return 8 * self.n_learners * (d + 1)
+
     def _allocate(self, d: int) -> None:
         self.W = np.zeros((self.n_learners, d))
         self.b = np.zeros(self.n_learners)
@@ -262,6 +272,9 @@ class StumpBank(_Bank):
         self.low = float(low)
         self.high = float(high)
         self.n_features_ = None
+
+    def array_bytes(self, d: int) -> int:
+        return 8 * self.n_thresholds * (self.n_learners * d + 1)
 
     def _allocate(self, d: int) -> None:
         self.thresholds = np.linspace(self.low, self.high, self.n_thresholds)

@@ -121,3 +121,34 @@ def test_the_bar_is_cleared_before_an_error_line(csv_file, capsys, monkeypatch):
         bar, _, error = err.rpartition("\r")
         assert "48/400 rows" in bar, err
         assert error.startswith(f"dpboost online: error: {said}"), err
+
+
+@pytest.mark.parametrize("weak_learner", ["linear", "perceptron", "stump"])
+@pytest.mark.parametrize("d", [1, 7, 30])
+def test_array_bytes_are_the_arrays_the_first_row_allocates(weak_learner, d):
+    """The memory check counts what ``_allocate`` makes: every numpy array the bank holds
+    after its first row, by ``nbytes``."""
+    from dpboost.online.learners import make_bank
+
+    bank = make_bank(weak_learner, 13)
+    expected = bank.array_bytes(d)
+    bank.learn(np.full(d, 0.5), 1.0, np.ones(13))
+    held = sum(v.nbytes for v in vars(bank).values() if isinstance(v, np.ndarray))
+    assert held == expected
+
+
+def test_a_run_whose_arrays_exceed_memory_is_refused_before_its_first_row(
+        csv_file, capsys, monkeypatch):
+    from dpboost.online import evaluate
+
+    size = 8 * 5 * (2 * 60 + 3)  # BBM's 60 linear learners on 4 features (+ the bias)
+    monkeypatch.setattr(estimate, "available_bytes", lambda: size - 1)
+    monkeypatch.setattr(evaluate, "progressive_val_score", lambda *a, **k: pytest.fail("ran"))
+    assert main(["online", str(csv_file), "--label", "y", "--n-learners", "60"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dpboost online: error: 60 learners on 4 features need at least "), err
+    assert "use at most about 59 learners" in err and len(err.splitlines()) == 1
+    monkeypatch.undo()
+    for available in (size, None):  # exactly enough, or unknown: no refusal
+        monkeypatch.setattr(estimate, "available_bytes", lambda: available)
+        assert main(["online", str(csv_file), "--label", "y", "--n-learners", "60"]) == 0
