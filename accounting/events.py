@@ -273,8 +273,8 @@ def event_from_dict(data: dict, *, _depth: int = 0) -> DPEvent:
     Raises
     ------
     ValueError
-        If the dict has an unknown ``"type"`` or lacks a key (the message names it), or nests
-        events more than :data:`MAX_EVENT_DEPTH` deep.
+        If the dict has an unknown ``"type"``, lacks a key or has one its type does not hold
+        (the message names it), or nests events more than :data:`MAX_EVENT_DEPTH` deep.
     """
     if _depth > MAX_EVENT_DEPTH:
         raise ValueError(
@@ -290,6 +290,10 @@ def event_from_dict(data: dict, *, _depth: int = 0) -> DPEvent:
             + "."
         )
     cls, fields = _FIELDS[kind]
+    extra = sorted(set(data) - set(fields) - {"type"}, key=str)
+    if extra:  # a key the event never wrote: a rewrite would drop it (red team, session 36)
+        raise ValueError(f"The event dict of type {kind!r} has the key {extra[0]!r}, which "
+                         f"it does not hold (its keys: {', '.join(map(repr, fields))}).")
     if cls is None:  # defined in its own module (which imports this one)
         from accounting.selection import TNBSelectionEvent as cls
     kwargs = {}

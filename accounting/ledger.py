@@ -54,6 +54,25 @@ __all__ = ["BudgetLedger", "Spend"]
 
 _FORMAT = "dpboost-budget-ledger"
 _VERSION = 1
+#: The keys a ledger file and each of its spends hold; any other would be lost on a rewrite.
+_KEYS = frozenset({"format", "version", "target_epsilon", "target_delta", "spends"})
+_SPEND_KEYS = frozenset({"timestamp", "label", "event", "reservation"})
+
+
+class _DuplicateKey(ValueError):
+    """A JSON object of the ledger file names a key twice (``args[0]``)."""
+
+
+def _unique_keys(pairs: list) -> dict:
+    """``json.loads``' ``object_pairs_hook``: the object, refusing a key named twice."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return out
 
 
 @dataclass(frozen=True)
@@ -167,7 +186,12 @@ class BudgetLedger:
             raise OSError(exc.errno, f"Cannot read the budget ledger {str(self._path)!r}: "
                                      f"{exc.strerror or exc}") from None
         try:
-            data = json.loads(raw.decode("utf-8"))
+            data = json.loads(raw.decode("utf-8"), object_pairs_hook=_unique_keys)
+        except _DuplicateKey as exc:
+            raise self._malformed(
+                f"an object names the key {exc.args[0]!r} twice; JSON readers keep one of the "
+                "two silently (the other, a spend or a target, would be lost on the next "
+                "write): keep the right one.") from None
         except json.JSONDecodeError as exc:
             raise ValueError(
                 f"{str(self._path)!r} is not a budget ledger (invalid JSON: "
@@ -194,6 +218,10 @@ class BudgetLedger:
                 raise ValueError(
                     f"The budget ledger {str(self._path)!r} is missing the key {key!r}."
                 )
+        extra = sorted(set(data) - _KEYS, key=str)
+        if extra:
+            raise self._malformed(f"it has the key {extra[0]!r}, which a ledger does not hold "
+                                  f"(a write would drop it); keep notes in a spend's label.")
         data["target_epsilon"] = self._target(data, "target_epsilon", high=None)
         data["target_delta"] = self._target(data, "target_delta", high=1)
         if not isinstance(data["spends"], list):
@@ -215,6 +243,10 @@ class BudgetLedger:
         for key in ("timestamp", "label", "event"):
             if key not in entry:
                 raise self._malformed(f"{where} is missing the key {key!r}.")
+        extra = sorted(set(entry) - _SPEND_KEYS, key=str)
+        if extra:
+            raise self._malformed(f"{where} has the key {extra[0]!r}, which a spend does not "
+                                  "hold (a write would drop it); keep notes in its label.")
         for key in ("timestamp", "label", "reservation"):
             if key in entry and not isinstance(entry[key], str):
                 raise self._malformed(

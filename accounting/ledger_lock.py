@@ -48,6 +48,16 @@ def ledger_path(path: object, owner: str) -> Path:
     if os.path.isdir(text):
         raise ValueError(f"The budget ledger path {text!r} is a folder; name a file in it "
                          "(e.g. 'adult.budget.json').")
+    try:
+        mode = os.stat(text).st_mode
+    except FileNotFoundError:
+        return Path(text)  # none yet (or a dangling link): the callers say so
+    except OSError as exc:  # a loop of symbolic links read as "no ledger" (red team, s. 36)
+        raise ValueError(f"Cannot read the budget ledger {text!r}: "
+                         f"{exc.strerror or exc}.") from None
+    if not stat.S_ISREG(mode):  # a FIFO hung the reader, /dev/zero filled the memory
+        raise ValueError(f"The budget ledger path {text!r} is not a regular file (a device, "
+                         "a pipe or a socket); name a ledger file (e.g. 'adult.budget.json').")
     return Path(text)
 
 
