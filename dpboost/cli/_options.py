@@ -159,14 +159,44 @@ def is_user_error(exc: BaseException) -> bool:
     return line.startswith("raise")
 
 
+def json_text(value, **kwargs) -> str:
+    """``json.dumps(value, **kwargs)`` that stays JSON: a non-finite float is written as the
+    string ``"inf"``, ``"-inf"`` or ``"nan"``, as the ledger file stores it (``json.dumps``
+    wrote bare ``Infinity``, which JSON parsers refuse: red team, session 36).
+
+    >>> json_text({"rho": float("inf"), "eps": [1.5, float("nan")]})
+    '{"rho": "inf", "eps": [1.5, "nan"]}'
+    """
+    import json
+    import math
+
+    def plain(v):
+        if isinstance(v, float) and not math.isfinite(v):
+            return "nan" if v != v else ("inf" if v > 0 else "-inf")
+        if isinstance(v, dict):
+            return {k: plain(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [plain(x) for x in v]
+        return v
+
+    return json.dumps(plain(value), allow_nan=False, **kwargs)
+
+
 def report_error(exc: BaseException, command: str | None) -> int:
-    """Print ``exc`` as a user error (one line, returns 2) or as a bug (traceback, returns 1)."""
+    """Print ``exc`` as a user error (one line, returns 2; a ``MemoryError`` too: the size
+    asked for) or as a bug (traceback, returns 1)."""
     prefix = f"dpboost {command}" if command else "dpboost"
     if is_user_error(exc):
         message = " ".join(str(exc).split()) or type(exc).__name__
         if isinstance(exc, KeyError):
             message = f"missing key {message}"
         print(f"{prefix}: error: {message}", file=sys.stderr)
+        return 2
+    if isinstance(exc, MemoryError):  # the size asked for, not a bug: one line (red team, s36:
+        # 'demo --n 1000000000000' printed a traceback and "this is a bug")
+        detail = " ".join(str(exc).split())
+        print(f"{prefix}: error: not enough memory for this run{f' ({detail})' if detail else ''}"
+              "; ask for fewer rows, features, rounds or learners.", file=sys.stderr)
         return 2
     import traceback
 

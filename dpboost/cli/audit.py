@@ -19,7 +19,8 @@ Jagielski, Ullman & Oprea (2020); Bun, Carmosino & Sorrell (2020), Lemma 25 and 
 from __future__ import annotations
 
 import argparse
-import json
+
+from dpboost.cli._options import json_text
 
 __all__ = ["add_parser", "run"]
 
@@ -102,7 +103,7 @@ def run(args) -> int:
         pairs = DEFAULT_PAIRS if args.pairs is None else args.pairs
         result = audit.search_sensitivity(pairs=pairs, random_state=args.seed)
         if args.json:
-            print(json.dumps(result.to_dict(), indent=2))
+            print(json_text(result.to_dict(), indent=2))
         else:
             print(f"{result.pairs} neighbouring pairs: max TV = {result.max_tv_ratio:.6f} x "
                   f"1/(kappa n) (Lemma 25 bound 1), max ||z - z'|| = "
@@ -141,7 +142,7 @@ def run(args) -> int:
                                        n_rounds=8 if args.n_rounds is None else args.n_rounds,
                                        random_state=args.seed)
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        print(json_text(result.to_dict(), indent=2))
     else:
         relation = "<=" if result.passed else ">"
         print(f"audit ({result.setting}, {result.runs} runs, T={result.n_rounds}): "

@@ -18,7 +18,6 @@ Examples::
 from __future__ import annotations
 
 import argparse
-import json
 import os
 
 from dpboost.cli._options import add_json, add_n_rounds, add_note, add_target_epsilon_delta
@@ -31,6 +30,7 @@ from dpboost.cli.privacy import (
     epsilon_text,
     mechanism_event,
 )
+from dpboost.cli._options import json_text
 
 __all__ = ["add_parser", "run"]
 
@@ -175,7 +175,7 @@ def run(args) -> int:
     if args.action == "show":
         summary = _summary(BudgetLedger.open(args.ledger))
         if args.json:
-            print(json.dumps(summary))
+            print(json_text(summary))
         else:
             _print_table(summary)
         return 0
@@ -187,7 +187,7 @@ def run(args) -> int:
     total = ledger.spend(event, label=args.note)
     conversion = _conversion(ZCDPAccountant().compose(ledger.event))
     if args.json:
-        print(json.dumps({"label": args.note, "mechanism": args.mechanism,
+        print(json_text({"label": args.note, "mechanism": args.mechanism,
                           "conversion": conversion, "spent_epsilon": total,
                           "target_epsilon": ledger.target_epsilon,
                           "target_delta": ledger.target_delta}))

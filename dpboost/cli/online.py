@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import inspect
-import json
 import time
 import warnings
 
@@ -33,6 +32,7 @@ import numpy as np
 
 from dpboost._validation import check_scalar
 from dpboost.cli._options import UserError, add_json, add_label, add_seed
+from dpboost.cli._options import json_text
 
 __all__ = ["ALGORITHMS", "NOT_PRIVATE", "add_parser", "binary_labels", "default_gamma",
            "library_default", "make_model", "run"]
@@ -261,7 +261,7 @@ def run(args) -> int:
               "n_test": int(n_test), "seconds": seconds, "algorithm": args.algorithm,
               "settings": settings, "differentially_private": False, "privacy": NOT_PRIVATE}
     if args.json:
-        print(json.dumps(result))
+        print(json_text(result))
         return 0
     shown = [f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in settings.items()]
     shown.append(f"weak learner={args.weak_learner}")  # 'base' has no other settings

@@ -23,11 +23,11 @@ Examples::
 from __future__ import annotations
 
 import argparse
-import json
 import math
 
 from accounting import DiscreteGaussianEvent, GaussianEvent
 from dpboost.cli._options import UserError, add_json, add_n_rounds, add_target_epsilon_delta
+from dpboost.cli._options import json_text
 
 __all__ = ["MAX_ROUNDS", "MECHANISMS", "add_mechanism", "add_parser", "check_rounds",
            "check_noise_multiplier", "mechanism_event", "run"]
@@ -185,7 +185,7 @@ def _calibrate(args, rounds: int, delta: float, kind: str) -> int:
                for m in methods}
     best = min(results, key=lambda m: results[m].noise_multiplier)
     if args.json:
-        print(json.dumps({"mechanism": args.mechanism, "conversion": best,
+        print(json_text({"mechanism": args.mechanism, "conversion": best,
                           "noise_multiplier": {m: r.noise_multiplier for m, r in results.items()}}))
         return 0
     paper = results["paper"].noise_multiplier
@@ -212,7 +212,7 @@ def run(args) -> int:
     best = min(epsilons, key=epsilons.get)
     mu = acc.mu if acc.is_gaussian else None  # no GDP profile for the discrete Gaussian
     if args.json:
-        print(json.dumps({"mechanism": args.mechanism, "rho": acc.rho, "mu": mu,
+        print(json_text({"mechanism": args.mechanism, "rho": acc.rho, "mu": mu,
                           "epsilon": epsilons, "conversion": best}))
         return 0
     print(f"{rounds} {words} rounds, noise multiplier {args.noise_multiplier:g}, "

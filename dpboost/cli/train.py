@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import inspect
-import json
 import re
 import sys
 import warnings
@@ -49,6 +48,7 @@ from dpboost.cli._owner_checks import CLIP_WARN_FRACTION, warn_data_checks
 from dpboost.cli._train_notes import say_unused_columns
 from dpboost.cli._labels import (CLASSES_HELP, SPELLING_HELP, label_column, label_text,
                                  labels_not_classes, spelt_as_text)
+from dpboost.cli._options import json_text
 
 __all__ = ["add_parser", "clipped_fraction", "fit_charged", "parse_classes",
            "raw_values_hint", "run"]
@@ -403,7 +403,7 @@ def run(args) -> int:
     if args.json:
         out = {"model": str(args.out), "n_features": int(X.shape[1]), "classes": shown,
                "privacy_report": report}
-        print(json.dumps(out if figures is None else {**out, "non_private": figures},
+        print(json_text(out if figures is None else {**out, "non_private": figures},
                          indent=2))
     else:
         print(f"wrote {args.out}: {X.shape[1]} features, classes {shown}")

@@ -7,7 +7,6 @@ A table too large for memory is encoded partition by partition by the schema's
 
 from __future__ import annotations
 
-import json
 import warnings
 
 import numpy as np
@@ -24,6 +23,7 @@ from dpboost.cli.train import (
     warn_data_checks,
 )
 from dpboost.tabular import BadValueError
+from dpboost.cli._options import json_text
 
 __all__ = ["check_dask_args", "run_dask"]
 
@@ -90,7 +90,7 @@ def run_dask(args, schema, ledger) -> int:
                "classes": list(schema.label.classes), "privacy_report": report}
         if accuracy is not None:
             out["non_private"] = {"training_accuracy": accuracy, "clipped_fraction": clipped}
-        print(json.dumps(out, indent=2))
+        print(json_text(out, indent=2))
     else:
         # not the number of partitions: a CSV's is its size in bytes over the block size,
         # which one row's length can change (a figure of the data outside the mechanism)
