@@ -312,9 +312,12 @@ class BudgetLedger:
         if not total <= self._target_epsilon:
             spent = _epsilon(spent_events, delta)
             requested = _epsilon([event], delta)
+            digits = 3  # enough digits that the total reads above the limit ("1 > 1" did)
+            while digits < 17 and float(f"{total:.{digits}g}") <= self._target_epsilon:
+                digits += 1
             raise BudgetExceededError(
                 f"Privacy budget exceeded: spent eps={spent:.6g}, requested eps={requested:.3g}, "
-                f"total would be eps={total:.3g} > limit eps={self._target_epsilon:g} "
+                f"total would be eps={total:.{digits}g} > limit eps={self._target_epsilon:g} "
                 f"at delta={delta:g}; the limit minus the spent eps is "
                 f"{max(self._target_epsilon - spent, 0.0):.3g} (for information: epsilons do "
                 "not add up, so a run planned at that eps may compose to more).",
