@@ -141,6 +141,14 @@ class BudgetLedger:
                 )
         self._target_epsilon = eps
         self._target_delta = delta
+        self._created = created
+
+    @property
+    def created(self) -> bool:
+        """Whether this object created the file (False: it opened one with the same targets,
+        or was loaded by :meth:`open`).  ``budget init`` refuses when it did not: two
+        concurrent inits both said "created" (red team, session 36)."""
+        return getattr(self, "_created", False)
 
     @classmethod
     def open(cls, path: str | os.PathLike) -> BudgetLedger:

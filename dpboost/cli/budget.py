@@ -167,6 +167,10 @@ def run(args) -> int:
                 f"{args.ledger} already exists; use 'dpboost budget show' to read it"
             )
         ledger = BudgetLedger(args.ledger, args.target_epsilon, args.target_delta)
+        if not ledger.created:  # another init made it between the check and the creation
+            raise FileExistsError(
+                f"{args.ledger} already exists; use 'dpboost budget show' to read it"
+            )
         print(
             f"created ledger {ledger.path}: target epsilon={ledger.target_epsilon:g}, "
             f"delta={ledger.target_delta:g}"

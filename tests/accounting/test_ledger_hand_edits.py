@@ -75,3 +75,20 @@ def test_a_path_that_is_not_a_regular_file_is_refused(tmp_path):
     b.symlink_to(a)
     with pytest.raises(ValueError, match="Too many levels of symbolic links"):
         BudgetLedger.open(a)
+
+
+def test_init_refuses_a_ledger_another_init_created_first(tmp_path, capsys, monkeypatch):
+    """Two concurrent ``budget init`` both said "created" (red team, session 36): the second
+    passed the existence check before the first created the file, then opened it.  The race
+    is replayed by hiding the file from that check."""
+    from dpboost.cli import budget, main
+
+    path = tmp_path / "l.json"
+    first = BudgetLedger(path, 3.0, 1e-6)
+    assert first.created and not BudgetLedger(path, 3.0, 1e-6).created
+    assert not BudgetLedger.open(path).created
+    before = path.read_bytes()
+    monkeypatch.setattr(budget.os.path, "exists", lambda p: False)
+    assert main(["budget", "init", str(path), "--target-epsilon", "3",
+                 "--target-delta", "1e-6"]) == 2
+    assert "already exists" in capsys.readouterr().err and path.read_bytes() == before
