@@ -50,7 +50,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument("--setting", choices=("round", "run", "estimator", "mean", "defaults",
                                               "threshold"),
-                        default="round",
+                        default=None,
                         help="'round': one round of the weak learner at the worst case; 'run': "
                              "a whole boosting run; 'estimator': end to end, training "
                              "PrivateHalfspaceClassifier itself on a worst-case pair whose "
@@ -65,7 +65,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                                           "calibrated to it and the audit tests it",
                              delta_help="the claimed (target) delta")
     parser.add_argument("--runs", type=positive_int, default=None,
-                        help="mechanism runs, half on each dataset (default: 20000 for a "
+                        help="mechanism runs, half on each dataset: even, at least 100 "
+                             "(default: 20000 for a "
                              "round, a run, the mean or the threshold, 4000 fits for the "
                              "estimator, 2000 for the defaults)")
     add_n_rounds(parser, default=None, default_text="3 for a run, 8 for the estimator and the "
@@ -93,12 +94,27 @@ def _check_flags(args) -> None:
     if not args.sensitivity and args.pairs is not None:
         raise UsageError("dpboost audit: error: --pairs applies only with --sensitivity: "
                          "a mechanism audit takes --runs")
+    # red team, session 36: these were ignored, not refused, as the README says they are
+    if args.sensitivity and args.setting is not None:
+        raise UsageError("dpboost audit: error: --setting chooses a mechanism audit; "
+                         "--sensitivity searches the weak learner's neighbours: give one")
+    setting = "sensitivity search" if args.sensitivity else args.setting or "round"
+    if args.n_rounds is not None and setting not in ("run", "estimator", "defaults"):
+        what = {"round": "--setting round audits one round",
+                "sensitivity search": "--sensitivity searches one round's neighbours"}.get(
+                    setting, f"--setting {setting} has no rounds")
+        raise UsageError(f"dpboost audit: error: --n-rounds applies to --setting run, "
+                         f"estimator or defaults; {what}")
+    if args.runs is not None and (args.runs < 100 or args.runs % 2):
+        raise UsageError(f"dpboost audit: error: --runs must be an even number of at least "
+                         f"100 (half the runs on each dataset of the pair); got {args.runs}")
 
 
 def run(args) -> int:
     from dpboost import audit
 
     _check_flags(args)
+    args.setting = args.setting or "round"
     if args.sensitivity:
         pairs = DEFAULT_PAIRS if args.pairs is None else args.pairs
         result = audit.search_sensitivity(pairs=pairs, random_state=args.seed)
