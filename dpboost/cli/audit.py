@@ -164,7 +164,13 @@ def run(args) -> int:
         print(f"audit ({result.setting}, {result.runs} runs, T={result.n_rounds}): "
               f"epsilon_lower = {result.epsilon_lower:.4f} {relation} epsilon_claimed = "
               f"{result.epsilon_claimed:.4f} at delta = {result.delta:g}: {result.verdict}")
-        if result.verdict == "INCONCLUSIVE":
+        if result.verdict == "INCONCLUSIVE" and result.runs_needed >= 2**62:
+            # the search stops at 2^62 runs: a claim this large needs more (red team, s36)
+            print(f"  {result.runs} runs can show at most epsilon = "
+                  f"{result.epsilon_detectable:.4f}, so no mechanism could fail this claim; "
+                  f"no feasible number of runs (over 4.6e18) can show epsilon = "
+                  f"{result.epsilon_claimed:g}: audit a smaller claim")
+        elif result.verdict == "INCONCLUSIVE":
             print(f"  {result.runs} runs can show at most epsilon = "
                   f"{result.epsilon_detectable:.4f}, so no mechanism could fail this claim; "
                   f"use --runs {result.runs_needed} or more (the fewest with which a "

@@ -32,3 +32,12 @@ def test_n_rounds_with_a_run_is_taken(capsys):
     assert main(["audit", "--setting", "run", "--n-rounds", "2", "--runs", "200",
                  "--json"]) == 0
     assert '"n_rounds": 2' in capsys.readouterr().out
+
+
+def test_a_claim_past_the_runs_search_says_no_run_count_can_show_it(capsys):
+    """At epsilon 50 the runs search stops at its cap, 2^62, and the advice said "use --runs
+    4611686018427387904 or more" (red team, session 36)."""
+    assert main(["audit", "--runs", "200", "--target-epsilon", "50"]) == 3
+    out = capsys.readouterr().out
+    assert "no feasible number of runs (over 4.6e18) can show epsilon = 50" in out
+    assert "4611686018427387904" not in out
