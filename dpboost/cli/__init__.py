@@ -15,6 +15,7 @@ are defined once, in :mod:`dpboost.cli._options`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import re
@@ -79,12 +80,34 @@ def build_parser() -> OneLineParser:
     return parser
 
 
+@contextlib.contextmanager
+def _one_line_warnings(prefix: str):
+    """Warnings a command does not print itself, as ``dpboost CMD: warning: ...``: one line
+    each, once per text.  Python's format printed the source path and line of dpboost's
+    code, and ``audit --setting estimator`` repeated one warning for every fit (red team,
+    session 36).  A command that gathers its warnings (``train``, ``predict``) still does."""
+    import warnings
+
+    seen: set[str] = set()
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        text = " ".join(str(message).split())
+        if text not in seen:
+            seen.add(text)
+            print(f"{prefix}: warning: {text}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``dpboost`` console script and of ``python -m dpboost``."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-        return int(args.func(args) or 0)
+        with _one_line_warnings(f"dpboost {getattr(args, 'command', '')}".strip()):
+            return int(args.func(args) or 0)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)
         return 2

@@ -30,7 +30,7 @@ from dpboost.cli.privacy import (
     epsilon_text,
     mechanism_event,
 )
-from dpboost.cli._options import json_text
+from dpboost.cli._options import UserError, json_text
 
 __all__ = ["add_parser", "run"]
 
@@ -135,6 +135,15 @@ def _describe(event: dict) -> str:
     return str(kind or "?")
 
 
+def _printable(text: str) -> str:
+    """``text`` with its control characters escaped (``\\n``, ``\\x1b``): a note holding a
+    line break broke the table, and an ANSI escape recoloured the terminal (red team,
+    session 36).  The ledger keeps the note as written; ``--json`` shows it so."""
+    import unicodedata
+
+    return "".join(repr(c)[1:-1] if unicodedata.category(c) == "Cc" else c for c in text)
+
+
 def _print_table(summary: dict) -> None:
     print(
         f"ledger {summary['path']}: target epsilon={summary['target_epsilon']:g}, "
@@ -142,7 +151,8 @@ def _print_table(summary: dict) -> None:
     )
     rows = [["timestamp", "label", "event", "epsilon"]]
     for s in summary["spends"]:
-        rows.append([s["timestamp"], s["label"], _describe(s["event"]), epsilon_text(s['epsilon'])])
+        rows.append([_printable(s["timestamp"]), _printable(s["label"]), _describe(s["event"]),
+                     epsilon_text(s['epsilon'])])
     if len(rows) > 1:
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
         for r in rows:
@@ -184,6 +194,8 @@ def run(args) -> int:
             _print_table(summary)
         return 0
     # spend
+    if not args.note.strip():  # "required", yet an empty note was taken (red team, s. 36)
+        raise UserError("--note is empty: say what the spend is for (a run, a release).")
     z = check_noise_multiplier(args.noise_multiplier, OWNER)
     rounds = check_rounds(args.n_rounds, OWNER)
     ledger = BudgetLedger.open(args.ledger)

@@ -228,6 +228,12 @@ def run(args) -> int:
         # nothing this command outputs is private (NOT_PRIVATE), so a loader's warning that
         # something was read from the data without privacy tells the user nothing new
         warnings.simplefilter("ignore", PrivacyLeakWarning)
+        from dpboost.data import detect_format
+
+        if args.label is not None and detect_format(args.data) == "libsvm":
+            # as train says: ignored here, it would mislead (red team, session 36)
+            raise UserError(f"--label {args.label}: {args.data} is a LIBSVM file, whose label "
+                            "is always the first field of each line; remove --label.")
         try:
             X, y_raw = load_dataset(args.data, label=args.label)
         except ValueError as exc:  # online has no --schema: the loader's hint names train's

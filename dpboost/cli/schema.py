@@ -381,6 +381,18 @@ def _refuse_a_row_as_header(path, label: str | None, separator: str | None = Non
                      "its columns names that are not numbers, or name the label with --label.")
 
 
+def _looks_like_a_header(path, separator: str | None) -> bool:
+    """Whether line 1 reads as a header by the readers' rule (a cell that is not a number
+    above a number; red team, session 36: ``--no-header`` on a file with a header drafted
+    its label classes as ``['0', '1', 'y']`` without a word).  A draft reads the data."""
+    from dpboost.readers import header_names
+
+    try:
+        return header_names(path, "infer", separator=separator) is not None
+    except ValueError:
+        return False
+
+
 def _read_separator(path, decimal: str) -> str:
     """The separator the draft read a headerless file with, as a schema declares it."""
     from dpboost.readers import _first_lines
@@ -475,6 +487,11 @@ def run(args) -> int:
         print(f"the draft declares \"separator\": {json.dumps(draft.separator)}, as line 1 "
               "was read: check it, so that no row of a headerless file chooses how the "
               "others are split.", file=sys.stderr)
+    if args.no_header and table_format(args.data) == "csv" and _looks_like_a_header(
+            args.data, separator):
+        print("line 1 holds no number where line 2 does, as a header row would: if it is "
+              "one, re-run without --no-header (read as a row, its names became categories "
+              "and the columns 0, 1, ... were drafted from them).", file=sys.stderr)
     _say_case_variants(draft)
     _say_positive_class(draft)
     _say_date_categories(frame, draft)

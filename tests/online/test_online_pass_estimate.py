@@ -152,3 +152,12 @@ def test_a_run_whose_arrays_exceed_memory_is_refused_before_its_first_row(
     for available in (size, None):  # exactly enough, or unknown: no refusal
         monkeypatch.setattr(estimate, "available_bytes", lambda: available)
         assert main(["online", str(csv_file), "--label", "y", "--n-learners", "60"]) == 0
+
+
+def test_label_on_a_libsvm_file_is_refused(tmp_path, capsys):
+    """Red team, session 36: ``online file.svm --label 1`` was taken and ignored (``train``
+    refuses it: a LIBSVM label is each line's first field)."""
+    path = tmp_path / "d.svm"
+    path.write_text("+1 1:0.5 2:1\n-1 1:0.2\n+1 2:0.4\n-1 1:0.9\n")
+    assert main(["online", str(path), "--label", "1"]) == 2
+    assert "is a LIBSVM file, whose label is always the first field" in capsys.readouterr().err

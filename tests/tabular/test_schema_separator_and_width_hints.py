@@ -81,3 +81,16 @@ def test_a_value_holding_a_space_is_named_before_a_short_header(tmp_path, capsys
     assert "expected 3 fields (as in the first row), found 4. If a value on line 2 holds a "
     "space, quote it" in err, err
     assert err.index("holds a space") < err.index("one name short")
+
+
+def test_no_header_on_a_file_with_a_header_says_so(tmp_path, capsys):
+    """Red team, session 36: ``--no-header`` on a file whose line 1 is a header drafted its
+    names as the label's classes without a word."""
+    for text, said in (("a,b,y\n1,2,yes\n3,4,no\n5,6,yes\n", True),
+                       ("1,2,yes\n3,4,no\n5,6,yes\n", False)):
+        data = tmp_path / "h.csv"
+        data.write_text(text)
+        assert main(["schema", str(data), "--no-header", "--label", "2", "--out",
+                     str(tmp_path / "d.json")]) == 0
+        err = capsys.readouterr().err
+        assert ("re-run without --no-header" in err) == said, err
