@@ -499,6 +499,8 @@ def draft_schema(frame, label: str | None = None, *, max_categories: int = 50,
     if label is not None and label not in frame.columns:
         raise ValueError(f"Label column {label!r} not found; columns are "
                          f"{[str(c) for c in frame.columns]}.")
+    frame = frame.copy(deep=False)  # pandas deep-copies attrs into every Series it makes:
+    frame.attrs = {}  # a reader's 1,001 column names, 54,000 times (1,000 columns: 3 of 24 s)
     columns = {str(c): _draft_column(frame[c], max_categories, str(c), decimal, thousands)
                for c in frame.columns if c != label}
     content: dict = {"note": DRAFT_NOTE, "columns": columns,
