@@ -188,6 +188,9 @@ def report_error(exc: BaseException, command: str | None) -> int:
     prefix = f"dpboost {command}" if command else "dpboost"
     if is_user_error(exc):
         message = " ".join(str(exc).split()) or type(exc).__name__
+        if isinstance(exc, OSError) and exc.strerror:  # "[Errno 17] ..." said nothing more
+            message = " ".join(f"{exc.filename}: {exc.strerror}".split() if exc.filename
+                               else str(exc.strerror).split())
         if isinstance(exc, KeyError):
             message = f"missing key {message}"
         print(f"{prefix}: error: {message}", file=sys.stderr)

@@ -148,6 +148,10 @@ def run(args) -> int:
             raise ValueError("--accuracies must be in (0, 1), --epsilons > 0 and --noise-rates "
                              f"in [0, 0.5]. Got cell {c} instead.")
     out = Path(args.out)
+    blocking = next((p for p in [out, *out.parents] if p.exists() and not p.is_dir()), None)
+    if blocking is not None:  # said "[Errno 17] File exists" (red team, session 36)
+        raise ValueError(f"--out {args.out}: {blocking} is a file; curves writes its CSV and "
+                         "figures into a folder: name a folder (it is created if missing).")
     out.mkdir(parents=True, exist_ok=True)
     csv_path = out / "curves.csv"
     start = time.monotonic()

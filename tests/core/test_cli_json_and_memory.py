@@ -59,3 +59,21 @@ def test_a_memory_error_is_one_line(capsys):
     err = capsys.readouterr().err
     assert err.startswith("dpboost demo: error: not enough memory for this run (Unable to ")
     assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_an_os_error_is_its_file_and_reason_without_the_errno(capsys):
+    """Red team, session 36: ``curves --out FILE`` said "[Errno 17] File exists: 'tr.csv'"."""
+    assert report_error(FileExistsError(17, "File exists", "tr.csv"), "curves") == 2
+    assert capsys.readouterr().err == "dpboost curves: error: tr.csv: File exists\n"
+    assert report_error(OSError(13, "Cannot write the ledger 'l.json'"), "budget") == 2
+    assert capsys.readouterr().err == "dpboost budget: error: Cannot write the ledger 'l.json'\n"
+
+
+def test_curves_refuses_an_out_that_is_a_file(tmp_path, capsys):
+    blocking = tmp_path / "tr.csv"
+    blocking.write_text("x\n")
+    for out in (blocking, blocking / "sub"):
+        assert main(["curves", "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert f"{blocking} is a file; curves writes its CSV and figures into a folder" in err
+        assert "Errno" not in err and len(err.splitlines()) == 1
