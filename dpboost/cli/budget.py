@@ -159,9 +159,12 @@ def _print_table(summary: dict) -> None:
             print("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
     else:
         print("  (no spends yet)")
+    over = summary["spent_epsilon"] - summary["target_epsilon"]
     print(
         f"spent epsilon={epsilon_text(summary['spent_epsilon'])} ({summary['method']}, composed), "
         f"remaining {epsilon_text(summary['remaining_epsilon'])} of {summary['target_epsilon']:g}"
+        + (f"; OVER the target by {epsilon_text(over)} (the spends were recorded outside "
+           "this ledger's checks, e.g. edited in by hand)" if over > 0 else "")
     )
 
 

@@ -131,6 +131,10 @@ def run(args) -> int:
     lists = [_floats(args.margins, "margins"), _floats(args.epsilons, "epsilons"),
              _floats(args.accuracies, "accuracies")]
     noise_rates = _floats(args.noise_rates, "noise-rates")
+    if 0.0 not in noise_rates:  # the grid ran, then the slopes refused (red team, s36)
+        raise ValueError("--noise-rates must include 0: the slopes and the centre cell are "
+                         f"read from the noise-free cells (e.g. --noise-rates 0,"
+                         f"{args.noise_rates}).")
     center = _floats(args.center or DEFAULT_CENTER, "center")
     if len(center) != 3:
         raise ValueError(f"--center must be three numbers tau,eps,alpha. Got {args.center!r} "
