@@ -65,13 +65,11 @@ class _DuplicateKey(ValueError):
 
 def _unique_keys(pairs: list) -> dict:
     """``json.loads``' ``object_pairs_hook``: the object, refusing a key named twice."""
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKey(key)
-            seen.add(key)
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
     return out
 
 
@@ -148,7 +146,7 @@ class BudgetLedger:
         """Whether this object created the file (False: it opened one with the same targets,
         or was loaded by :meth:`open`).  ``budget init`` refuses when it did not: two
         concurrent inits both said "created" (red team, session 36)."""
-        return getattr(self, "_created", False)
+        return self._created
 
     @classmethod
     def open(cls, path: str | os.PathLike) -> BudgetLedger:
@@ -170,6 +168,7 @@ class BudgetLedger:
         data = self._read()
         self._target_epsilon = data["target_epsilon"]
         self._target_delta = data["target_delta"]
+        self._created = False
         return self
 
     # -- file handling

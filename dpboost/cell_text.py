@@ -280,8 +280,8 @@ def first_non_number(cells) -> tuple[int, str] | None:
 def control_hint(value) -> str | None:
     r"""What a refusal of ``value`` (a label outside the classes) adds when the cell holds a
     control character (Unicode category Cc: a NUL, a backspace, DEL, C1 codes), which editors
-    do not show, so the cell looks
-    like a class: the character's kind, named by its escape (session 35).
+    do not show, so the cell looks like a class: the character, named by its escape (session
+    35).
 
     Examples
     --------

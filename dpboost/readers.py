@@ -41,9 +41,9 @@ from dpboost.csv_errors import refuse_archive, repeated_names_error
 from dpboost.column_check import check_columns
 from dpboost.pandas_csv import BLANK, file_quotes_after_space, read_spaced, read_whitespace
 from dpboost.record_lines import first_record
-from dpboost.width_hints import width_hint
 from dpboost.separators import (SEPARATOR_NAMES, file_delimiter, outside_quotes,
                                 sniff_delimiter, split_fields)
+from dpboost.width_hints import width_hint
 
 __all__ = ["csv_layout", "field_count", "header_names", "line_of", "read_table",
            "sniff_delimiter", "table_format"]

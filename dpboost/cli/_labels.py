@@ -164,9 +164,8 @@ def row_where(path, row: int, header: bool | None = None,
     ``header``: whether the file has a header row (default: as the reader infers it);
     ``separator``: the schema's declared separator (:func:`~dpboost.readers.line_of`).
     """
-    from dpboost.readers import header_names, line_of, table_format
-
     from dpboost.parquet_columns import row_words
+    from dpboost.readers import header_names, line_of, table_format
 
     kind = None if path is None else table_format(path)
     if kind == "parquet":
@@ -350,7 +349,6 @@ def missing_refusal(path, tally, line: int | None) -> str:
     """The refusal of a test file with ``tally.missing`` labels missing, the first at file
     line ``line`` (None: a Parquet file, named by its row)."""
     from dpboost.csv_errors import totals_row_hint
-
     from dpboost.parquet_columns import row_words
 
     where = f"line {line}" if line is not None else row_words(tally.first_missing)

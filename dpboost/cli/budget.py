@@ -20,7 +20,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from dpboost.cli._options import add_json, add_n_rounds, add_note, add_target_epsilon_delta
+from dpboost.cli._options import (UserError, add_json, add_n_rounds, add_note,
+                                  add_target_epsilon_delta, json_text)
 from dpboost.cli.privacy import (
     MECHANISMS,
     NOT_RECORDED,
@@ -30,7 +31,6 @@ from dpboost.cli.privacy import (
     epsilon_text,
     mechanism_event,
 )
-from dpboost.cli._options import UserError, json_text
 
 __all__ = ["add_parser", "run"]
 

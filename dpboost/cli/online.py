@@ -31,8 +31,7 @@ import warnings
 import numpy as np
 
 from dpboost._validation import check_scalar
-from dpboost.cli._options import UserError, add_json, add_label, add_seed
-from dpboost.cli._options import json_text
+from dpboost.cli._options import UserError, add_json, add_label, add_seed, json_text
 
 __all__ = ["ALGORITHMS", "NOT_PRIVATE", "add_parser", "binary_labels", "default_gamma",
            "library_default", "make_model", "run"]
@@ -202,7 +201,7 @@ def _plan(args, model, n_train: int, n_test: int, d: int):
 
 def run(args) -> int:
     from dpboost.cli._online_estimate import refuse_if_too_large
-    from dpboost.data import load_dataset
+    from dpboost.data import detect_format, load_dataset
     from dpboost.exceptions import PrivacyLeakWarning
     from dpboost.online.evaluate import progressive_val_score
 
@@ -228,8 +227,6 @@ def run(args) -> int:
         # nothing this command outputs is private (NOT_PRIVATE), so a loader's warning that
         # something was read from the data without privacy tells the user nothing new
         warnings.simplefilter("ignore", PrivacyLeakWarning)
-        from dpboost.data import detect_format
-
         if args.label is not None and detect_format(args.data) == "libsvm":
             # as train says: ignored here, it would mislead (red team, session 36)
             raise UserError(f"--label {args.label}: {args.data} is a LIBSVM file, whose label "
@@ -253,7 +250,6 @@ def run(args) -> int:
     try:
         pv = progressive_val_score(model, X[train], y[train], metric=args.metric,
                                    progress=clock)
-        clock.close()
         test_error = float(np.mean(model.predict(X[test]) != y[test])) if n_test else None
     except MemoryError:
         raise UserError(f"not enough memory for {X.shape[1]} features with --algorithm "

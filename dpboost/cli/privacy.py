@@ -26,8 +26,8 @@ import argparse
 import math
 
 from accounting import DiscreteGaussianEvent, GaussianEvent
-from dpboost.cli._options import UserError, add_json, add_n_rounds, add_target_epsilon_delta
-from dpboost.cli._options import json_text
+from dpboost.cli._options import (UserError, add_json, add_n_rounds, add_target_epsilon_delta,
+                                  json_text)
 
 __all__ = ["MAX_ROUNDS", "MECHANISMS", "add_mechanism", "add_parser", "check_rounds",
            "check_noise_multiplier", "mechanism_event", "run"]

@@ -42,13 +42,13 @@ from dpboost.cli._options import (
     add_seed,
     add_target_epsilon_delta,
     allow_negative_values,
+    json_text,
 )
 from dpboost.cli._declarations import check_declarations, declared_format
 from dpboost.cli._owner_checks import CLIP_WARN_FRACTION, warn_data_checks
 from dpboost.cli._train_notes import say_unused_columns
 from dpboost.cli._labels import (CLASSES_HELP, SPELLING_HELP, label_column, label_text,
                                  labels_not_classes, spelt_as_text)
-from dpboost.cli._options import json_text
 
 __all__ = ["add_parser", "clipped_fraction", "fit_charged", "parse_classes",
            "raw_values_hint", "run"]
@@ -243,6 +243,14 @@ def _read_libsvm(args, schema):
                         norm_bound=norm_bound)
 
 
+def no_label_message(path) -> str:
+    """The refusal of a schema ``path`` that declares no label, in memory and with
+    ``--workers`` alike (:func:`dpboost.cli.train_dask.check_dask_args`)."""
+    return (f"{path or 'The schema'} declares no label: add "
+            '"label": {"column": ..., "classes": [negative, positive]}, or give both '
+            "--label COL and --classes NEG,POS.")
+
+
 def _read_encoded(args, schema):
     """Raw table + schema -> (X, label positions, encoder)."""
     from dpboost.readers import read_table
@@ -254,9 +262,7 @@ def _read_encoded(args, schema):
         raise UserError(f"{args.schema} declares the label's classes but not its column: add "
                         '"column": NAME to its "label", or give --label NAME.')
     if schema.label is None or label is None:
-        raise UserError(f"{args.schema} declares no label: add "
-                        '"label": {"column": ..., "classes": [negative, positive]}, or give '
-                        "both --label COL and --classes NEG,POS.")
+        raise UserError(no_label_message(args.schema))
     if args.label is not None and schema.label.column not in (None, args.label):
         raise UserError(f"--label {args.label!r} differs from the schema's label column "
                         f"{schema.label.column!r}.")

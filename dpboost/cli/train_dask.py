@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from dpboost.cli._options import UserError
+from dpboost.cli._options import UserError, json_text
 from dpboost.cli._train_notes import say_unused_columns
 from dpboost.cli.train import (
     _check_two_rows,
@@ -20,10 +20,10 @@ from dpboost.cli.train import (
     _summary,
     _warn_lines,
     fit_charged,
+    no_label_message,
     warn_data_checks,
 )
 from dpboost.tabular import BadValueError
-from dpboost.cli._options import json_text
 
 __all__ = ["check_dask_args", "run_dask"]
 
@@ -35,9 +35,7 @@ def check_dask_args(schema, path=None) -> None:
     Called before the ledger is opened and before any data is read.
     """
     if schema is not None and schema.columns and schema.label is None:  # (red team s35 F6)
-        raise UserError(f"{path or 'The schema'} declares no label: add "
-                        '"label": {"column": ..., "classes": [negative, positive]}, or give '
-                        "both --label COL and --classes NEG,POS.")  # as train in memory words it
+        raise UserError(no_label_message(path))  # as train words it in memory
     if schema is None or not schema.columns or schema.label is None:
         raise UserError("--workers/--scheduler need --schema with columns and a label (the "
                         "table is encoded partition by partition by its TabularEncoder).")
