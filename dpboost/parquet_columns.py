@@ -24,6 +24,7 @@ shows beside it.  Until session 36 the messages said "row 1" for the second row.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 
 __all__ = ["check_names", "file_names", "read_columns", "row_words"]
@@ -66,7 +67,8 @@ def check_names(file: str | os.PathLike, wanted, names: list[str] | None = None)
     names = file_names(file) if names is None else names
     check_columns(Path(file), None if wanted is None else list(wanted), names)
     read = set(names) if wanted is None else set(wanted)
-    repeated = sorted({n for n in names if names.count(n) > 1 and n in read})
+    counts = Counter(names)
+    repeated = sorted({n for n in names if counts[n] > 1 and n in read})
     if repeated:
         raise repeated_names_error(Path(file), names, repeated)
 

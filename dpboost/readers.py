@@ -28,6 +28,7 @@ import gzip
 import itertools
 import os
 import re
+from collections import Counter
 from pathlib import Path
 
 from dpboost import parquet_folder as folder
@@ -359,7 +360,7 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
             if na and (frame[name].dtype == object or pd.api.types.is_string_dtype(frame[name])):
                 frame[name] = frame[name].mask(frame[name].isin(na))
         _mask_column_na(frame, column_na_values, decimal)
-        frame.attrs.update(dpboost_header=True, dpboost_typed=tuple(frame.columns))
+        frame.attrs.update(dpboost_header=True, dpboost_typed=ColumnNames(frame.columns))
         return frame
     lines = _first_lines(path, 2, separator)
     if not lines:
@@ -397,9 +398,23 @@ def read_table(path: str | os.PathLike, *, names=None, columns=None, na_values=(
     else:
         frame = _read_arrow(path, names, skip, delimiter, columns, na, text_columns, decimal)
     _mask_column_na(frame, column_na_values, decimal)
-    frame.attrs.update(dpboost_header=has_header, dpboost_typed=tuple(text_columns),
+    frame.attrs.update(dpboost_header=has_header, dpboost_typed=ColumnNames(text_columns),
                        dpboost_separator=separator)
     return frame
+
+
+class ColumnNames(tuple):
+    """Column names a reader keeps in a frame's ``attrs``: a tuple that deep-copies as itself.
+
+    pandas deep-copies ``attrs`` into every Series it makes, so a plain tuple of k names was
+    copied on each of k column reads (``frame[c]``): ``dpboost schema`` on a file of 5,000
+    integer columns spent 46 of its 73 profiled seconds copying names.  A tuple of strings
+    never changes, so every Series may share this one."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo) -> "ColumnNames":
+        return self
 
 
 def _mask_column_na(frame, column_na_values, decimal: str) -> None:
@@ -468,7 +483,8 @@ def _check_not_a_header(path: Path, first: list[str], names: list[str], line: in
 def _check_unique(path: Path, names: list[str], wanted) -> None:
     """A repeated header name is ambiguous only if that column is read: refuse it then."""
     read = set(names) if wanted is None else set(wanted)
-    repeated = sorted({n for n in names if names.count(n) > 1 and n in read})
+    counts = Counter(names)  # names.count(n) for each n: 10,000 names read 10^8 times
+    repeated = sorted({n for n in names if counts[n] > 1 and n in read})
     if repeated:  # columns without a name at the end: trailing separators, said so
         raise repeated_names_error(path, names, repeated)
 

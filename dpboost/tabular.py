@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections import Counter
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
@@ -289,10 +290,10 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         if absent:
             raise ValueError(f"The data has no column {absent[0]!r} (named in the schema); "
                              f"its columns are {list(columns)[:20]}.")
-        named = [str(c).strip() for c in table.columns]
-        repeated = [c for c in schema.used_columns if named.count(c) > 1]
+        named = Counter(str(c).strip() for c in table.columns)
+        repeated = [c for c in schema.used_columns if named[c] > 1]
         if repeated:
-            raise ValueError(f"The data has {named.count(repeated[0])} columns named "
+            raise ValueError(f"The data has {named[repeated[0]]} columns named "
                              f"{repeated[0]!r} (named in the schema), so which one to encode "
                              "is ambiguous; rename or drop the others.")
         blocks = [self._block(spec, table[columns[name]], name, schema)

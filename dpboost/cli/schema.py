@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -329,7 +330,8 @@ def _named_columns(path, no_header: bool, separator: str | None = None) -> list[
     from dpboost.readers import header_names
 
     names = None if no_header else header_names(path, separator=separator)
-    repeated = sorted({n for n in names or () if n and names.count(n) > 1})
+    counts = Counter(names or ())
+    repeated = sorted({n for n in names or () if n and counts[n] > 1})
     if not names or ("" not in names and not repeated):
         return None
     empty = [j + 1 for j, name in enumerate(names) if not name]
@@ -403,6 +405,8 @@ def _read_separator(path, decimal: str) -> str:
 
 
 def run(args) -> int:
+    import pandas as pd
+
     from dpboost._io import check_writable
     from dpboost.readers import read_table, table_format
     from dpboost.schema import Schema
@@ -432,8 +436,10 @@ def run(args) -> int:
         # their text, for codes such as 02134 (a number drops the zero)
         text = read_table(args.data, header=not args.no_header, decimal=args.decimal,
                           columns=integers, text_columns=integers, separator=separator)
-        for c in integers:
-            frame[c] = text[c]
+        chosen, attrs = set(integers), frame.attrs
+        frame = pd.concat([text[c] if c in chosen else frame[c] for c in frame.columns],
+                          axis=1)  # not frame[c] = text[c]: 20,000 columns, 7 s
+        frame.attrs = attrs
     if args.no_header and args.label is not None and args.label not in frame.columns:
         raise ValueError(f"--label {args.label!r}: a file without a header has columns named "
                          f"0 to {frame.shape[1] - 1}.")
