@@ -187,7 +187,8 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         level ``tau/(8 c sqrt(log(3T/beta)))``, ``c = sqrt(2)``; else None),
         ``sigma_at_most_sigma_util`` (theory mode; else None), ``utility_guarantee_applies`` (theory
         mode: ``sigma <= sigma_util`` and the Algorithm 5 settings not overridden; else None),
-        ``sensitivity_rule``, ``accounting_method``, ``mode``, ``labels_inferred_from_data``; and
+        ``sensitivity_rule``, ``accounting_method``, ``mode``, ``labels_inferred_from_data``,
+        ``noise_source`` (fresh, seeded or a Generator: :func:`.privacy_report.noise_source`); and
         ``mechanisms`` (every mechanism that touched the data: name, event, rho, share),
         ``budget_shares``, ``kappa_rule``, ``n_rounds_rule``, ``noisy_positive_count``,
         ``calibration`` (slope, offset, bins), ``threshold`` (the small-data cut and slope, else

@@ -539,7 +539,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         return estimator
     from accounting import ZCDPAccountant
     from dpboost.multiclass_prior import class_prior_entry, rename_count
-    from dpboost.privacy_report import add_multiclass_noise, whitening_entry
+    from dpboost.privacy_report import add_multiclass_noise, noise_source, whitening_entry
 
     acc = ZCDPAccountant().compose(event)
     epsilons = acc.epsilons(s["delta"])
@@ -547,8 +547,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     estimator.privacy_event_ = event
     estimator.privacy_report_ = {
         "rho": acc.rho, "mu": None, "delta": s["delta"], "epsilon": epsilons,
-        "multiclass": mode, "n_classes": int(K),
-        "sigma": mech.sigma, "noise_multiplier": z,
+        "multiclass": mode, "n_classes": int(K), "sigma": mech.sigma, "noise_multiplier": z,
         "noise_multiplier_rule": ("one joint release of all K centres per round (sensitivity "
                                   "independent of K)" if mode == "joint" else
                                   "one-vs-rest: K binary runs share the rounds' rho "
@@ -576,6 +575,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         "input_scale": scale, "learning_rate": lr, "norm_bound": R, "n_samples": n,
         "accounting_method": plan.method, "mode": s["mode"],
         "labels_inferred_from_data": estimator.classes is None,
+        "noise_source": noise_source(estimator.random_state),
     }
     add_multiclass_noise(estimator.privacy_report_, coefs, type(estimator).__name__)
     return estimator

@@ -18,7 +18,8 @@ from dpboost.theory import sigma_util
 
 __all__ = ["HISTOGRAM_AUC_WARNING", "NOISE_WARNING_RATIO", "PLATT_SPREAD_WARNING",
            "add_multiclass_noise", "build_report",
-           "fit_warnings_withheld", "large_delta_message", "noise_ratio", "platt_spread",
+           "fit_warnings_withheld", "large_delta_message", "noise_ratio", "noise_source",
+           "platt_spread",
            "pure_noise_signal_ratio", "signal_ratio", "warn_if_delta_large",
            "warn_if_noise_dominates", "whitening_entry", "withhold_fit_warnings"]
 
@@ -277,6 +278,29 @@ def add_multiclass_noise(report: dict, centres, name: str) -> None:
     warn_if_delta_large(report, name)
 
 
+def noise_source(random_state) -> str:
+    """The report's ``noise_source``: where a fit's noise came from, which decides who can
+    subtract it.  An int seed is reproducible by whoever knows or guesses it, so a model
+    trained with one is private only while the seed is secret (a neighbour trained with the
+    same seed draws the same noise: the two are told apart with certainty); the seed itself
+    is never written.  It is the caller's choice, not a figure of the data.
+
+    Examples
+    --------
+    >>> noise_source(None)
+    'fresh (operating-system entropy at each fit)'
+    >>> noise_source(0).split(" (")[0]
+    'seeded'
+    """
+    if random_state is None:
+        return "fresh (operating-system entropy at each fit)"
+    if isinstance(random_state, np.random.Generator):
+        return ("a numpy Generator passed in (private while whatever seeded it, if anything, "
+                "is secret)")
+    return ("seeded (an int random_state: whoever knows or guesses the seed can recompute the "
+            "noise and subtract it; for reproducing experiments, not for a release)")
+
+
 def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict:
     """``privacy_report_`` of a fitted ``PrivateHalfspaceClassifier`` (fields in its docstring)."""
     acc = ZCDPAccountant().compose(event)
@@ -379,6 +403,7 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
         "accounting_method": plan.method,
         "mode": s["mode"],
         "labels_inferred_from_data": est.classes is None,
+        "noise_source": noise_source(est.random_state),
     }
     warn_if_noise_dominates(report, est.released_centres_.shape[1], type(est).__name__)
     warn_if_delta_large(report, type(est).__name__)

@@ -519,6 +519,11 @@ class Label:
             raise TypeError(_err("'column' of the label", "a column name", column))
         column = column.strip() if column is not None else None
         classes = spec.get("classes")
+        if "classes" not in spec:  # not "Got None instead": the key is missing
+            raise ValueError('The label declares no "classes": list the labels its column '
+                             'holds, negative first ("classes": [negative, positive]); '
+                             "'dpboost train' takes them from --label COL --classes NEG,POS "
+                             'only when the schema has no "label" at all.')
         if not isinstance(classes, (list, tuple)) or len(classes) < 2:
             raise ValueError(_err("'classes' of the label", "a list of at least 2 labels",
                                   classes) + list_hint(classes))

@@ -59,6 +59,7 @@ from dpboost.halfspace_base import IndependentNoiseCloneMixin
 from dpboost.mechanisms import lattice_variance, sample_discrete_gaussian
 from dpboost.privacy_report import (
     fit_warnings_withheld,
+    noise_source,
     warn_if_delta_large,
     withhold_fit_warnings,
 )
@@ -481,6 +482,7 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
             "candidates": cands, "validation_fraction": vf,
             "best_params": best[1],
             "labels_inferred_from_data": self.classes is None,
+            "noise_source": noise_source(self.random_state),
             "time_padding": self._padding_report(padding, delta),
         }
         self._state_the_search(best[2], acc, delta)
@@ -517,6 +519,7 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
             **own, "rho": None, "epsilon": epsilon, "delta": search["delta"],
             "mechanism": search["mechanism"],
             "labels_inferred_from_data": self.classes is None,
+            "noise_source": search["noise_source"],  # the runs' Generators are the search's
             "single_run": {
                 "rho": own["rho"], "epsilon": own["epsilon"], "delta": own["delta"],
                 "mechanism": own["mechanism"],

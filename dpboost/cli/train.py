@@ -126,7 +126,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                              "clipped fraction, and warnings about values outside the "
                              "schema's bounds or categories; not covered by the guarantee, "
                              "so never publish that output (default: off: stdout and stderr "
-                             "hold only public facts and the private releases)")
+                             "hold only public facts and the private releases, except a "
+                             "refusal of bad input, which names the first bad row and is not "
+                             "covered either)")
     parser.set_defaults(func=run)
     allow_negative_values(parser)  # "--classes -1,0,1" is a value, not an option
     return parser
@@ -191,6 +193,8 @@ def _summary(report: dict) -> str:
         if key in report:
             value = report[key]
             parts.append(f"{key}={value:.4g}" if isinstance(value, float) else f"{key}={value}")
+    if str(report.get("noise_source", "")).startswith("seeded"):  # --seed: say it where seen
+        parts.append("noise seeded by --seed: private only while the seed is secret")
     return ", ".join(parts)
 
 

@@ -94,6 +94,7 @@ REPORT = {
     "n_samples": PUBLIC, "sigma_util": PUBLIC, "sigma_at_most_sigma_util": PUBLIC,
     "utility_guarantee_applies": PUBLIC, "accounting_method": PUBLIC, "mode": PUBLIC,
     "labels_inferred_from_data": PUBLIC,
+    "noise_source": PUBLIC,  # the caller's random_state: fresh, seeded or a Generator
     # a PrivateSelection's best run: the search that chose it (public parameters)
     "selected_by.epsilon": PUBLIC, "selected_by.delta": PUBLIC, "selected_by.mechanism": PUBLIC,
     "selected_by.rule": PUBLIC, "selected_by.time_padding": PUBLIC,
