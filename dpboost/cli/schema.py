@@ -115,6 +115,8 @@ def _unread_numbers(frame, draft, decimal: str = ".",
         marked = text.str.lower().isin(NA_WORDS)  # 'NA', '?' among them mean missing
         markers, text = sorted(set(text[marked])), text[~marked]
         digits = text[text.str.contains(r"\d", regex=True)]
+        if digits.str.contains(_BAND, regex=True).any():
+            continue  # "1 to 3", "18-25": bands, categories of two numbers, not one number
         if len(text) and len(digits) >= 0.9 * len(text):
             hint = _column_hint(digits, decimal, thousands)
             if hint and markers:
@@ -123,6 +125,14 @@ def _unread_numbers(frame, draft, decimal: str = ".",
             if hint:
                 found[name] = hint.lstrip("; ")
     return found
+
+
+#: Two numbers joined by a dash or a word of two letters or more (``1 to 3``, ``18-25``,
+#: ``4 bis 9``; not ``1,5E-3``): a cell of a band, which no unit, sign or separator turns into
+#: one number (red team, session 37: a column of ``None``, ``1 to 3``, ``4 to 9``, ``10 or
+#: more`` was told to declare a unit and to list its commonest category, ``None``, as
+#: missing).
+_BAND = r"\d\s*(?:[-\u2013]|[^\W\d_]{2,})\s*[-+]?\d"
 
 
 #: Digits in a group of three after a separator (1,234  1'234  1 234  1.234).
@@ -508,6 +518,8 @@ def run(args) -> int:
               f"read as numbers; {_with_flags(hint, args.decimal, args.thousands)}.",
               file=sys.stderr)
     if len(unread) > 3:
-        print(f"and {len(unread) - 3} more columns alike: "
-              f"{list(unread)[3:]}.", file=sys.stderr)
+        more = ", ".join(f"{name!r} ({draft.columns[name].to_dict()['type']})"
+                         for name in list(unread)[3:])
+        print(f"and {len(unread) - 3} more columns whose cells look like numbers but are not "
+              f"read as numbers, drafted as: {more}.", file=sys.stderr)
     return 0
