@@ -84,17 +84,33 @@ __all__ = ["ZCDPAccountant", "event_mu_squared", "event_pure_epsilon", "event_rh
 _MAX_SPLITS = 32
 
 
+def _up_if_tiny(value: float) -> float:
+    """``value`` (a rounded product of positive numbers), or the next float above it when it
+    fell below the smallest normal float (2.2e-308).  There the spacing of floats is fixed
+    (4.9e-324), so a product loses its relative precision or underflows to 0: ``0.5 / z / z``
+    for z = 1e300 is 0.0, and a spend of noise multiplier 1e300 cost exactly nothing (red
+    team, session 36).  One step up bounds the true value from above (each rounding is at
+    most half a step).  In the normal range the relative error, 2^-53 per operation, is left
+    to the conversions, which round up."""
+    return math.nextafter(value, math.inf) if value < _SMALLEST_NORMAL else value
+
+
+_SMALLEST_NORMAL = 2.2250738585072014e-308
+
+
 def event_rho(event: DPEvent) -> float:
     """zCDP parameter of an event (``inf`` for :class:`NonPrivateEvent`)."""
     if isinstance(event, (GaussianEvent, DiscreteGaussianEvent)):
         z = event.noise_multiplier  # CKS20 Thm 14: the discrete Gaussian has the same rho
-        return 0.0 if z == math.inf else 0.5 / z / z  # overflows to inf, never raises
+        return 0.0 if z == math.inf else _up_if_tiny(0.5 / z / z)  # inf for a tiny z
     if isinstance(event, ZCDPEvent):
         return event.rho
     if isinstance(event, PureDPEvent):
-        return 0.5 * event.epsilon * event.epsilon
+        eps = event.epsilon
+        return _up_if_tiny(0.5 * eps * eps) if eps > 0 else 0.0
     if isinstance(event, ExponentialMechanismEvent):  # epsilon-BR: Cesar & Rogers 2021, L. 3.2
-        return 0.125 * event.epsilon * event.epsilon
+        eps = event.epsilon
+        return _up_if_tiny(0.125 * eps * eps) if eps > 0 else 0.0
     if isinstance(event, NoOpEvent):
         return 0.0
     if isinstance(event, NonPrivateEvent):
@@ -112,7 +128,7 @@ def event_mu_squared(event: DPEvent) -> float:
     """``mu^2`` of a Gaussian composition; raises naming the first non-Gaussian sub-event."""
     if isinstance(event, GaussianEvent):
         z = event.noise_multiplier
-        return 0.0 if z == math.inf else 1.0 / z / z
+        return 0.0 if z == math.inf else _up_if_tiny(1.0 / z / z)
     if isinstance(event, NoOpEvent):
         return 0.0
     if isinstance(event, SelfComposedEvent):
