@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import numbers
 import warnings
 from collections.abc import Iterator
@@ -36,7 +37,7 @@ from dpboost.lazy_breg import LazyBregBoost
 from dpboost.round_ops import is_dask_array, zero_gain
 from dpboost.scores import largest_class, linear_scores
 
-__all__ = ["IndependentNoiseCloneMixin", "_BoostedHalfspaceBase", "one_blas_thread"]
+__all__ = ["IndependentNoiseCloneMixin", "_BoostedHalfspaceBase", "one_blas_thread", "one_way_child"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -67,6 +68,24 @@ def _text_in_X():
                          "schema of public facts.") from None
 
 
+def one_way_child(generator: np.random.Generator) -> np.random.Generator:
+    """A child stream of ``generator`` that gives away neither its parent nor its siblings.
+
+    ``generator.spawn(1)[0]`` holds ``SeedSequence(entropy, spawn_key)`` with the parent's own
+    entropy: a grid search's template pickled with such a child let anyone regenerate every
+    sibling stream, the one the released ``best_estimator_`` drew its noise from included
+    (spawn key ``(0, 4)``, bit for bit; red team, session 37), even with
+    ``random_state=default_rng()`` (fresh OS entropy).  Here the child is seeded with the
+    SHA-256 of the spawned child's ``(entropy, spawn_key, pool_size)``: still a function of
+    the parent's seed (reproducible) and distinct for each spawn, but its own state names no
+    other stream.
+    """
+    seq = generator.spawn(1)[0].bit_generator.seed_seq  # advances the parent's spawn counter
+    digest = hashlib.sha256(repr((seq.entropy, seq.spawn_key, seq.pool_size)).encode()).digest()
+    return np.random.Generator(type(generator.bit_generator)(
+        np.random.SeedSequence(int.from_bytes(digest, "big"))))
+
+
 class IndependentNoiseCloneMixin:
     """``sklearn.clone`` hook: a clone draws noise independent of its original's.
 
@@ -74,9 +93,10 @@ class IndependentNoiseCloneMixin:
     ``numpy.random.Generator`` would hold an identical copy of its state: two clones fitted on
     neighbouring data (``cross_validate`` folds, ``GridSearchCV`` candidates) would draw the same
     noise, which cancels in the difference of their releases.  Here a clone instead gets a child
-    stream ``random_state.spawn(1)[0]``: independent of the parent and of every other clone,
-    and still reproducible from the parent's seed (the parent's spawn counter advances, so
-    successive clones differ).  An int ``random_state`` is reproducibility by request: clones
+    stream (:func:`one_way_child`, a digest of ``random_state.spawn(1)[0]``'s seed):
+    independent of the parent and of every other clone, still reproducible from the parent's
+    seed (the parent's spawn counter advances, so successive clones differ), and naming no
+    other stream.  An int ``random_state`` is reproducibility by request: clones
     repeat the noise, and a :class:`~dpboost.exceptions.SeededCloneWarning` says so once per
     process.  ``None`` stays ``None`` (fresh OS entropy at every fit).
 
@@ -96,14 +116,14 @@ class IndependentNoiseCloneMixin:
         fitted = any(k.endswith("_") and not k.startswith("__") for k in state)
         random_state = state.get("random_state")
         if isinstance(random_state, np.random.Generator):
-            state = {**state, "random_state": None if fitted else random_state.spawn(1)[0]}
+            state = {**state, "random_state": None if fitted else one_way_child(random_state)}
         return state
 
     def __sklearn_clone__(self):
         new = super().__sklearn_clone__()
         random_state = getattr(self, "random_state", None)
         if isinstance(random_state, np.random.Generator):
-            new.random_state = random_state.spawn(1)[0]
+            new.random_state = one_way_child(random_state)
         elif (isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool)
               and not _seeded_clone_warned[0]):
             _seeded_clone_warned[0] = True
