@@ -90,7 +90,8 @@ class BudgetPerFitWarning(UserWarning):
 #: ``cross_val_score``), calibration (``CalibratedClassifierCV``: one fit per fold), ensembles
 #: and the one-vs-rest wrappers.
 _REFITTERS = ("sklearn/model_selection/", "sklearn/calibration.py", "sklearn/ensemble/",
-              "sklearn/multiclass.py", "sklearn/multioutput.py", "sklearn/feature_selection/")
+              "sklearn/multiclass.py", "sklearn/multioutput.py", "sklearn/feature_selection/",
+              "sklearn/semi_supervised/")  # self-training refits on its own pseudo-labels
 
 #: The searches (or the estimators a ``cross_val_score`` was given) already warned about.
 _warned: weakref.WeakSet = weakref.WeakSet()
@@ -135,7 +136,9 @@ def warn_if_in_search(owner: str) -> None:
     warnings.warn(
         f"{owner} is being fitted repeatedly by scikit-learn ({module}): every fit spends "
         "the whole (target_epsilon, target_delta) budget and the choice among them is "
-        "not private, so the total cost is the composition of all fits. "
+        "not private, so the total cost is at least the composition of all fits; and what "
+        "the wrapper itself computes from the data (a calibrator fitted on the labels, a "
+        "bootstrap that repeats a row, pseudo-labels) is outside any guarantee. "
         f"{fix[0].upper()}{fix[1:]}.",
         BudgetPerFitWarning, stacklevel=3)
 
