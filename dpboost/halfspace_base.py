@@ -37,7 +37,8 @@ from dpboost.lazy_breg import LazyBregBoost
 from dpboost.round_ops import is_dask_array, zero_gain
 from dpboost.scores import largest_class, linear_scores
 
-__all__ = ["IndependentNoiseCloneMixin", "_BoostedHalfspaceBase", "one_blas_thread", "one_way_child"]
+__all__ = ["IndependentNoiseCloneMixin", "_BoostedHalfspaceBase", "hide_cells_in_errors",
+           "one_blas_thread", "one_way_child"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -55,17 +56,33 @@ _seeded_clone_warned = [False]
 
 
 @contextlib.contextmanager
-def _text_in_X():
-    """numpy's "could not convert string to float: 'u'" prints a cell of X (private data):
-    say what to do instead, without it."""
+def hide_cells_in_errors():
+    """numpy's and scikit-learn's errors about X print its cells, which are private data:
+    "could not convert string to float: 'u'", "Expected 2D array, got 1D array instead:
+    array=[ 0.12345679 ...]", "Complex data not supported [[ 0.12345679+0.j ...]]" (red team,
+    session 37).  Say what to do instead, without them; numpy's DTypePromotionError on a
+    column of dates (which prints no cell) is said in words too."""
     try:
         yield
-    except ValueError as exc:
-        if "could not convert" not in str(exc):
-            raise
-        raise ValueError("X holds text (a string or categorical column): the estimators take "
-                         "numbers; encode a table with dpboost.tabular.TabularEncoder and a "
-                         "schema of public facts.") from None
+    except (ValueError, TypeError) as exc:  # DTypePromotionError is a TypeError
+        text = str(exc)
+        if isinstance(exc, ValueError) and "could not convert" in text:
+            raise ValueError("X holds text (a string or categorical column): the estimators "
+                             "take numbers; encode a table with dpboost.tabular."
+                             "TabularEncoder and a schema of public facts.") from None
+        if isinstance(exc, ValueError) and "Expected 2D array, got 1D array" in text:
+            raise ValueError("X must be 2-D (rows x features) and is 1-D. Reshape your data: "
+                             "X.reshape(-1, 1) for one feature, X.reshape(1, -1) for one row "
+                             "(its values are not shown: they are private).") from None
+        if isinstance(exc, ValueError) and "Complex data not supported" in text:
+            raise ValueError("Complex data not supported: the estimators take real numbers "
+                             "(its values are not shown: they are private).") from None
+        if isinstance(exc, np.exceptions.DTypePromotionError):
+            raise TypeError("X holds dates or times beside numbers: the estimators take "
+                            "numbers; encode a table with dpboost.tabular.TabularEncoder and a "
+                            "schema of public facts (a date is not a type there: turn it into "
+                            "a number of public meaning, such as a year).") from None
+        raise
 
 
 def one_way_child(generator: np.random.Generator) -> np.random.Generator:
@@ -174,7 +191,7 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
 
     def _validate_X_y(self, X, y):
         check_label_cells(y)  # a missing label, text mixed with numbers: the row, not numpy's
-        with _text_in_X():
+        with hide_cells_in_errors():
             X, y = validate_data(
                 self, X, y, dtype=[np.float64, np.float32], ensure_all_finite=False,
                 ensure_min_samples=1,
@@ -275,7 +292,7 @@ class _BoostedHalfspaceBase(IndependentNoiseCloneMixin, ClassifierMixin, BaseEst
     # -- prediction -----------------------------------------------------------------------
     def _validate_X_predict(self, X):
         check_is_fitted(self)
-        with _text_in_X():
+        with hide_cells_in_errors():
             X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False,
                               ensure_all_finite=False)
         check_finite_rows(X, when="predicting")

@@ -42,7 +42,7 @@ import weakref
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, check_X_y
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from accounting import TNBSelectionEvent, ZCDPAccountant, cks_epsilon
 from accounting.selection import padding_runs, rdp_epsilon, selection_rdp
@@ -55,7 +55,7 @@ from dpboost._validation import (
     warn_unsorted_classes,
 )
 from dpboost.estimator import PrivateHalfspaceClassifier
-from dpboost.halfspace_base import IndependentNoiseCloneMixin
+from dpboost.halfspace_base import IndependentNoiseCloneMixin, hide_cells_in_errors
 from dpboost.mechanisms import lattice_variance, sample_discrete_gaussian
 from dpboost.privacy_report import (
     fit_warnings_withheld,
@@ -562,8 +562,9 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         run, so all runs share one label set whatever the split.
         """
         owner = type(self).__name__
-        X, y = check_X_y(X, y, dtype=[np.float64, np.float32], ensure_all_finite=False,
-                         ensure_min_samples=2, estimator=self)
+        with hide_cells_in_errors():  # sets feature_names_in_ from a DataFrame's columns
+            X, y = validate_data(self, X, y, dtype=[np.float64, np.float32],
+                                 ensure_all_finite=False, ensure_min_samples=2)
         check_finite_rows(X)
         check_classification_targets(y)
         if self.classes is not None:
@@ -578,14 +579,19 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
         warn_inferred_classes(owner, classes.tolist())
         return X, y, classes.tolist()
 
-    def decision_function(self, X):
+    def _validate_X_predict(self, X):
+        """``X`` checked against the search's fit (its width, and a DataFrame's column names
+        and order: the runs saw arrays), then passed to the best run as an array."""
         check_is_fitted(self)
-        return self.best_estimator_.decision_function(X)
+        with hide_cells_in_errors():
+            return validate_data(self, X, dtype=[np.float64, np.float32], reset=False,
+                                 ensure_all_finite=False)
+
+    def decision_function(self, X):
+        return self.best_estimator_.decision_function(self._validate_X_predict(X))
 
     def predict(self, X):
-        check_is_fitted(self)
-        return self.best_estimator_.predict(X)
+        return self.best_estimator_.predict(self._validate_X_predict(X))
 
     def predict_proba(self, X):
-        check_is_fitted(self)
-        return self.best_estimator_.predict_proba(X)
+        return self.best_estimator_.predict_proba(self._validate_X_predict(X))

@@ -103,7 +103,7 @@ SMALL = {"candidates": [{"n_rounds": 5, "kappa": 0.25}], "expected_runs": 1.5}
     "X, y, match",
     [
         (np.zeros((20, 3)), np.arange(19) % 2, "inconsistent numbers of samples"),
-        (np.zeros(20), np.arange(20) % 2, "2D array"),
+        (np.zeros(20), np.arange(20) % 2, "must be 2-D .* is 1-D"),
         (np.zeros((1, 3)), [0], "minimum of 2"),
         (np.zeros((20, 3)), np.zeros((20, 2)), "y"),
         (np.where(np.eye(20, 3) > 0, np.nan, 0.0), np.arange(20) % 2, "first bad row: 0"),
