@@ -21,7 +21,7 @@ import numpy as np
 from accounting._validation import house_message as _message
 from accounting._validation import interval
 
-__all__ = ["NORM_BOUND_RANGE", "check_choice", "check_declared_classes",
+__all__ = ["NORM_BOUND_RANGE", "check_choice", "check_column_order", "check_declared_classes",
            "check_declared_labels", "check_finite_rows", "check_label_cells", "check_norm_bound",
            "check_random_state", "check_scalar", "interval", "warn_if_clipped",
            "warn_inferred_classes", "warn_unsorted_classes"]
@@ -546,3 +546,18 @@ def _boxed(value) -> np.ndarray:
     out = np.empty((1,), dtype=object)
     out[0] = value
     return out
+
+
+def check_column_order(X, names) -> None:
+    """Refuse a table (anything with ``columns``) whose columns are not ``names`` in that
+    order, as scikit-learn refuses one at a fitted estimator's ``predict``; arrays and
+    ``names=None`` pass.  A model saved from a fit on a DataFrame kept no names and, loaded,
+    scored reordered columns silently (red team, session 37: accuracy 1.0 -> 0.367)."""
+    columns = getattr(X, "columns", None)
+    if columns is None or names is None or [str(c) for c in columns] == list(names):
+        return
+    found = [str(c) for c in columns]
+    missing = [n for n in names if n not in found]
+    raise ValueError(f"X's columns must be the model's features in the order it was fitted "
+                     f"with, {list(names)[:10]}: " + (f"{missing[:5]} missing" if missing else
+                                                       "reordered, or others added") + ".")

@@ -47,20 +47,13 @@ from sklearn.utils.metaestimators import available_if
 
 from dpboost import __version__
 from dpboost._io import atomic_write_text
+from dpboost._validation import check_column_order
 from dpboost.clipping import clip_for_scoring, scoring_norm_bound
 from dpboost.exceptions import ModelFileError
 from dpboost.scores import class_probabilities, largest_class, linear_scores, probabilities
 
-__all__ = [
-    "FORMAT",
-    "FORMAT_VERSION",
-    "HalfspaceModel",
-    "in_declared_order",
-    "load_model",
-    "model_from_dict",
-    "model_to_dict",
-    "save_model",
-]
+__all__ = ["FORMAT", "FORMAT_VERSION", "HalfspaceModel", "in_declared_order", "load_model",
+           "model_from_dict", "model_to_dict", "save_model"]
 
 FORMAT = "dpboost-halfspace"
 FORMAT_VERSION = 3
@@ -144,6 +137,7 @@ class HalfspaceModel:
 
     def _check_X(self, X) -> np.ndarray:
         X = self._encoded(X)
+        check_column_order(X, None if self._reads_tables() else self.feature_names_)
         try:
             X = np.asarray(X, dtype=np.float64)
         except (TypeError, ValueError):
@@ -346,6 +340,8 @@ def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -
         estimator, piped_schema, piped_names = _pipeline_parts(estimator)
         schema = piped_schema if schema is None else schema
         feature_names = piped_names if feature_names is None else feature_names
+    if feature_names is None:  # a DataFrame's columns, as scikit-learn keeps them (a search's)
+        feature_names = getattr(estimator, "feature_names_in_", None)
     estimator = _released_model(estimator)
     if isinstance(estimator, HalfspaceModel):  # a loaded model is written as it was read
         estimator = in_declared_order(estimator)
@@ -362,7 +358,7 @@ def model_to_dict(estimator, *, schema=None, feature_names=None, classes=None) -
         raise ValueError("The model's weights contain NaN or infinity; refusing to save.")
     if schema is None:
         schema = getattr(estimator, "schema_", None)
-    if feature_names is None:
+    if feature_names is None:  # a loaded model's
         feature_names = getattr(estimator, "feature_names_", None)
     # a draft schema's values read from the data are a release outside every mechanism:
     # the report says so, as it does for labels inferred from y (the file's schema keeps
