@@ -389,6 +389,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
 
         warn_if_in_search(type(self).__name__)
         self._forget_fit()
+        self._fit_calibrates = s["calibration"]  # predict_proba follows the fit, not set_params
         if is_dask_array(X):  # row-chunked dask array: the same rounds on dask
             from dpboost import distributed
 
@@ -506,7 +507,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         self.intercept_ = fit.offset
         self.calibration_ = fit
 
-    @available_if(lambda self: self._calibrates())
+    @available_if(lambda self: getattr(self, "_fit_calibrates", self._calibrates()))
     def predict_proba(self, X) -> np.ndarray:
         """Calibrated probabilities ``[1 - p, p]``, ``p = sigmoid(decision_function(X))``.
 
