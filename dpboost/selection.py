@@ -56,6 +56,7 @@ from dpboost._validation import (
 )
 from dpboost.estimator import PrivateHalfspaceClassifier
 from dpboost.halfspace_base import IndependentNoiseCloneMixin, hide_cells_in_errors
+from dpboost.pipeline_steps import warn_if_after_learned_steps
 from dpboost.mechanisms import lattice_variance, sample_discrete_gaussian
 from dpboost.privacy_report import (
     fit_warnings_withheld,
@@ -113,6 +114,7 @@ def warn_if_in_search(owner: str) -> None:
     the warning came once per process, and ``CalibratedClassifierCV`` (a fit per fold) never
     warned (a user trial).
     """
+    warn_if_after_learned_steps(sys._getframe(1).f_locals.get("self"))  # a Pipeline's scaler
     frame, key, where = sys._getframe(1), None, None
     while frame is not None:
         name = frame.f_code.co_filename.replace("\\", "/")
