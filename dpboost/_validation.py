@@ -376,11 +376,11 @@ _SLIPS = (
      "It is bytes and the declared classes are text: decode the labels (for example "
      "numpy.char.decode(y, 'utf-8'))."),
     ("codes", None, None,
-     "It is a whole number below the number of classes and the declared classes are text: "
-     "perhaps a code of the classes, as scikit-learn passes y to a clone in "
-     "cross_val_predict(..., method='predict_proba' or 'decision_function') (a LabelEncoder, "
-     "classes in sorted order). For such a run declare classes={codes}: code k stands for "
-     "the k-th class in sorted order."),
+     "It is a whole number below the number of classes and not a declared class: perhaps a "
+     "code of the classes, as scikit-learn passes y to a clone in cross_val_predict(..., "
+     "method='predict_proba' or 'decision_function'), OneVsRestClassifier, VotingClassifier "
+     "and BaggingClassifier (a LabelEncoder, classes in sorted order). For such a run "
+     "declare classes={codes}: code k stands for the k-th class in sorted order."),
 )
 
 
@@ -388,9 +388,8 @@ def _slips_explaining(value, classes) -> tuple[bool, ...]:
     """For each of :data:`_SLIPS`, whether it explains the label ``value``."""
     out = []
     for _, key, class_key, _ in _SLIPS:
-        if key is None:  # codes 0..K-1 of text classes (scikit-learn's LabelEncoder)
-            out.append(all(isinstance(c, str) for c in classes)
-                       and isinstance(value, (int, np.integer))
+        if key is None:  # codes 0..K-1 (scikit-learn's LabelEncoder): not a class here
+            out.append(isinstance(value, (int, np.integer))
                        and not isinstance(value, (bool, np.bool_)) and 0 <= value < len(classes))
             continue
         targets = {class_key(c) for c in classes} - {None}

@@ -70,8 +70,11 @@ def test_cross_val_predict_proba_with_text_classes_names_the_codes():
 
 @pytest.mark.parametrize("label, classes, fires", [
     (0, ["a", "b", "c"], True), (2, ["a", "b", "c"], True), (3, ["a", "b", "c"], False),
-    (-1, ["a", "b"], False), (1, [5, 6], False), (True, ["a", "b"], False)])
-def test_the_codes_hint_fires_only_for_codes_of_text_classes(label, classes, fires):
+    (-1, ["a", "b"], False), (1, [5, 6], True), (0, [-1, 1], True), (2, [-1, 1], False),
+    (True, ["a", "b"], False)])
+def test_the_codes_hint_fires_only_for_codes_below_the_number_of_classes(label, classes, fires):
+    """Numeric classes too since session 37: OneVsRestClassifier, VotingClassifier and
+    BaggingClassifier pass codes 0..K-1 to a clone declared classes=[-1, 1] (red team)."""
     from dpboost._validation import _SLIPS, _slips_explaining
 
     slips = _slips_explaining(label, classes)
@@ -84,3 +87,17 @@ def test_numbers_whose_text_is_a_class_get_the_earlier_hint():
     with pytest.raises(ValueError, match="declare the classes as numbers") as err:
         check_declared_labels(np.array([1, 2, 1]), ["1", "2"])
     assert "codes" not in str(err.value)
+
+
+def test_one_vs_rest_over_numeric_classes_gets_the_codes_hint():
+    import warnings
+
+    from sklearn.multiclass import OneVsRestClassifier
+
+    X = np.random.default_rng(0).normal(size=(200, 3)) / 3
+    y = np.where(X[:, 0] > 0, 1, -1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match=r"OneVsRestClassifier.*declare classes=\[0, 1\]"):
+            OneVsRestClassifier(PrivateHalfspaceClassifier(
+                1, 1e-6, classes=[-1, 1], n_rounds=5, random_state=0)).fit(X, y)
