@@ -84,6 +84,9 @@ def _as_table(X, schema: Schema):
         return pd.DataFrame(X)
     if isinstance(X, (list, tuple)) and X and isinstance(X[0], dict):
         return pd.DataFrame.from_records(X)
+    if hasattr(X, "tocsr"):  # scipy.sparse: np.asarray made it a 0-d object, "shape ()"
+        raise TypeError("TabularEncoder needs a table (DataFrame, records or a 2-d array); a "
+                        "scipy sparse matrix is not one: pass X.toarray() or the raw table.")
     arr = np.asarray(X, dtype=object)
     if arr.ndim != 2:
         raise ValueError(f"TabularEncoder needs a table (DataFrame, records or a 2-d array). "

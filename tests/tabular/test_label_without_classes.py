@@ -23,3 +23,4 @@ def test_a_label_without_classes_says_the_key_is_missing():
 def test_classes_declared_but_wrong_keep_their_message(classes):
     with pytest.raises(ValueError, match="'classes' of the label"):
         Schema.from_dict({"columns": _COLUMNS, "label": {"column": "y", "classes": classes}})
+
