@@ -91,8 +91,10 @@ def gather(*objs):
         if type(exc).__module__.split(".")[0] not in ("distributed", "dask"):
             raise
         raise DistributedFitError(
-            f"A dask computation of the boosting round failed ({type(exc).__name__}: {exc}). "
-            "No model was produced and no noise was drawn for this round."
+            f"A dask computation failed ({type(exc).__name__}: {exc}). No model was produced "
+            "and no noise was drawn for the round (or the read of the data) it was computing; "
+            "if workers were killed for memory, give them more (--memory-limit) or fewer "
+            "(--workers)."
         ) from exc
     return out[0] if len(objs) == 1 else out
 

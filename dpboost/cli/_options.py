@@ -184,7 +184,8 @@ def json_text(value, **kwargs) -> str:
 
 def report_error(exc: BaseException, command: str | None) -> int:
     """Print ``exc`` as a user error (one line, returns 2; a ``MemoryError`` too: the size
-    asked for) or as a bug (traceback, returns 1)."""
+    asked for), a ``DistributedFitError`` (one line, returns 1: the workers failed, not the
+    input nor dpboost) or a bug (traceback, returns 1)."""
     prefix = f"dpboost {command}" if command else "dpboost"
     if is_user_error(exc):
         message = " ".join(str(exc).split()) or type(exc).__name__
@@ -195,6 +196,11 @@ def report_error(exc: BaseException, command: str | None) -> int:
             message = f"missing key {message}"
         print(f"{prefix}: error: {message}", file=sys.stderr)
         return 2
+    if any(c.__name__ == "DistributedFitError" and c.__module__ == "dpboost.distributed"
+           for c in type(exc).__mro__):  # workers died or a spool chunk was lost: not a bug,
+        # and not the input either (red team, s37: a traceback and "this is a bug")
+        print(f"{prefix}: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 1
     if isinstance(exc, MemoryError):  # the size asked for, not a bug: one line (red team, s36:
         # 'demo --n 1000000000000' printed a traceback and "this is a bug")
         detail = " ".join(str(exc).split())
