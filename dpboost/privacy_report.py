@@ -214,13 +214,16 @@ def large_delta_message(delta: float, n: int, name: str) -> str | None:
     True
     >>> large_delta_message(1e-3, 1000, "Demo")[:58]
     'Demo: target_delta = 0.001 is at least 1 / n = 0.001 (n = '
+    >>> large_delta_message(1e-6, 2_600_000, "Demo").split("(e.g. ")[1]
+    '1e-09).'
     """
     if delta * n < 1.0:
         return None
+    example = 10.0 ** -(math.ceil(math.log10(n)) + 2)  # 1e-6 up to 10,000 rows, then lower
     return (f"{name}: target_delta = {delta:g} is at least 1 / n = {1.0 / n:.3g} "
             f"(n = {n} rows), and (epsilon, delta)-DP with such a delta allows "
             f"publishing a row in full with probability delta; choose target_delta "
-            f"well below 1 / n (e.g. 1e-6).")
+            f"well below 1 / n (e.g. {min(example, 1e-6):g}).")
 
 
 def warn_if_delta_large(report: dict, name: str, stacklevel: int = 5) -> None:
