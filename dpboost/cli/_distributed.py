@@ -52,6 +52,23 @@ def _remove_left_spools() -> None:
 CSV_BLOCKSIZE: str | int = "64MB"
 
 
+def spool_parent() -> str | None:
+    """``$DPBOOST_SPOOL_DIR``, or None for the temporary folder.  A folder that does not
+    exist is created readable by its owner only (it was created mode 755); a path that is
+    not a folder is refused naming the variable (it said "...: Not a directory"; audit,
+    session 37)."""
+    from dpboost.cli._options import UserError
+
+    parent = os.environ.get("DPBOOST_SPOOL_DIR") or None
+    if parent is not None and os.path.exists(parent) and not os.path.isdir(parent):
+        raise UserError(f"DPBOOST_SPOOL_DIR={parent}: not a folder; point it at a folder only "
+                        "you can read (the spool holds the private data), or unset it for "
+                        "the temporary folder.")
+    if parent is not None:
+        os.makedirs(parent, mode=0o700, exist_ok=True)
+    return parent
+
+
 def add_cluster_options(parser) -> None:
     """``--workers K`` and ``--scheduler ADDRESS`` (mutually exclusive)."""
     group = parser.add_mutually_exclusive_group()
@@ -321,7 +338,7 @@ def _read_encoded(path, encoder, dtype, blocksize, with_labels, chunk_bytes, spo
     label = encoder.schema_.label
     want_y = with_labels and label is not None
     ydt = _label_dtype(encoder) if label is not None else np.dtype(np.int8)
-    parent = os.environ.get("DPBOOST_SPOOL_DIR") or None
+    parent = spool_parent()
     wanted = [*encoder.schema_.used_columns, *([label.column] if want_y else [])]
     paths = _parquet_paths(str(path))
     if not paths and os.path.isdir(path):
@@ -456,7 +473,7 @@ def csv_partitions(path: str, encoder, want_y: bool, blocksize=None) -> CsvParti
     # as its plain copy (dpboost.gzip_copy); messages name `path`, read on the error paths;
     # no room on disk for the copy: one block, as before
     text, gz = path, _is_gzip(path)
-    if gz and (copied := plain_copy(path, os.environ.get("DPBOOST_SPOOL_DIR") or None)):
+    if gz and (copied := plain_copy(path, spool_parent())):
         _SPOOLS.append(copied)  # deleted when the cluster closes
         text, gz = os.path.join(copied, COPY_NAME), False
     if delimiter is not None and ends_in_quoted_value(text, delimiter, gz):
