@@ -553,9 +553,9 @@ def check_column_order(X, names) -> None:
     ``names=None`` pass.  A model saved from a fit on a DataFrame kept no names and, loaded,
     scored reordered columns silently (red team, session 37: accuracy 1.0 -> 0.367)."""
     columns = getattr(X, "columns", None)
-    if columns is None or names is None or [str(c) for c in columns] == list(names):
+    found = None if columns is None or names is None else [str(c) for c in columns]
+    if found is None or found == list(names):
         return
-    found = [str(c) for c in columns]
     missing = [n for n in names if n not in found]
     raise ValueError(f"X's columns must be the model's features in the order it was fitted "
                      f"with, {list(names)[:10]}: " + (f"{missing[:5]} missing" if missing else

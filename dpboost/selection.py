@@ -56,14 +56,15 @@ from dpboost._validation import (
 )
 from dpboost.estimator import PrivateHalfspaceClassifier
 from dpboost.halfspace_base import IndependentNoiseCloneMixin, hide_cells_in_errors
-from dpboost.pipeline_steps import warn_if_after_learned_steps
 from dpboost.mechanisms import lattice_variance, sample_discrete_gaussian
+from dpboost.pipeline_steps import warn_if_after_learned_steps
 from dpboost.privacy_report import (
     fit_warnings_withheld,
     noise_source,
     warn_if_delta_large,
     withhold_fit_warnings,
 )
+from dpboost.round_ops import is_dask_array
 
 __all__ = ["DEFAULT_CANDIDATES", "BudgetPerFitWarning", "PrivateSelection", "warn_if_in_search"]
 
@@ -112,7 +113,9 @@ def warn_if_in_search(owner: str) -> None:
     ``self``; for a function such as ``cross_val_score``, the ``estimator`` it was given), so a
     second ``GridSearchCV`` warns again, and a search's many fits warn once.  Until session 26
     the warning came once per process, and ``CalibratedClassifierCV`` (a fit per fold) never
-    warned (a user trial).
+    warned (a user trial).  Every private fit calls this, so it also runs the other check of
+    the scikit-learn wrapper it runs in: a ``Pipeline`` step before it that learned from the
+    rows (:func:`dpboost.pipeline_steps.warn_if_after_learned_steps`).
     """
     warn_if_after_learned_steps(sys._getframe(1).f_locals.get("self"))  # a Pipeline's scaler
     frame, key, where = sys._getframe(1), None, None
@@ -583,8 +586,11 @@ class PrivateSelection(IndependentNoiseCloneMixin, ClassifierMixin, BaseEstimato
 
     def _validate_X_predict(self, X):
         """``X`` checked against the search's fit (its width, and a DataFrame's column names
-        and order: the runs saw arrays), then passed to the best run as an array."""
+        and order: the runs saw arrays), then passed to the best run as an array; a dask
+        array goes to the best run as it is (scored block by block, never gathered here)."""
         check_is_fitted(self)
+        if is_dask_array(X):
+            return X
         with hide_cells_in_errors():
             return validate_data(self, X, dtype=[np.float64, np.float32], reset=False,
                                  ensure_all_finite=False)

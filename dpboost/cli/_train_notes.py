@@ -1,12 +1,14 @@
-"""What ``dpboost train`` says about the file beside the model: facts of the file's header
-(the same for every pair of neighbouring data sets: no row is read), never of its rows.
+"""What ``dpboost train`` says beside the model, in memory and with ``--workers`` alike:
+facts of the file's header (the same for every pair of neighbouring data sets: no row is
+read), never of its rows; the privacy line of the report; the refusal of a schema without a
+label.
 """
 
 from __future__ import annotations
 
 import sys
 
-__all__ = ["say_unused_columns", "unused_columns"]
+__all__ = ["no_label_message", "privacy_line", "say_unused_columns", "unused_columns"]
 
 #: How many unused column names the note lists before "and N more".
 LISTED = 10
@@ -55,3 +57,27 @@ def say_unused_columns(path, schema, label: str | None) -> None:
           f"{'is' if len(unused) == 1 else 'are'} not in the schema and "
           f"{'was' if len(unused) == 1 else 'were'} not used; declare "
           '{"type": "drop"} for a column left out on purpose.', file=sys.stderr)
+
+
+def privacy_line(report: dict) -> str:
+    """The ``privacy:`` line of a fitted model's report: its (epsilon, delta), the settings
+    that priced it, and, for a seeded run, that it is private only while the seed is secret."""
+    eps = report.get("epsilon")
+    best = eps.get("best") if isinstance(eps, dict) else eps
+    parts = [f"({best:.4g}, {report.get('delta'):.3g})-DP" if isinstance(best, float)
+             else f"epsilon={best}"]
+    for key in ("rho", "n_rounds", "kappa", "learning_rate", "noise_multiplier", "sigma"):
+        if key in report:
+            value = report[key]
+            parts.append(f"{key}={value:.4g}" if isinstance(value, float) else f"{key}={value}")
+    if str(report.get("noise_source", "")).startswith("seeded"):  # --seed: say it where seen
+        parts.append("noise seeded by --seed: private only while the seed is secret")
+    return ", ".join(parts)
+
+
+def no_label_message(path) -> str:
+    """The refusal of a schema ``path`` that declares no label, in memory and with
+    ``--workers`` alike (:func:`dpboost.cli.train_dask.check_dask_args`)."""
+    return (f"{path or 'The schema'} declares no label: add "
+            '"label": {"column": ..., "classes": [negative, positive]}, or give both '
+            "--label COL and --classes NEG,POS.")

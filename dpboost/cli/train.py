@@ -46,7 +46,7 @@ from dpboost.cli._options import (
 )
 from dpboost.cli._declarations import check_declarations, declared_format
 from dpboost.cli._owner_checks import CLIP_WARN_FRACTION, warn_data_checks
-from dpboost.cli._train_notes import say_unused_columns
+from dpboost.cli._train_notes import no_label_message, privacy_line, say_unused_columns
 from dpboost.cli._labels import (CLASSES_HELP, SPELLING_HELP, label_column, label_text,
                                  labels_not_classes, spelt_as_text)
 
@@ -184,20 +184,6 @@ def _estimator(args, classes):
         norm_bound=args.norm_bound, classes=classes, random_state=args.seed, **kwargs)
 
 
-def _summary(report: dict) -> str:
-    eps = report.get("epsilon")
-    best = eps.get("best") if isinstance(eps, dict) else eps
-    parts = [f"({best:.4g}, {report.get('delta'):.3g})-DP" if isinstance(best, float)
-             else f"epsilon={best}"]
-    for key in ("rho", "n_rounds", "kappa", "learning_rate", "noise_multiplier", "sigma"):
-        if key in report:
-            value = report[key]
-            parts.append(f"{key}={value:.4g}" if isinstance(value, float) else f"{key}={value}")
-    if str(report.get("noise_source", "")).startswith("seeded"):  # --seed: say it where seen
-        parts.append("noise seeded by --seed: private only while the seed is secret")
-    return ", ".join(parts)
-
-
 def _warn_lines(caught, figures: bool = False) -> None:
     """One stderr line per warning of dpboost's own (public facts: a schema's marks, inferred
     classes); another library's warning is a figure of the data (pandas' "Columns (0: x)
@@ -245,14 +231,6 @@ def _read_libsvm(args, schema):
     norm_bound = schema.norm_bound if schema is not None else None
     return X, y, Schema(label=label, n_features=n_features, index_base=index_base,
                         norm_bound=norm_bound)
-
-
-def no_label_message(path) -> str:
-    """The refusal of a schema ``path`` that declares no label, in memory and with
-    ``--workers`` alike (:func:`dpboost.cli.train_dask.check_dask_args`)."""
-    return (f"{path or 'The schema'} declares no label: add "
-            '"label": {"column": ..., "classes": [negative, positive]}, or give both '
-            "--label COL and --classes NEG,POS.")
 
 
 def _read_encoded(args, schema):
@@ -417,7 +395,7 @@ def run(args) -> int:
                          indent=2))
     else:
         print(f"wrote {args.out}: {X.shape[1]} features, classes {shown}")
-        print(f"privacy: {_summary(report)}")
+        print(f"privacy: {privacy_line(report)}")
         if figures is not None:
             print(f"non-private: training accuracy {figures['training_accuracy']:.4f}, "
                   f"clipped rows {clipped:.2%} (computed on the training data without "

@@ -12,15 +12,13 @@ import warnings
 import numpy as np
 
 from dpboost.cli._options import UserError, json_text
-from dpboost.cli._train_notes import say_unused_columns
+from dpboost.cli._train_notes import no_label_message, privacy_line, say_unused_columns
 from dpboost.cli.train import (
     _check_two_rows,
     _estimator,
     _figures,
-    _summary,
     _warn_lines,
     fit_charged,
-    no_label_message,
     warn_data_checks,
 )
 from dpboost.tabular import BadValueError
@@ -94,7 +92,7 @@ def run_dask(args, schema, ledger) -> int:
         # which one row's length can change (a figure of the data outside the mechanism)
         print(f"wrote {args.out}: {X.shape[1]} features, classes "
               f"{list(schema.label.classes)} (dask)")
-        print(f"privacy: {_summary(report)}")
+        print(f"privacy: {privacy_line(report)}")
         if accuracy is not None:
             print(f"non-private: training accuracy {accuracy:.4f}, clipped rows {clipped:.2%} "
                   "(computed on the training data without noise; not covered by the "
