@@ -385,7 +385,7 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         """Train the private halfspace on ``X`` (rows clipped to ``norm_bound``) and ``y``."""
         # Privacy is fixed from public quantities before the data is looked at.
         s, plan = self._plan()
-        from dpboost.selection import warn_if_in_search  # (selection imports this module)
+        from dpboost.sklearn_wrappers import warn_if_in_search  # (a search, a Pipeline)
 
         warn_if_in_search(type(self).__name__)
         self._forget_fit()

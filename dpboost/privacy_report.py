@@ -50,7 +50,7 @@ _WITHHELD = contextvars.ContextVar("dpboost_fit_warnings_withheld", default=Fals
 def withhold_fit_warnings():
     """Within this block, on this thread only, a fit raises none of the warnings of its
     report (:func:`warn_if_noise_dominates`, :func:`warn_if_delta_large`) nor
-    :func:`dpboost.selection.warn_if_in_search`'s.
+    :func:`dpboost.sklearn_wrappers.warn_if_in_search`'s.
 
     For :class:`~dpboost.selection.PrivateSelection`, whose ``K`` runs must not warn (one
     warning per run would release ``K``): it said so with ``warnings.catch_warnings()``, which

@@ -35,9 +35,6 @@ Theorem 2.  J. Liu, K. Talwar. "Private selection from private candidates." STOC
 from __future__ import annotations
 
 import math
-import sys
-import warnings
-import weakref
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -57,14 +54,13 @@ from dpboost._validation import (
 from dpboost.estimator import PrivateHalfspaceClassifier
 from dpboost.halfspace_base import IndependentNoiseCloneMixin, hide_cells_in_errors
 from dpboost.mechanisms import lattice_variance, sample_discrete_gaussian
-from dpboost.pipeline_steps import warn_if_after_learned_steps
 from dpboost.privacy_report import (
-    fit_warnings_withheld,
     noise_source,
     warn_if_delta_large,
     withhold_fit_warnings,
 )
 from dpboost.round_ops import is_dask_array
+from dpboost.sklearn_wrappers import BudgetPerFitWarning, warn_if_in_search
 
 __all__ = ["DEFAULT_CANDIDATES", "BudgetPerFitWarning", "PrivateSelection", "warn_if_in_search"]
 
@@ -82,70 +78,6 @@ SCORE_SHARE = 0.1
 #: statistics) would tell how many runs there were (K) and every run's learned T.
 _SET_BY_SEARCH = frozenset({"target_epsilon", "target_delta", "classes", "accounting",
                             "random_state", "verbose", "diagnostics"})
-
-
-class BudgetPerFitWarning(UserWarning):
-    """Each fit of a private estimator spends its whole privacy budget."""
-
-
-#: Where scikit-learn fits an estimator's clones again and again: model selection (searches,
-#: ``cross_val_score``), calibration (``CalibratedClassifierCV``: one fit per fold), ensembles
-#: and the one-vs-rest wrappers.
-_REFITTERS = ("sklearn/model_selection/", "sklearn/calibration.py", "sklearn/ensemble/",
-              "sklearn/multiclass.py", "sklearn/multioutput.py", "sklearn/feature_selection/",
-              "sklearn/semi_supervised/")  # self-training refits on its own pseudo-labels
-
-#: The searches (or the estimators a ``cross_val_score`` was given) already warned about.
-_warned: weakref.WeakSet = weakref.WeakSet()
-
-
-class _Unkeyed:
-    """The key of a refitting frame without ``self`` or ``estimator``: warned once."""
-
-
-_UNKEYED = _Unkeyed()
-
-
-def warn_if_in_search(owner: str) -> None:
-    """Warn once per search when scikit-learn fits a private estimator repeatedly.
-
-    The search is the outermost scikit-learn object on the call stack that refits (its
-    ``self``; for a function such as ``cross_val_score``, the ``estimator`` it was given), so a
-    second ``GridSearchCV`` warns again, and a search's many fits warn once.  Until session 26
-    the warning came once per process, and ``CalibratedClassifierCV`` (a fit per fold) never
-    warned (a user trial).  Every private fit calls this, so it also runs the other check of
-    the scikit-learn wrapper it runs in: a ``Pipeline`` step before it that learned from the
-    rows (:func:`dpboost.pipeline_steps.warn_if_after_learned_steps`).
-    """
-    warn_if_after_learned_steps(sys._getframe(1).f_locals.get("self"))  # a Pipeline's scaler
-    frame, key, where = sys._getframe(1), None, None
-    while frame is not None:
-        name = frame.f_code.co_filename.replace("\\", "/")
-        found = next((r for r in _REFITTERS if r in name), None)
-        if found is not None:  # keep the outermost
-            key = frame.f_locals.get("self", frame.f_locals.get("estimator"))
-            where = found
-        frame = frame.f_back
-    if where is None or fit_warnings_withheld():  # a PrivateSelection's run: it warned
-        return
-    key = _UNKEYED if key is None else key
-    try:
-        if key in _warned:
-            return
-        _warned.add(key)
-    except TypeError:  # an object that cannot be weakly referenced: warned at each fit
-        pass
-    fix = ("put the settings in its candidates instead" if owner == "PrivateSelection"
-           else "Use dpboost.selection.PrivateSelection to tune within one budget")
-    module = where.strip("/").removesuffix(".py").replace("/", ".")
-    warnings.warn(
-        f"{owner} is being fitted repeatedly by scikit-learn ({module}): every fit spends "
-        "the whole (target_epsilon, target_delta) budget and the choice among them is "
-        "not private, so the total cost is at least the composition of all fits; and what "
-        "the wrapper itself computes from the data (a calibrator fitted on the labels, a "
-        "bootstrap that repeats a row, pseudo-labels) is outside any guarantee. "
-        f"{fix[0].upper()}{fix[1:]}.",
-        BudgetPerFitWarning, stacklevel=3)
 
 
 def _gamma_for(expected_runs: float, eta: float) -> float:

@@ -14,7 +14,7 @@ from sklearn.preprocessing import FunctionTransformer, MinMaxScaler, StandardSca
 
 from dpboost import PrivateHalfspaceClassifier, make_margin_data
 from dpboost.exceptions import PrivacyLeakWarning
-from dpboost.pipeline_steps import learned_steps
+from dpboost.sklearn_wrappers import learned_steps
 
 
 def _leaks(*steps) -> list[str]:
