@@ -53,8 +53,8 @@ def _warn_outside_declarations(schema, command: str, found: dict) -> None:
         for side, word in (("below", "lower"), ("above", "upper")):
             if share.get(side, 0.0) > CLIP_WARN_FRACTION:
                 bound = getattr(spec, word)
-                print(f"dpboost {command}: warning: {share[side]:.1%} of the values of "
-                      f"column {column!r} lie {side} its declared {word} bound {bound:g} and "
+                print(f"dpboost {command}: warning: {share[side]:.1%} of the values present "
+                      f"in column {column!r} lie {side} its declared {word} bound {bound:g} and "
                       "were clipped to it; if that bound is a typo, correct it from the "
                       "public source, not from the data (a non-private check).",
                       file=sys.stderr)
@@ -63,7 +63,8 @@ def _warn_outside_declarations(schema, command: str, found: dict) -> None:
             kind, one, coded = (("levels", "level", "0 (the middle of its scale)") if ordinal
                                 else ("categories", "category", "all zeros ('other')"))
             print(f"dpboost {command}: warning: {_percent(share['undeclared'])} of the values "
-                  f"of column {column!r} are none of its declared {kind} and were encoded "
+                  f"present in column {column!r} (missing ones aside) are none of its "
+                  f"declared {kind} and were encoded "
                   f"as {coded}; if the list misses a {one}, add it from the "
                   "public source, not from the data (a non-private check).", file=sys.stderr)
 

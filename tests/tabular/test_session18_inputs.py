@@ -171,8 +171,9 @@ def _owner_lines(tmp_path, capsys, frame, command):
 def test_a_single_undeclared_value_is_warned_to_the_owner(tmp_path, capsys, command, n, share):
     """One undeclared value in 200 (and in 4,000) rows was silent under the 10% threshold."""
     lines = _owner_lines(tmp_path, capsys, _frame(n), command)
-    assert lines == [f"dpboost {command}: warning: {share} of the values of column 'job' are "
-                     "none of its declared categories and were encoded as all zeros ('other'); "
+    assert lines == [f"dpboost {command}: warning: {share} of the values present in column "
+                     "'job' (missing ones aside) are none of its declared categories and were "
+                     "encoded as all zeros ('other'); "
                      "if the list misses a category, add it from the public source, not from "
                      "the data (a non-private check)."]
     assert SECRET not in "".join(lines)
@@ -182,8 +183,9 @@ def test_undeclared_levels_of_an_ordinal_column_say_they_were_encoded_as_0(tmp_p
     frame = _frame()
     frame.loc[[3, 5, 9], "size"] = SECRET
     lines = _owner_lines(tmp_path, capsys, frame, "predict")
-    assert lines[1].startswith("dpboost predict: warning: 1.5% of the values of column 'size' "
-                               "are none of its declared levels and were encoded as 0")
+    assert lines[1].startswith("dpboost predict: warning: 1.5% of the values present in column "
+                               "'size' (missing ones aside) are none of its declared levels "
+                               "and were encoded as 0")
 
 
 def test_the_counts_of_a_table_in_parts_are_those_of_the_whole():

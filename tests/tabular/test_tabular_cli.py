@@ -88,9 +88,10 @@ def test_raw_csv_end_to_end_shuffled_columns_give_identical_predictions(files, c
     # public schema: no leak warning, nothing clipped; the 'other' jobs (5.5%) are counted for
     # the owner (--non-private-figures), as any undeclared share is since session 18
     assert captured.err.strip().splitlines() == [
-        "dpboost train: warning: 5.5% of the values of column 'job' are none of its declared "
-        "categories and were encoded as all zeros ('other'); if the list misses a category, add "
-        "it from the public source, not from the data (a non-private check).",
+        "dpboost train: warning: 5.5% of the values present in column 'job' (missing ones "
+        "aside) are none of its declared categories and were encoded as all zeros ('other'); "
+        "if the list misses a category, add it from the public source, not from the data (a "
+        "non-private check).",
         # the header's columns the schema leaves out (read from the header, never a row)
         "dpboost train: note: the file's columns 'id', 'free_text' are not in the schema and "
         'were not used; declare {"type": "drop"} for a column left out on purpose.']
