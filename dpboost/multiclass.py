@@ -386,22 +386,6 @@ def multiclass_plan(estimator, settings: dict, n_classes: int):
     return plan.with_temperature() if calibrate else plan
 
 
-def _draw_temperature(X, y_idx, W: np.ndarray, R: float, rho: float, rng, offsets=None):
-    """The private softmax temperature of the training scores ``X W^T`` (``X`` the rows as
-    boosted, norm <= R), or None when every centre is zero (the budget is spent all the same)."""
-    from dpboost.private_temperature import private_temperature
-
-    # W is the mean of the released (noisy) centres and R the public norm bound, so the
-    # scale B = R max_k ||w_k|| is post-processing of releases, not read from the rows
-    bound = R * float(np.linalg.norm(W, axis=1).max())
-    if not bound > 0.0:
-        return None
-    scores = X @ W.T
-    if is_dask_array(scores):
-        scores = scores.rechunk({1: -1})
-    return private_temperature(scores, y_idx, rho, bound, rng=rng, offsets=offsets)
-
-
 def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | None):
     """Fit ``K >= 3`` classes (joint booster, or one-vs-rest) for the halfspace estimators.
 
@@ -416,6 +400,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     from dpboost.halfspace_base import one_blas_thread
     from dpboost.multiclass_centre import shrunk_input_map  # (dpboost.input_map's, shrunk)
     from dpboost.multiclass_diagnostics import MeasureWatch, multiclass_diagnostics
+    from dpboost.multiclass_discriminant import calibrate_scores
     from dpboost.multiclass_prior import fit_prior
     from dpboost.progress import round_callback
     from dpboost.weak_learners import CenteringHalfspace
@@ -447,7 +432,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
     K = classes.size
     n, d = X.shape
     estimator._check_density(kappa, n)
-    scale, imap, temperature, prior, counts = 1.0, None, None, None, None
+    scale, imap, temperature, prior, counts, chosen = 1.0, None, None, None, None, None
     with one_blas_thread():
         if not private:
             T = int(estimator.n_rounds)
@@ -502,27 +487,31 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
             finally:
                 close()
             event = plan.event(releases)
+            released, noise_sd = coefs, mech.sigma / (R * R * math.sqrt(T))
             if plan.rho_count:  # class prior (dpboost.multiclass_prior): balanced centres
-                coefs, prior, counts = fit_prior(coefs, y_idx, K, plan.rho_count,
-                                                 mech.sigma / (R * R * math.sqrt(T)),
+                coefs, prior, counts = fit_prior(coefs, y_idx, K, plan.rho_count, noise_sd,
                                                  rng=rng_prior)
-            if plan.temperature:  # the softmax temperature (dpboost.private_temperature)
-                temperature = _draw_temperature(X, y_idx, coefs.mean(axis=0), R,
-                                                plan.threshold_rho(), rng_temp, prior)
+            if plan.temperature:  # temperature and scores (dpboost.multiclass_discriminant)
+                chosen = calibrate_scores(
+                    X, y_idx, coefs, prior, counts, released=released, noise_sd=noise_sd,
+                    white=estimator.input_whitening_, scale=scale, R=R, rng=rng_temp,
+                    constant=0.0 if imap is None else imap.constant, rho=plan.threshold_rho())
+                prior, temperature = chosen.offsets, chosen.temperature
             if diagnose:  # NON-private (dpboost.multiclass_diagnostics); the model is as without
                 estimator.diagnostics_ = multiclass_diagnostics(
                     X, y_idx, coefs, watch, mode=mode, kappa=kappa, gamma=s["gamma"])
     estimator.classes_ = classes
-    estimator.hypothesis_coefs_ = estimator.released_centres_ = coefs
+    estimator.released_centres_ = coefs
+    hypotheses = estimator.hypothesis_coefs_ = coefs if chosen is None else chosen.coefs
     estimator.hypothesis_intercepts_ = estimator.input_centre_ = None
-    estimator.boosted_coef_ = coefs.mean(axis=0)
+    estimator.boosted_coef_ = hypotheses.mean(axis=0)
     estimator.input_scale_ = scale
     estimator.score_scale_ = scale
     estimator.coef_ = estimator.boosted_coef_ * scale
     estimator.intercept_ = np.zeros(K)
     if imap is not None:  # one halfspace per class over the user's features (post-processing)
         estimator.input_centre_ = imap.mean
-        estimator.hypothesis_coefs_, estimator.hypothesis_intercepts_ = imap.fold(coefs)
+        estimator.hypothesis_coefs_, estimator.hypothesis_intercepts_ = imap.fold(hypotheses)
         w, b = imap.fold(estimator.boosted_coef_)
         estimator.coef_, estimator.intercept_ = w * scale, b * scale
     if temperature is not None:  # calibrated log-odds: predict_proba = softmax (post-processing)
@@ -568,9 +557,14 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         "calibration": None if temperature is None else {
             "temperature": temperature.temperature, "score_bound": temperature.bound,
             "n_candidates": temperature.n_candidates, "epsilon_0": temperature.epsilon_0,
-            "rule": "predict_proba = softmax(tau s(x) / B), B = R max_k ||w_k||, tau drawn by "
-                    "the exponential mechanism over 2^(j/2), j = 0..32, utility the Brier "
-                    "score as a gain (dpboost.private_temperature); folded into coef_ and "
+            "scores": chosen.scores,
+            "rule": "predict_proba = softmax(tau s(x) / B + b), B = R max_k ||w_k||, (scores, "
+                    "tau) drawn by the exponential mechanism over the boosted centres (and, "
+                    "when the whitening was used, two regularised discriminants built "
+                    "from the released centres, covariance and class counts, "
+                    "dpboost.multiclass_discriminant) x 2^(j/2), j = 0..32, utility the "
+                    "Brier score as a gain (plus correct rows when there are several score "
+                    "families; dpboost.private_temperature); folded into coef_ and "
                     "intercept_"},
         "input_scale": scale, "learning_rate": lr, "norm_bound": R, "n_samples": n,
         "accounting_method": plan.method, "mode": s["mode"],

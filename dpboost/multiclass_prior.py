@@ -44,8 +44,9 @@ from dpboost.mechanisms import lattice_variance, sample_discrete_gaussian
 from dpboost.round_ops import is_dask_array
 
 __all__ = ["COUNT_MECHANISM_NAME", "IMBALANCE_RATIO", "RELIABLE", "balance_centres",
-           "class_log_prior", "direction_reliability", "fit_prior", "histogram_variance",
-           "imbalanced", "mass_factors", "private_class_counts", "shrink_directions"]
+           "clamped_masses", "class_log_prior", "direction_reliability", "fit_prior",
+           "histogram_variance", "imbalanced", "mass_factors", "private_class_counts",
+           "shrink_directions"]
 
 #: How the report names the class histogram (it takes the plan's count share and event).
 COUNT_MECHANISM_NAME = "histogram of class counts for the class prior (sensitivity sqrt 2)"
@@ -125,11 +126,22 @@ def mass_factors(W: np.ndarray, noise_sd: float) -> np.ndarray:
     >>> mass_factors(np.array([[0.9, 0.6], [0.1, 0.1], [-0.02, 0.02]]), 0.0).tolist()
     [0.4, 2.4, 12.0]
     """
+    m = clamped_masses(W, noise_sd)
+    return float(m.mean()) / m
+
+
+def clamped_masses(W: np.ndarray, noise_sd: float) -> np.ndarray:
+    """The released masses ``W[:, -1]`` clamped below by ``max(3 noise_sd, 1e-3 max_k
+    W[k, -1])``, so a noisy mass never divides by about 0.
+
+    Examples
+    --------
+    >>> clamped_masses(np.array([[0.9, 0.6], [-0.02, 0.02], [0.5, -0.1]]), 0.01).tolist()
+    [0.6, 0.03, 0.03]
+    """
     mass = np.asarray(W, dtype=np.float64)[:, -1]
     top = float(mass.max()) if mass.size else 0.0
-    floor = max(3.0 * float(noise_sd), 1e-3 * top, 1e-300)
-    m = np.maximum(mass, floor)
-    return float(m.mean()) / m
+    return np.maximum(mass, max(3.0 * float(noise_sd), 1e-3 * top, 1e-300))
 
 
 #: A class direction whose James-Stein factor is below this is mostly noise and is shrunk by it.

@@ -92,7 +92,7 @@ R. A. Fisher (1936), the linear discriminant ``C^{-1} (mu_+ - mu_-)``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -191,12 +191,17 @@ class Whitening:
     applied : bool
         Whether the input map uses ``M``: only if the ratio above is at most
         :data:`MAX_RIDGE_RATIO` (else the map keeps ``I / 2``; the release was still spent).
+    covariance : ndarray of shape (d, d) or None
+        ``C_hat`` (clamped to be positive semi-definite), the released covariance ``M`` was
+        built from: post-processing of the same release.  A joint multiclass fit reads it to
+        build its discriminant candidates (:mod:`dpboost.multiclass_discriminant`).
     """
 
     matrix: np.ndarray
     ridge: float
     ridge_over_mean_eigenvalue: float | None
     applied: bool = True
+    covariance: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 
 def private_whitening(X, mean: np.ndarray, norm_bound: float, rho: float, *,
@@ -232,4 +237,5 @@ def private_whitening(X, mean: np.ndarray, norm_bound: float, rho: float, *,
     M = (V * (0.5 * inv_root / inv_root.max())) @ V.T
     M = 0.5 * (M + M.T)
     ratio = ridge / mean_eig if mean_eig > 0 else None
-    return Whitening(M, ridge, ratio, ratio is not None and ratio <= MAX_RIDGE_RATIO)
+    return Whitening(M, ridge, ratio, ratio is not None and ratio <= MAX_RIDGE_RATIO,
+                     (V * eig) @ V.T)

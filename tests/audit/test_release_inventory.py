@@ -87,8 +87,11 @@ REPORT = {
     "threshold.cut": frozenset({CUT}), "threshold.slope": frozenset({CUT}),
     "threshold.probability_slope": frozenset({CUT}),  # sqrt(slope * public 2 sqrt(d))
     # multiclass: the softmax temperature (dpboost.private_temperature); its bound reads w
-    "calibration.temperature": frozenset({TEMP}), "calibration.score_bound": frozenset({ROUNDS}),
-    "calibration.epsilon_0": PUBLIC, "calibration.n_candidates": PUBLIC,
+    # of the score family drawn with it (dpboost.multiclass_discriminant)
+    "calibration.temperature": frozenset({TEMP}),
+    "calibration.score_bound": frozenset({ROUNDS, WHITEN, MEAN, CLASSES, NORMS, TEMP}),
+    "calibration.epsilon_0": PUBLIC, "calibration.n_candidates": frozenset({TEMP}),
+    "calibration.scores": frozenset({TEMP}),  # the score family drawn with the temperature
     "calibration.rule": PUBLIC, "mechanisms[].event.epsilon": PUBLIC,
     "predict_proba": PUBLIC, "learning_rate": PUBLIC, "norm_bound": PUBLIC,
     "n_samples": PUBLIC, "sigma_util": PUBLIC, "sigma_at_most_sigma_util": PUBLIC,
@@ -126,6 +129,7 @@ ATTRIBUTES = {
     "input_whitening_.ridge": frozenset({WHITEN, MEAN}),
     "input_whitening_.ridge_over_mean_eigenvalue": frozenset({WHITEN, MEAN}),
     "input_whitening_.applied": frozenset({WHITEN, MEAN}),
+    "input_whitening_.covariance": frozenset({WHITEN, MEAN}),
     "calibration_": PUBLIC, "threshold_": PUBLIC, "input_whitening_": PUBLIC,  # (when None)
     "class_gain_": BY_COUNT,  # dpboost.defaults.class_balancing_gain of the noisy count
     "calibration_.slope": frozenset({PLATT}), "calibration_.offset": frozenset({PLATT}),
@@ -136,8 +140,12 @@ ATTRIBUTES = {
     "calibration_.platt_offset": frozenset({PLATT}),
     "threshold_.threshold": frozenset({CUT}), "threshold_.slope": frozenset({CUT}),
     "threshold_.prior_slope": PUBLIC,  # 2 sqrt(d)
-    "calibration_.temperature": frozenset({TEMP}), "calibration_.bound": frozenset({ROUNDS}),
-    "calibration_.epsilon_0": PUBLIC, "calibration_.n_candidates": PUBLIC,
+    # the temperature is drawn with a score family (dpboost.multiclass_discriminant): the
+    # boosted centres, or discriminants built from them, the whitening and the class counts
+    "calibration_.temperature": frozenset({TEMP}),
+    "calibration_.bound": frozenset({ROUNDS, WHITEN, MEAN, CLASSES, NORMS, TEMP}),
+    "calibration_.epsilon_0": PUBLIC, "calibration_.n_candidates": frozenset({TEMP}),
+    "calibration_.family": frozenset({TEMP}),
     "threshold_.n_candidates": PUBLIC, "threshold_.n_slopes": PUBLIC,
     "threshold_.epsilon": PUBLIC, "threshold_.slope_epsilon": PUBLIC,
     "privacy_event_": BY_COUNT,  # T learned from the count sets the rounds' count

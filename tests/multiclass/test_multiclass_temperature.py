@@ -113,22 +113,31 @@ def test_the_draw_follows_the_exponential_mechanism():
 
 # -- the fit ---------------------------------------------------------------------------------
 def test_tempered_probabilities_beat_the_raw_softmax_and_come_near_the_best_temperature():
-    """Measured (seeds 0-2, 20,000 rows, epsilon = 1, held-out accuracy 0.75): held-out Brier
-    0.745 for the raw softmax (uniform over 4 classes: 0.75), 0.340-0.342 tempered, which is
-    the best temperature on the grid chosen on the held-out rows (to 4 decimals)."""
+    """Measured (seeds 0-2, 20,000 rows, epsilon = 1): with the boosted centres (before session
+    38) held-out accuracy 0.75 and Brier 0.745 for the raw softmax (uniform over 4 classes:
+    0.75), 0.340-0.342 tempered.  Now the draw picks a discriminant
+    (:mod:`dpboost.multiclass_discriminant`): accuracy 0.761-0.762, Brier 0.407-0.414 for its
+    raw softmax (its scores are log-odds already), 0.327-0.337 tempered, within 0.009 of the
+    best temperature on the grid chosen on the held-out rows."""
     X, y = _blobs(20_000)
     Xt, yt = _blobs(20_000, seed=1)
     clf = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1, 2, 3], random_state=0).fit(X, y)
     cal = clf.calibration_
-    assert cal is not None and clf.privacy_report_["calibration"]["temperature"] == cal.temperature
+    report = clf.privacy_report_
+    assert cal is not None and report["calibration"]["temperature"] == cal.temperature
+    prior = report["class_prior"]
+    offsets = np.array(prior["log_prior"]) if prior["applied"] else 0.0
     tempered = _brier(clf.predict_proba(Xt), yt)
-    raw_scores = clf.decision_function(Xt) / cal.factor
-    raw = _brier(softmax(raw_scores, axis=1), yt)
-    best = min(_brier(softmax(t / cal.bound * raw_scores, axis=1), yt)
+    raw_scores = (clf.decision_function(Xt) - offsets) / cal.factor
+    raw = _brier(softmax(raw_scores + offsets, axis=1), yt)
+    best = min(_brier(softmax(t / cal.bound * raw_scores + offsets, axis=1), yt)
                for t in candidate_temperatures())
-    assert raw > 0.7 and tempered < 0.4 and tempered <= best + 0.02
-    # the temperature changes no prediction, and the plan is what was spent
-    np.testing.assert_array_equal(clf.predict(Xt), np.argmax(raw_scores, axis=1))
+    assert raw > tempered + 0.05 and tempered < 0.36 and tempered <= best + 0.02
+    assert clf.score(Xt, yt) > 0.755
+    # predictions are the argmax of the tempered logits (the temperature alone changes none
+    # when there are no offsets), and the plan is what was spent
+    tempered_logits = cal.temperature / cal.bound * raw_scores + offsets
+    np.testing.assert_array_equal(clf.predict(Xt), np.argmax(tempered_logits, axis=1))
     planned = ZCDPAccountant().compose(clf.planned_privacy_event()).rho
     assert ZCDPAccountant().compose(clf.privacy_event_).rho == pytest.approx(planned, rel=1e-9)
     names = [m["name"] for m in clf.privacy_report_["mechanisms"]]
