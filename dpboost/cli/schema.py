@@ -499,6 +499,7 @@ def run(args) -> int:
         print(f"cells among numbers were read as missing and listed in the column's "
               f"'na_values' (marked 'from_data'): {shown}{more}; delete any that is a value, "
               "and keep those a public codebook lists.", file=sys.stderr)
+    _say_missing_words_as_categories(draft)
     if draft.separator is not None and separator is None:
         print(f"the draft declares \"separator\": {json.dumps(draft.separator)}, as line 1 "
               "was read: check it, so that no row of a headerless file chooses how the "
@@ -555,3 +556,21 @@ def _say_dot_groups(frame, draft, unread: dict, args) -> None:
               "(like 1.234), while other columns write decimal commas: if '.' separates "
               "thousands in this file, re-run with --decimal , --thousands '.'.",
               file=sys.stderr)
+
+
+def _say_missing_words_as_categories(draft) -> None:
+    """Name the text columns whose drafted categories hold a word that usually marks a missing
+    value (``NA``, ``?``, ``null``: :data:`~dpboost.cell_text.NA_WORDS`): R writes ``NA``
+    unquoted for a missing string, and a draft cannot tell it from a category (red team s38:
+    MplsStops' ``citationIssued`` drafted as ``["NA", "NO", "YES"]``, silently)."""
+    from dpboost.cell_text import NA_WORDS
+
+    found = {name: [c for c in spec.categories if str(c).strip().lower() in NA_WORDS]
+             for name, spec in draft.columns.items() if getattr(spec, "categories", None)}
+    found = {name: words for name, words in found.items() if words}
+    if found:
+        shown = ", ".join(f"{name!r} {words}" for name, words in list(found.items())[:5])
+        more = f" and {len(found) - 5} more" if len(found) > 5 else ""
+        print(f"some drafted categories are words that usually mark a missing value: {shown}"
+              f"{more}; where one does, move it from \"categories\" to the column's "
+              "\"na_values\" (the draft cannot tell).", file=sys.stderr)
