@@ -146,3 +146,48 @@ def test_small_balanced_data_keeps_the_boosted_centres_alone():
     report = clf.privacy_report_
     assert report["calibration"]["scores"] == "boosted centres"
     assert report["calibration"]["n_candidates"] == 33
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_draws_log_ratio_between_neighbours_stays_within_epsilon_0(seed, monkeypatch):
+    """The exact probabilities of every (family, temperature) pair, computed from the
+    utilities on two neighbouring datasets (one row replaced, scores and labels) with the
+    ``eta`` and base measure the draw is made with, never differ by more than the event's
+    epsilon_0 in log (the exponential mechanism's guarantee)."""
+    import dpboost.private_temperature as pt
+
+    seen = {}
+
+    def spy(utility, eta, *, rng, weights=None):
+        seen.update(eta=eta, weights=weights)
+        return 0
+
+    monkeypatch.setattr(pt, "sample_exponential", spy)
+    rng = np.random.default_rng(seed)
+    n, K, rho = 400, 4, 0.002
+    temperatures = 2.0 ** (np.arange(33) / 2.0)
+    fams = [(rng.uniform(-1, 1, (n, K)), None if f == 0 else rng.normal(0, 1, K))
+            for f in range(3)]
+    y = rng.integers(0, K, n)
+    pt.private_temperature_families([ScoreFamily(u, 1.0, off) for u, off in fams], y, rho,
+                                    rng=rng)
+    eta, weights = float(seen["eta"]), np.asarray(seen["weights"], dtype=float)
+    eps0 = temperature_event(rho).epsilon
+
+    def log_probabilities(rows, labels):
+        u = np.concatenate([pair_utilities(rows[f], labels, temperatures, off)
+                            for f, (_, off) in enumerate(fams)]).astype(float)
+        logits = np.log(weights) + eta * (u - u.max())
+        return logits - np.logaddexp.reduce(logits)
+
+    base = log_probabilities([f[0] for f in fams], y)
+    worst = 0.0
+    for _ in range(40):
+        i = int(rng.integers(n))
+        rows = [f[0].copy() for f in fams]
+        for r in rows:
+            r[i] = rng.uniform(-1, 1, K)
+        labels = y.copy()
+        labels[i] = rng.integers(0, K)
+        worst = max(worst, float(np.abs(log_probabilities(rows, labels) - base).max()))
+    assert 0.0 < worst <= eps0 * (1 + 1e-9)
