@@ -494,11 +494,9 @@ def run(args) -> int:
     na_columns = {name: list(spec.na_values) for name, spec in draft.columns.items()
                   if getattr(spec, "na_values", ())}
     if na_columns:
-        shown = ", ".join(f"{name!r} {tokens}" for name, tokens in list(na_columns.items())[:5])
-        more = f" and {len(na_columns) - 5} more" if len(na_columns) > 5 else ""
         print(f"cells among numbers were read as missing and listed in the column's "
-              f"'na_values' (marked 'from_data'): {shown}{more}; delete any that is a value, "
-              "and keep those a public codebook lists.", file=sys.stderr)
+              f"'na_values' (marked 'from_data'): {_first_five(na_columns)}; delete any that "
+              "is a value, and keep those a public codebook lists.", file=sys.stderr)
     _say_missing_words_as_categories(draft)
     if draft.separator is not None and separator is None:
         print(f"the draft declares \"separator\": {json.dumps(draft.separator)}, as line 1 "
@@ -569,8 +567,12 @@ def _say_missing_words_as_categories(draft) -> None:
              for name, spec in draft.columns.items() if getattr(spec, "categories", None)}
     found = {name: words for name, words in found.items() if words}
     if found:
-        shown = ", ".join(f"{name!r} {words}" for name, words in list(found.items())[:5])
-        more = f" and {len(found) - 5} more" if len(found) > 5 else ""
-        print(f"some drafted categories are words that usually mark a missing value: {shown}"
-              f"{more}; where one does, move it from \"categories\" to the column's "
-              "\"na_values\" (the draft cannot tell).", file=sys.stderr)
+        print("some drafted categories are words that usually mark a missing value: "
+              f"{_first_five(found)}; where one does, move it from \"categories\" to the "
+              "column's \"na_values\" (the draft cannot tell).", file=sys.stderr)
+
+
+def _first_five(found: dict) -> str:
+    """``'a' ['NA'], 'b' ['?']`` for the first five columns, then ``and N more``."""
+    shown = ", ".join(f"{name!r} {words}" for name, words in list(found.items())[:5])
+    return shown + (f" and {len(found) - 5} more" if len(found) > 5 else "")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+from _nuisance_cases import nuisance_task
 
 from accounting import ZCDPAccountant
 from dpboost import PrivateHalfspaceClassifier
@@ -108,23 +109,11 @@ def test_one_family_is_the_former_draw_and_several_cost_the_same_event():
     assert fit2.epsilon_0 == fit.epsilon_0 == temperature_event(0.01).epsilon
 
 
-def _nuisance_task(n: int, seed: int):
-    """Three classes told apart by x_1 - x_3 and x_2 - x_4 under one shared nuisance (as in
-    test_multiclass_whitening.py)."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 3, n)
-    means = np.array([[0.08, 0.0], [-0.04, 0.07], [-0.04, -0.07]])
-    u = rng.normal(0, 0.25, (n, 1))
-    X = np.hstack([u + means[y] + rng.normal(0, 0.03, (n, 2)), u + rng.normal(0, 0.03, (n, 2)),
-                   np.full((n, 1), 0.3)])
-    return X / np.maximum(1.0, np.linalg.norm(X, axis=1))[:, None], y
-
-
 def test_a_fit_that_draws_a_discriminant_keeps_its_invariants():
     """The staged scores end at the model, the hypotheses' mean is ``boosted_coef_``, the run
     spends its plan and the report names the scores drawn (and that they were drawn)."""
-    X, y = _nuisance_task(12_000, 0)
-    Xt, yt = _nuisance_task(4_000, 100)
+    X, y = nuisance_task(12_000, 0)
+    Xt, yt = nuisance_task(4_000, 100)
     clf = PrivateHalfspaceClassifier(2.0, 1e-6, classes=[0, 1, 2], random_state=0).fit(X, y)
     report = clf.privacy_report_
     assert report["calibration"]["scores"].startswith("discriminant")
@@ -141,7 +130,7 @@ def test_a_fit_that_draws_a_discriminant_keeps_its_invariants():
 def test_small_balanced_data_keeps_the_boosted_centres_alone():
     """No whitening (too few rows) and no prior (balanced counts): one family, the former
     draw."""
-    X, y = _nuisance_task(600, 1)
+    X, y = nuisance_task(600, 1)
     clf = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1, 2], random_state=0).fit(X, y)
     report = clf.privacy_report_
     assert report["calibration"]["scores"] == "boosted centres"

@@ -15,21 +15,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+from _nuisance_cases import nuisance_task
 
 from accounting import ZCDPAccountant
 from dpboost import PrivateHalfspaceClassifier
-
-
-def _nuisance_task(n: int, seed: int):
-    """Three classes told apart by x_1 - x_3 and x_2 - x_4; every feature also carries one
-    shared nuisance u of standard deviation 0.25, ten times the class contrast's noise."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 3, n)
-    means = np.array([[0.08, 0.0], [-0.04, 0.07], [-0.04, -0.07]])
-    u = rng.normal(0, 0.25, (n, 1))
-    X = np.hstack([u + means[y] + rng.normal(0, 0.03, (n, 2)), u + rng.normal(0, 0.03, (n, 2)),
-                   np.full((n, 1), 0.3)])
-    return X / np.maximum(1.0, np.linalg.norm(X, axis=1))[:, None], y
 
 
 @pytest.mark.slow
@@ -38,8 +27,8 @@ def test_whitened_joint_booster_comes_within_a_point_and_a_half_of_lda(seed):
     """Measured (20,000 rows, epsilon = 2, seeds 0-2): LDA 0.950-0.952; without whitening
     0.897-0.925 (2.6-5.4 points under LDA); with it 0.944-0.948 (0.3-0.8 points under).
     The held-out set has 20,000 rows (standard error of an accuracy about 0.0016)."""
-    X, y = _nuisance_task(20_000, seed)
-    Xt, yt = _nuisance_task(20_000, 100 + seed)
+    X, y = nuisance_task(20_000, seed)
+    Xt, yt = nuisance_task(20_000, 100 + seed)
     clf = PrivateHalfspaceClassifier(2.0, 1e-6, classes=[0, 1, 2], random_state=seed).fit(X, y)
     lda = LinearDiscriminantAnalysis().fit(X, y).score(Xt, yt)
     assert clf.input_whitening_ is not None and clf.input_whitening_.applied
@@ -58,7 +47,7 @@ def test_whitened_joint_booster_comes_within_a_point_and_a_half_of_lda(seed):
 
 
 def test_small_data_skips_the_whitening_and_its_share_goes_to_the_rounds():
-    X, y = _nuisance_task(300, 0)
+    X, y = nuisance_task(300, 0)
     clf = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1, 2], random_state=0).fit(X, y)
     assert clf.input_whitening_ is None
     assert clf.privacy_report_["input_whitening"]["applied"] is False
@@ -72,7 +61,7 @@ def test_small_data_skips_the_whitening_and_its_share_goes_to_the_rounds():
 
 def test_pinned_rounds_run_no_input_map():
     """Giving n_rounds pins the plain algorithm (no centre, scale or whitening), as before."""
-    X, y = _nuisance_task(3000, 0)
+    X, y = nuisance_task(3000, 0)
     clf = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1, 2], n_rounds=5,
                                      random_state=0).fit(X, y)
     assert clf.input_whitening_ is None and clf.privacy_report_["input_whitening"] is None
@@ -80,7 +69,7 @@ def test_pinned_rounds_run_no_input_map():
 
 @pytest.mark.slow
 def test_one_vs_rest_is_not_whitened():
-    X, y = _nuisance_task(20_000, 0)
+    X, y = nuisance_task(20_000, 0)
     clf = PrivateHalfspaceClassifier(2.0, 1e-6, classes=[0, 1, 2], multiclass="ovr",
                                      random_state=0).fit(X, y)
     assert clf.input_whitening_ is None and clf.privacy_report_["input_whitening"] is None
