@@ -556,14 +556,20 @@ def _say_dot_groups(frame, draft, unread: dict, args) -> None:
               file=sys.stderr)
 
 
+#: Drafted categories named as possible missing-value markers: the words of
+#: :data:`~dpboost.cell_text.NA_WORDS` that are rarely a category of their own ("None",
+#: "Unknown", "missing" and "-" often are: a band "None", a level "Unknown").
+MISSING_CATEGORY_WORDS = ("na", "n/a", "n.a.", "null", "nan", "nil", "?", "#n/a", "#na",
+                          "#null!")
+
+
 def _say_missing_words_as_categories(draft) -> None:
     """Name the text columns whose drafted categories hold a word that usually marks a missing
-    value (``NA``, ``?``, ``null``: :data:`~dpboost.cell_text.NA_WORDS`): R writes ``NA``
+    value (:data:`MISSING_CATEGORY_WORDS`: ``NA``, ``?``, ``null``...): R writes ``NA``
     unquoted for a missing string, and a draft cannot tell it from a category (red team s38:
     MplsStops' ``citationIssued`` drafted as ``["NA", "NO", "YES"]``, silently)."""
-    from dpboost.cell_text import NA_WORDS
-
-    found = {name: [c for c in spec.categories if str(c).strip().lower() in NA_WORDS]
+    found = {name: [c for c in spec.categories
+                    if str(c).strip().lower() in MISSING_CATEGORY_WORDS]
              for name, spec in draft.columns.items() if getattr(spec, "categories", None)}
     found = {name: words for name, words in found.items() if words}
     if found:

@@ -31,3 +31,9 @@ def test_a_missing_word_among_categories_is_named_with_its_column(tmp_path, caps
 def test_no_note_without_such_a_word(tmp_path, capsys):
     _, err = _draft(tmp_path, capsys, 'a,b,y\nred,1,x\nblue,2,z\nred,3,x\nblue,4,z\n')
     assert "usually mark a missing value" not in err
+
+
+def test_words_that_are_often_categories_are_not_named(tmp_path, capsys):
+    """A band "None" (zero visits) or a level "Unknown" is a category more often than not."""
+    _, err = _draft(tmp_path, capsys, 'a,b,y\nNone,1,x\n1 to 3,2,z\nUnknown,3,x\nNone,4,z\n')
+    assert "usually mark a missing value" not in err
