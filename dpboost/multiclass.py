@@ -559,13 +559,14 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
             "n_candidates": temperature.n_candidates, "epsilon_0": temperature.epsilon_0,
             "scores": chosen.scores,
             "rule": "predict_proba = softmax(tau s(x) / B + b), B = R max_k ||w_k||, (scores, "
-                    "tau) drawn by the exponential mechanism over the boosted centres (and, "
-                    "when the whitening was used, two regularised discriminants built "
-                    "from the released centres, covariance and class counts, "
-                    "dpboost.multiclass_discriminant) x 2^(j/2), j = 0..32, utility the "
-                    "Brier score as a gain (plus correct rows when there are several score "
-                    "families; dpboost.private_temperature); folded into coef_ and "
-                    "intercept_"},
+                    "tau) drawn by the exponential mechanism over the boosted centres (and "
+                    "the centres without the class prior when it applies, and, when the "
+                    "whitening was used, two regularised discriminants built from the "
+                    "released centres, covariance and class counts: "
+                    "dpboost.multiclass_discriminant; the first weighted 8 times each other) "
+                    "x 2^(j/2), j = 0..32, utility the Brier score as a gain (plus correct "
+                    "rows when there are several score families; "
+                    "dpboost.private_temperature); folded into coef_ and intercept_"},
         "input_scale": scale, "learning_rate": lr, "norm_bound": R, "n_samples": n,
         "accounting_method": plan.method, "mode": s["mode"],
         "labels_inferred_from_data": estimator.classes is None,
