@@ -51,6 +51,7 @@ Differential Privacy, Prop. 1.
 from __future__ import annotations
 
 import math
+import sys
 from fractions import Fraction
 
 from accounting import conversions
@@ -95,7 +96,7 @@ def _up_if_tiny(value: float) -> float:
     return math.nextafter(value, math.inf) if value < _SMALLEST_NORMAL else value
 
 
-_SMALLEST_NORMAL = 2.2250738585072014e-308
+_SMALLEST_NORMAL = sys.float_info.min  # 2.2250738585072014e-308
 
 
 def event_rho(event: DPEvent) -> float:

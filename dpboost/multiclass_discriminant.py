@@ -25,8 +25,8 @@ logistic regression's 0.97.
 ``W[k, -1] = c m_k / R^2`` plus noise with ``m_k`` the class's measure mass), the released
 covariance ``C_hat`` of the whitening, the input scale ``s`` and the released class counts:
 
-* class centroids ``mhat_k = c W[k, :-1] / W[k, -1]`` (masses clamped below as
-  :func:`dpboost.multiclass_prior.mass_factors` clamps them);
+* class centroids ``mhat_k = c W[k, :-1] / W[k, -1]`` (masses clamped below by
+  :func:`dpboost.multiclass_prior.clamped_masses`, as the prior's balancing clamps them);
 * the mapped rows' covariance ``s^2 M C_hat M`` (``M`` the whitening) minus the between-class
   spread ``sum_k pi_k (mhat_k - mbar)(mhat_k - mbar)^T``, ``pi`` from the noisy counts;
 * its eigenvalues floored at ``f`` times the largest, for each ``f`` in :data:`FLOORS`
@@ -74,8 +74,7 @@ from dpboost.multiclass_prior import clamped_masses
 from dpboost.private_temperature import ScoreFamily, private_temperature_families
 from dpboost.round_ops import is_dask_array
 
-__all__ = ["FLOORS", "Calibrated", "calibrate_scores", "class_centroids", "discriminant",
-           "mapped_covariance"]
+__all__ = ["FLOORS", "Calibrated", "calibrate_scores", "discriminant", "mapped_covariance"]
 
 #: Eigenvalue floors of the within-class covariance, as fractions of its largest eigenvalue.
 FLOORS = (0.2, 0.5)
@@ -96,19 +95,6 @@ def mapped_covariance(white, scale: float) -> np.ndarray | None:
         return None
     s = max(float(scale), 1.0)
     return s * s * (white.matrix @ white.covariance @ white.matrix)
-
-
-def class_centroids(W: np.ndarray, constant: float, noise_sd: float) -> np.ndarray:
-    """``c W[k, :-1] / m_k``: each class's weighted centroid on the mapped rows, ``m_k`` its
-    released mass ``W[k, -1]`` clamped below by ``max(3 noise_sd, 1e-3 max_k W[k, -1])``.
-
-    Examples
-    --------
-    >>> class_centroids(np.array([[0.2, 0.4, 0.5], [0.1, -0.1, 0.25]]), 0.5, 0.0).tolist()
-    [[0.2, 0.4], [0.2, -0.2]]
-    """
-    W = np.asarray(W, dtype=np.float64)
-    return constant * W[:, :-1] / clamped_masses(W, noise_sd)[:, None]
 
 
 def discriminant(coefs: np.ndarray, constant: float, covariance: np.ndarray,
@@ -157,7 +143,11 @@ class Calibrated:
 
 
 def _family(X, coefs, R: float, offsets) -> ScoreFamily | None:
+    """The training rows' scores under the mean of ``coefs`` (released centres, or a
+    discriminant built from releases) with their bound; None when every centre is zero."""
     W = coefs.mean(axis=0)
+    # W is post-processing of the releases and R the public norm bound, so the scale
+    # B = R max_k ||w_k|| is not read from the rows (rows of norm <= R: |x . w_k| <= B)
     bound = R * float(np.linalg.norm(W, axis=1).max())
     if not (bound > 0.0 and np.isfinite(bound)):
         return None

@@ -73,7 +73,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from scipy.special import softmax
 
 from accounting import ExponentialMechanismEvent
 from dpboost.private_threshold import (
@@ -166,82 +165,59 @@ def temperature_event(rho: float) -> ExponentialMechanismEvent:
                                                         * BRIER_SENSITIVITY))
 
 
-def _gain_sums(u: np.ndarray, y: np.ndarray, temperatures: np.ndarray,
-               offsets=None) -> np.ndarray:
-    """``[fsum_i 1 - |softmax(tau u_i + b) - e_(y_i)|^2 / 2 for tau in temperatures]`` (floats;
-    ``b`` the public logit offsets, 0 when None)."""
-    u = np.asarray(u, dtype=np.float64)
-    b = 0.0 if offsets is None else np.asarray(offsets, dtype=np.float64)
-    rows = np.arange(u.shape[0])
-    out = np.empty(len(temperatures))
-    for j, tau in enumerate(temperatures):
-        p = softmax(tau * u + b, axis=1)
-        p[rows, np.asarray(y)] -= 1.0
-        out[j] = math.fsum(1.0 - 0.5 * np.einsum("ik,ik->i", p, p))
-    return out
-
-
-def _pair_sums(u: np.ndarray, y: np.ndarray, temperatures: np.ndarray,
-               offsets=None) -> np.ndarray:
-    """``(2, J)``: per temperature, the float sum of the rows' Brier gains
-    ``1 - |softmax(tau u_i + b) - e_(y_i)|^2 / 2`` (``fsum``) and the number of rows whose
-    largest of ``tau u_i + b`` is their class (ties to the first largest, as ``argmax``)."""
+def _row_sums(u: np.ndarray, y: np.ndarray, temperatures: np.ndarray, offsets=None,
+              count: bool = False) -> np.ndarray:
+    """``(2, J)``: per temperature, ``fsum_i`` of the rows' Brier gains
+    ``1 - |softmax(tau u_i + b) - e_(y_i)|^2 / 2 = 1/2 - |p_i|^2 / 2 + p_(i, y_i)``, each clipped
+    to ``[0, 1]`` against rounding (``b`` the public logit offsets, 0 when None); and, with
+    ``count``, the rows whose largest of ``tau u_i + b`` is their class (ties to the first
+    largest, as ``argmax``), else 0."""
     u = np.asarray(u, dtype=np.float64)
     y = np.asarray(y)
     b = 0.0 if offsets is None else np.asarray(offsets, dtype=np.float64)
     rows = np.arange(u.shape[0])
-    out = np.empty((2, len(temperatures)))
+    out = np.zeros((2, len(temperatures)))
     for j, tau in enumerate(temperatures):
         z = tau * u + b
         top = np.argmax(z, axis=1)
-        out[1, j] = np.count_nonzero(top == y)
+        if count:
+            out[1, j] = np.count_nonzero(top == y)
         z -= z[rows, top][:, None]
         np.exp(z, out=z)
         total = z.sum(axis=1)
-        p_y = z[rows, y] / total
         square = np.einsum("ik,ik->i", z, z) / (total * total)
-        # 1 - (|p|^2 - 2 p_y + 1) / 2, each term in [0, 1] up to rounding
-        out[0, j] = math.fsum(np.clip(0.5 - 0.5 * square + p_y, 0.0, 1.0))
+        out[0, j] = math.fsum(np.clip(0.5 - 0.5 * square + z[rows, y] / total, 0.0, 1.0))
     return out
 
 
-def pair_utilities(u, y, temperatures: np.ndarray, offsets=None) -> np.ndarray:
-    """Per temperature, ``floor(2^10 sum_i gain_i) + (2^10 + 2) #correct`` (int64): the utility
-    of :func:`private_temperature_families`, whose sensitivity is ``2 (2^10 + 2)`` steps.
-
-    ``u`` (n, K) and ``y`` may be numpy or row-chunked dask arrays.  The Brier part is the
-    gain of :func:`brier_gains` (computed along another path: it may differ from it in the
-    last step), each row's term clipped to ``[0, 1]``.
-
-    Examples
-    --------
-    >>> u = np.array([[1.0, -1.0, 0.0], [0.0, 0.3, 0.1]])
-    >>> pair_utilities(u, np.array([0, 2]), np.array([1.0, 8.0]), np.array([0.0, 0.0, 1.0]))
-    array([3691, 2655])
-    """
+def _sums(u, y, temperatures: np.ndarray, offsets, count: bool):
+    """``(brier, correct)``: :func:`_row_sums` over all rows, numpy or row-chunked dask (each
+    chunk's sums correctly rounded, then summed with ``fsum``: the total's error stays far
+    below one step of ``2^-10`` for fewer than ``2^40`` rows, as the sensitivity assumes)."""
     temperatures = np.asarray(temperatures, dtype=np.float64)
     if is_dask_array(u):
         def chunk(block, yb):
-            return _pair_sums(block, yb.ravel(), temperatures, offsets)[None]
+            return _row_sums(block, yb.ravel(), temperatures, offsets, count)[None]
 
         parts = u.map_blocks(chunk, y[:, None], dtype=np.float64, new_axis=2,
                              chunks=((1,) * u.numblocks[0], (2,), (temperatures.size,)))
         sums = np.asarray(parts.compute())
-        brier = [math.fsum(sums[:, 0, j]) for j in range(temperatures.size)]
-        correct = sums[:, 1, :].sum(axis=0)
-    else:
-        sums = _pair_sums(u, y, temperatures, offsets)
-        brier, correct = sums[0].tolist(), sums[1]
-    return (np.array([math.floor(BRIER_GRID * t) for t in brier], dtype=np.int64)
-            + BRIER_SENSITIVITY * np.round(correct).astype(np.int64))
+        return ([math.fsum(sums[:, 0, j]) for j in range(temperatures.size)],
+                sums[:, 1, :].sum(axis=0))
+    sums = _row_sums(u, y, temperatures, offsets, count)
+    return sums[0].tolist(), sums[1]
+
+
+def _steps(brier: list[float]) -> np.ndarray:
+    return np.array([math.floor(BRIER_GRID * t) for t in brier], dtype=np.int64)
 
 
 def brier_gains(u, y, temperatures: np.ndarray, offsets=None) -> np.ndarray:
-    """``floor(2^10 sum_i (1 - |softmax(tau u_i) - e_(y_i)|^2 / 2))`` per temperature (int64).
+    """``floor(2^10 sum_i (1 - |softmax(tau u_i + b) - e_(y_i)|^2 / 2))`` per temperature
+    (int64): the utility of :func:`private_temperature`, sensitivity ``2^10 + 2`` steps (each
+    row's term lies in ``[0, 1]``; 2 steps for the floors of two correctly rounded sums).
 
-    ``u`` (n, K) and ``y`` (class indices) may be numpy or row-chunked dask arrays; on dask each
-    chunk's sums are correctly rounded and then summed with ``fsum``, so the total's error stays
-    far below one step of ``2^-10`` (fewer than ``2^40`` rows), as the sensitivity assumes.
+    ``u`` (n, K) and ``y`` (class indices) may be numpy or row-chunked dask arrays.
 
     Examples
     --------
@@ -249,19 +225,22 @@ def brier_gains(u, y, temperatures: np.ndarray, offsets=None) -> np.ndarray:
     >>> brier_gains(u, np.array([0, 2]), np.array([1.0, 8.0])).tolist()
     [1817, 2047]
     """
-    temperatures = np.asarray(temperatures, dtype=np.float64)
-    if is_dask_array(u):
-        def chunk(block, yb):
-            return _gain_sums(block, yb.ravel(), temperatures, offsets)[None, :]
+    return _steps(_sums(u, y, temperatures, offsets, count=False)[0])
 
-        parts = u.map_blocks(chunk,
-                             y[:, None], dtype=np.float64,
-                             chunks=((1,) * u.numblocks[0], (temperatures.size,)))
-        sums = np.asarray(parts.compute())
-        totals = [math.fsum(sums[:, j]) for j in range(temperatures.size)]
-    else:
-        totals = _gain_sums(u, y, temperatures, offsets).tolist()
-    return np.array([math.floor(BRIER_GRID * t) for t in totals], dtype=np.int64)
+
+def pair_utilities(u, y, temperatures: np.ndarray, offsets=None) -> np.ndarray:
+    """Per temperature, :func:`brier_gains` plus ``(2^10 + 2)`` steps per correctly classified
+    row (int64): the utility of :func:`private_temperature_families`, whose sensitivity is
+    ``2 (2^10 + 2)`` steps (one row moves the count by at most 1).
+
+    Examples
+    --------
+    >>> u = np.array([[1.0, -1.0, 0.0], [0.0, 0.3, 0.1]])
+    >>> pair_utilities(u, np.array([0, 2]), np.array([1.0, 8.0]), np.array([0.0, 0.0, 1.0]))
+    array([3691, 2655])
+    """
+    brier, correct = _sums(u, y, temperatures, offsets, count=True)
+    return _steps(brier) + BRIER_SENSITIVITY * np.round(correct).astype(np.int64)
 
 
 def private_temperature(scores, y, rho: float, bound: float, *, rng: np.random.Generator,
