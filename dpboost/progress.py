@@ -92,7 +92,9 @@ def round_callback(owner: str, n: int, d: int, n_rounds: int, verbose, *, n_clas
     counts ``K d`` cells a row in memory, ``d`` on dask), one-vs-rest runs ``K`` binary
     boosters of ``n_rounds`` rounds (the bar counts all ``K n_rounds``).  ``dask``: the fit
     runs on dask; the estimate is that of its rounds (:func:`estimated_seconds`) and the line
-    says so.
+    says so, with the in-memory estimate of the same rounds beside it: a red team's
+    ``--workers 2`` on 17,818 rows took 67-92 s against 2.4-3.5 s in memory, and the line
+    gave no hint that dask pays only for rows that do not fit in memory.
 
     Examples
     --------
@@ -104,25 +106,35 @@ def round_callback(owner: str, n: int, d: int, n_rounds: int, verbose, *, n_clas
     Demo: 10 one-vs-rest runs of 12 boosting rounds on 1000 rows x 8 features; estimated 0.1 s
     >>> with contextlib.redirect_stderr(err):
     ...     _ = round_callback("Demo", 300000, 25, 150, 1, dask=True)
-    >>> print(err.getvalue().splitlines()[-1])
-    Demo: 150 boosting rounds on 300000 rows x 25 features; estimated 41.6 s for the rounds on dask
+    >>> for part in err.getvalue().splitlines()[-1].split("; "):
+    ...     print(part)
+    Demo: 150 boosting rounds on 300000 rows x 25 features
+    estimated 41.6 s for the rounds on dask (4.1 s in memory)
     """
     if not verbose:
         return None, lambda: None
-    total, what, cells = n_rounds, f"{n_rounds} boosting rounds", d
+    total, what, cells, memory_cells = n_rounds, f"{n_rounds} boosting rounds", d, d
     if n_classes > 2 and multiclass == "ovr":
         total, what = n_classes * n_rounds, f"{n_classes} one-vs-rest runs of {what}"
     elif n_classes > 2:  # on dask the K class sums are one pass over the rows (module doc)
-        cells = d if dask else n_classes * d
+        memory_cells = n_classes * d
+        cells = d if dask else memory_cells
         what = f"{n_rounds} joint {n_classes}-class boosting rounds"
     secs = estimated_seconds(n, cells, total, dask=dask)
-    shown = "< 0.1 s" if secs < 0.05 else f"{secs:.1f} s"  # never "0.0 s"
-    shown += " for the rounds on dask" if dask else ""
+    shown = _seconds_shown(secs)
+    if dask:  # the in-memory figure beside it: dask pays only where the rows do not fit
+        in_memory = estimated_seconds(n, memory_cells, total)
+        shown += f" for the rounds on dask ({_seconds_shown(in_memory)} in memory)"
     print(f"{owner}: {what} on {n} rows x {d} features; estimated {shown}", file=sys.stderr)
     if secs < BAR_AFTER_SECONDS or not on_terminal():  # a log file got one line of ~100
         return None, lambda: None  # redraws joined by carriage returns (user trial, s. 26)
     bar = RoundBar(owner, total)
     return (lambda t, mu, h: bar.update()), bar.close
+
+
+def _seconds_shown(secs: float) -> str:
+    """``"1.2 s"``, or ``"< 0.1 s"`` (never ``"0.0 s"``)."""
+    return "< 0.1 s" if secs < 0.05 else f"{secs:.1f} s"
 
 
 def on_terminal() -> bool:
