@@ -269,7 +269,10 @@ class RunPlan:
                          ("boosting rounds (centres, sensitivity Delta')",
                           self.rounds_event(n_rounds)),
                          (("softmax temperature: exponential mechanism over public "
-                           "temperatures (utility: the Brier score as a gain, sensitivity 1)")
+                           "temperatures (utility: the Brier score as a gain, sensitivity 1; "
+                           "with several score families, over (family, temperature) pairs, "
+                           "utility the gain plus 2^10 + 2 per correct row, sensitivity "
+                           "2 (2^10 + 2), eta halved: the same epsilon_0)")
                           if self.temperature else
                           ("threshold: exponential mechanisms over public score cuts and "
                            "slopes (utility sensitivity 1)") if self.threshold_only else

@@ -491,6 +491,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
             if plan.rho_count:  # class prior (dpboost.multiclass_prior): balanced centres
                 coefs, prior, counts = fit_prior(coefs, y_idx, K, plan.rho_count, noise_sd,
                                                  rng=rng_prior)
+            prior_step = prior  # the prior's own log pi (the drawn scores may not carry it)
             if plan.temperature:  # temperature and scores (dpboost.multiclass_discriminant)
                 chosen = calibrate_scores(
                     X, y_idx, coefs, prior, counts, released=released, noise_sd=noise_sd,
@@ -501,7 +502,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
                 estimator.diagnostics_ = multiclass_diagnostics(
                     X, y_idx, coefs, watch, mode=mode, kappa=kappa, gamma=s["gamma"])
     estimator.classes_ = classes
-    estimator.released_centres_ = coefs
+    estimator.released_centres_ = coefs if not private else released  # as drawn (grid)
     hypotheses = estimator.hypothesis_coefs_ = coefs if chosen is None else chosen.coefs
     estimator.hypothesis_intercepts_ = estimator.input_centre_ = None
     estimator.boosted_coef_ = hypotheses.mean(axis=0)
@@ -551,7 +552,8 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
                           "clip(round(2 kappa n sqrt(2 rho_rounds) / sqrt(width)), 10, T_max)"),
         "kappa": kappa,
         "kappa_rule": "given" if s["kappa"] is not None else f"{MULTICLASS_KAPPA} (multiclass)",
-        "class_prior": class_prior_entry(counts, prior, temperature),
+        "class_prior": class_prior_entry(counts, prior_step, temperature is not None and (
+            chosen is None or chosen.scores == "boosted centres")),
         "input_centre": None if imap is None else imap.mean.tolist(),
         "input_whitening": None if mode == "ovr" else whitening_entry(estimator, plan),
         "calibration": None if temperature is None else {
@@ -572,7 +574,7 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
         "labels_inferred_from_data": estimator.classes is None,
         "noise_source": noise_source(estimator.random_state),
     }
-    add_multiclass_noise(estimator.privacy_report_, coefs, type(estimator).__name__)
+    add_multiclass_noise(estimator.privacy_report_, released, type(estimator).__name__)
     return estimator
 
 

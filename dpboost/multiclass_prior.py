@@ -256,16 +256,25 @@ def rename_count(mechanisms: list[dict]) -> list[dict]:
             else m for m in mechanisms]
 
 
-def class_prior_entry(counts, log_prior, temperature) -> dict | None:
+def class_prior_entry(counts, log_prior, drawn: bool) -> dict | None:
     """The report's ``class_prior`` entry (None when no histogram was released).  Its fields
-    are the same whatever the data (``log_prior`` is given even where it is not applied)."""
+    are the same whatever the data (``log_prior`` is given even where it is not applied).
+
+    ``log_prior``: the prior's offsets (None when the counts were balanced within their
+    noise); ``drawn``: whether the fit's scores are the boosted centres with the prior (a
+    temperature was drawn and the draw kept the first family).  ``applied`` is both: a drawn
+    discriminant carries its own ``log pi`` from the same counts, and the centres without the
+    prior carry none (a red team found ``applied`` true on balanced counts when a
+    discriminant was drawn, session 39)."""
     if counts is None:
         return None
     return {"noisy_label_histogram": [int(c) for c in counts],
             "log_prior": [float(v) for v in (log_prior if log_prior is not None else
                                              class_log_prior(counts, max(int(sum(counts)), 1)))],
-            "applied": log_prior is not None and temperature is not None,
+            "applied": log_prior is not None and bool(drawn),
             "imbalance_ratio": IMBALANCE_RATIO,
             "rule": "centres divided by their released measure mass (constant coordinate); "
                     "predict = argmax tau s(x) / B + log pi, pi from the noisy class counts "
-                    "(dpboost.multiclass_prior)"}
+                    "(dpboost.multiclass_prior); applied when the counts are imbalanced and "
+                    "the temperature's draw kept these scores (a drawn discriminant adds its "
+                    "own log pi from the same counts)"}

@@ -44,6 +44,9 @@ CUT = "threshold: exponential mechanisms over public score cuts and slopes"
 TEMP = "softmax temperature: exponential mechanism over public temperatures"
 ALL = frozenset({COUNT, CLASSES, MEAN, WHITEN, NORMS, ROUNDS, PLATT, CUT, TEMP})
 PUBLIC = frozenset()
+#: The candidate score families of a multiclass draw (dpboost.multiclass_discriminant): built
+#: from the centres, the whitening, the mean, the scale and the class counts.
+FAMILIES = frozenset({ROUNDS, WHITEN, MEAN, CLASSES, NORMS})
 #: kappa and T learned from the noisy count (dpboost.defaults): what is computed from them.
 BY_COUNT = frozenset({COUNT})
 
@@ -90,8 +93,10 @@ REPORT = {
     # of the score family drawn with it (dpboost.multiclass_discriminant)
     "calibration.temperature": frozenset({TEMP}),
     "calibration.score_bound": frozenset({ROUNDS, WHITEN, MEAN, CLASSES, NORMS, TEMP}),
-    "calibration.epsilon_0": PUBLIC, "calibration.n_candidates": frozenset({TEMP}),
-    "calibration.scores": frozenset({TEMP}),  # the score family drawn with the temperature
+    # which score families exist reads the releases they are built from (the whitening, the
+    # class counts, the centres): the count of candidates too (red team, session 39)
+    "calibration.epsilon_0": PUBLIC, "calibration.n_candidates": FAMILIES,
+    "calibration.scores": FAMILIES,  # the name of the score family drawn with the temperature
     "calibration.rule": PUBLIC, "mechanisms[].event.epsilon": PUBLIC,
     "predict_proba": PUBLIC, "learning_rate": PUBLIC, "norm_bound": PUBLIC,
     "n_samples": PUBLIC, "sigma_util": PUBLIC, "sigma_at_most_sigma_util": PUBLIC,
@@ -113,7 +118,8 @@ REPORT = {
     "multiclass": PUBLIC, "n_classes": PUBLIC, "noise_multiplier_rule": PUBLIC,
     # the class prior (dpboost.multiclass_prior): the noisy class histogram (the count share)
     "class_prior": PUBLIC, "class_prior.noisy_label_histogram": frozenset({CLASSES}),
-    "class_prior.log_prior": frozenset({CLASSES}), "class_prior.applied": frozenset({CLASSES}),
+    "class_prior.log_prior": frozenset({CLASSES}),
+    "class_prior.applied": frozenset({CLASSES, TEMP}),  # the prior, and the first family drawn
     "class_prior.imbalance_ratio": PUBLIC, "class_prior.rule": PUBLIC,
 }
 
@@ -144,7 +150,7 @@ ATTRIBUTES = {
     # boosted centres, or discriminants built from them, the whitening and the class counts
     "calibration_.temperature": frozenset({TEMP}),
     "calibration_.bound": frozenset({ROUNDS, WHITEN, MEAN, CLASSES, NORMS, TEMP}),
-    "calibration_.epsilon_0": PUBLIC, "calibration_.n_candidates": frozenset({TEMP}),
+    "calibration_.epsilon_0": PUBLIC, "calibration_.n_candidates": FAMILIES,
     "calibration_.family": frozenset({TEMP}),
     "threshold_.n_candidates": PUBLIC, "threshold_.n_slopes": PUBLIC,
     "threshold_.epsilon": PUBLIC, "threshold_.slope_epsilon": PUBLIC,
@@ -226,7 +232,11 @@ def _releases(est) -> dict:
             WHITEN: getattr(est, "input_whitening_", None), NORMS: est.input_scale_,
             ROUNDS: est.released_centres_, PLATT: None if tempered else est.calibration_,
             CUT: getattr(est, "threshold_", None),
-            TEMP: est.calibration_ if tempered else None}
+            # the draw alone: (temperature, family index); n_candidates and the bound read
+            # the families, so they are not part of it (a red team, session 39: comparing the
+            # whole TemperatureFit checked them only where they already agreed)
+            TEMP: ((est.calibration_.temperature, est.calibration_.family) if tempered
+                   else None)}
 
 
 def _check_listed(fields: dict, listing: dict, what: str) -> None:
