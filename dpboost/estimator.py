@@ -94,8 +94,8 @@ class PrivateHalfspaceClassifier(_BoostedHalfspaceBase):
         min(0.75, 10 k_1))``, ``p`` the private minority rate and
         ``k_1 = sqrt(d) / (n sqrt(2 rho_T))``, the first measure class-balanced
         (:func:`dpboost.defaults.class_balancing_gain`), and
-        ``T = clip(round(2 kappa n sqrt(2 rho_T) / sqrt(d)), 30, T_max)`` (see Notes).  When
-        anything is learned, the rows are also centred on a private mean (and, where ``n`` is
+        ``T = clip(round(2 kappa n sqrt(2 rho_T) / sqrt(d)), 30, min(T_max, 300))`` (Notes).
+        When anything is learned, the rows are also centred on a private mean (and, where ``n`` is
         large enough, whitened: :mod:`dpboost.whitening`) and given a constant coordinate
         before boosting (:mod:`dpboost.input_map`), folded back into ``coef_`` and
         ``intercept_``.

@@ -339,7 +339,8 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
         "sensitivity_rule": s["sensitivity"],
         "n_rounds": T,
         "n_rounds_rule": ("given" if s["T"] is not None else
-                          "clip(round(2 kappa n sqrt(2 rho_rounds) / sqrt(d)), 30, T_max)"),
+                          "clip(round(2 kappa n sqrt(2 rho_rounds) / sqrt(d)), 30, "
+                          "min(T_max, 300))"),
         "kappa": kappa,
         "kappa_rule": ("given" if s["kappa"] is not None else
                        "max(min(0.25, 2 p), min(2 p, 0.3, 100 k1), min(0.75, 10 k1)) with p "
