@@ -68,7 +68,10 @@ def test_one_vs_rest_makes_and_charges_K_T_releases(monkeypatch):
     hold 95% of the plan when T is given), so the K T releases are all charged, none free."""
     K = 3
     spent, rho, est = _spent_and_accounted(monkeypatch, "ovr", K=K)
-    assert len(spent) == K * 4 + 1
+    # K T rounds, the temperature, and the input centre (a given T keeps the learned input
+    # map since session 39; the centre is the same safe lattice release as a round)
+    assert est.input_centre_ is not None
+    assert len(spent) == K * 4 + 2
     assert 0.5 * rho <= sum(spent) <= rho * (1.0 + 1e-9)
 
 
@@ -158,10 +161,23 @@ def _fit_R(R, **kw):
 
 
 @pytest.mark.parametrize("R", [0.5, 4.0])
-def test_temperature_score_bound_is_cauchy_schwarz_with_R(R):
+def test_temperature_score_bound_is_cauchy_schwarz_with_R(R, monkeypatch):
     """B = R max_k ||w_k|| bounds |x . w_k| for every row of norm <= R (Cauchy-Schwarz): it is
-    the divisor that puts the temperature's scores in [-1, 1].  The rows here reach norm R."""
-    est, X = _fit_R(R)
+    the divisor that puts the temperature's scores in [-1, 1].  The rows here reach norm R.
+    (A given T keeps the learned input map since session 39: the rows checked are the mapped
+    rows the scores are computed on, taken where the fit scores its families.)"""
+    from dpboost import multiclass_discriminant
+
+    seen, family = [], multiclass_discriminant._family
+
+    def spy(X, coefs, R_, offsets):
+        seen.append(np.asarray(X))
+        return family(X, coefs, R_, offsets)
+
+    monkeypatch.setattr(multiclass_discriminant, "_family", spy)
+    est, _ = _fit_R(R)
+    X = seen[0]
+    assert np.linalg.norm(X, axis=1).max() <= R * (1 + 1e-12)
     cal = est.calibration_
     W = est.boosted_coef_
     assert cal.bound == pytest.approx(R * np.linalg.norm(W, axis=1).max(), rel=1e-12)
@@ -176,7 +192,7 @@ def test_report_sensitivity_is_the_effective_one():
     exact-arithmetic value, reported separately."""
     est, X = _fit_R(1.0)
     rep = est.privacy_report_
-    D = 3 * X.shape[1]
+    D = 3 * est.released_centres_.shape[-1]  # the mapped rows' d + 1 coordinates
     expected = (rep["sensitivity_exact_arithmetic"] + 2.0 * rep["float_error_bound"]
                 + rep["grid_granularity"] * np.sqrt(D))
     assert rep["sensitivity"] == pytest.approx(expected, rel=1e-12)

@@ -59,12 +59,17 @@ def test_small_data_skips_the_whitening_and_its_share_goes_to_the_rounds():
     assert ZCDPAccountant().compose(clf.privacy_event_).rho == pytest.approx(planned, rel=1e-9)
 
 
-def test_pinned_rounds_run_no_input_map():
-    """Giving n_rounds pins the plain algorithm (no centre, scale or whitening), as before."""
+def test_pinned_rounds_keep_the_input_map_only_with_calibration():
+    """Giving n_rounds keeps the learned centre, scale and whitening of a calibrated fit, as
+    in a binary fit (session 39: it used to pin the plain algorithm, silently); without the
+    calibration it is the plain algorithm."""
     X, y = nuisance_task(3000, 0)
     clf = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1, 2], n_rounds=5,
                                      random_state=0).fit(X, y)
-    assert clf.input_whitening_ is None and clf.privacy_report_["input_whitening"] is None
+    assert clf.input_centre_ is not None and clf.privacy_report_["input_whitening"] is not None
+    plain = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1, 2], n_rounds=5,
+                                       calibration="none", random_state=0).fit(X, y)
+    assert plain.input_whitening_ is None and plain.privacy_report_["input_whitening"] is None
 
 
 @pytest.mark.slow
