@@ -27,8 +27,10 @@ DRAFT_NOTE = ("DRAFT READ FROM THE DATA, NOT PRIVATE: every value marked 'from_d
 
 
 #: The last word of a name that makes it read as an identifier (``customer_id``,
-#: ``CustomerNumber``, ``order no``, ``Kunden-Nr.``, ``ProductKey``, ``user_uuid``).
-IDENTIFIER_WORDS = frozenset({"id", "no", "nr", "num", "number", "key", "uuid", "guid"})
+#: ``CustomerNumber``, ``order no``, ``Kunden-Nr.``, ``ProductKey``, ``user_uuid``, ``uid``,
+#: and ``rownames``, the row-name column R's ``write.csv`` and Rdatasets files carry).
+IDENTIFIER_WORDS = frozenset({"id", "no", "nr", "num", "number", "key", "uuid", "guid", "uid",
+                              "rownames"})
 
 #: Endings that make one run-together word an identifier whatever comes before them (at
 #: least three letters): no word of English, German, Dutch, French or Spanish ends so
@@ -87,9 +89,9 @@ def _ends_like_identifier(word: str) -> bool:
 def looks_like_identifier(name: str) -> bool:
     """Whether a column name reads as a row's identifier: its last word (split at ``_``,
     spaces, ``-``, ``.`` and camel case) is ``id``, ``no``, ``nr``, ``num``, ``number``,
-    ``key``, ``uuid`` or ``guid`` (any case: Kaggle's ``PassengerId``, ``customerID``,
-    ``customer_no``, ``CustomerNumber``, AdventureWorks' ``CustomerKey``, UCI's row number
-    ``No``); or the column has no name (the index pandas writes first, ``Unnamed: 0`` once
+    ``key``, ``uuid``, ``guid``, ``uid`` or ``rownames`` (any case: Kaggle's ``PassengerId``,
+    ``customerID``, ``customer_no``, ``CustomerNumber``, AdventureWorks' ``CustomerKey``, UCI's
+    row number ``No``, R's ``rownames``); or the column has no name (the index pandas writes first, ``Unnamed: 0`` once
     read back).  A draft drops such a column only when its values are unique and none is a
     number with a fraction (:func:`draft_schema`), with a note saying why.
 
@@ -115,8 +117,8 @@ def looks_like_identifier(name: str) -> bool:
     [True, True, True, True, True, True, False, False, False]
     >>> [looks_like_identifier(n) for n in ("customer_no", "CustomerNumber", "Order No.",
     ...                                     "Kunden-Nr", "acct_num", "CustomerKey", "user_uuid",
-    ...                                     "GUID", "No")]
-    [True, True, True, True, True, True, True, True, True]
+    ...                                     "GUID", "No", "uid", "rownames")]
+    [True, True, True, True, True, True, True, True, True, True, True]
     >>> [looks_like_identifier(n) for n in ("num_children", "no_of_items", "NumberOfRooms",
     ...                                     "zip_code", "monkey", "piano", "AID", "keyboard")]
     [False, False, False, False, False, False, False, False]
