@@ -175,10 +175,10 @@ insurance at 1 and 2 +0.28 / +0.19 and +0.25 / +0.19; mpls at 1 +0.12 / +0.27; l
 nass, the margin data of ``dpboost demo`` (432 rounds at 5: accuracy 1.0 either way) and the
 rest within 0.1; on average +0.16 / +0.28, two fits of 57 lower by more than 0.3 in accuracy
 and two in AUC.  Nothing changes where the rule stays at or below 300 (a9a, covtype, tv16,
-fert, lend, mpls2 and the small margin task at every epsilon measured).  A cap of 200 gained more on GSS and
-randhie but lost 0.1-0.7 AUC on online-shoppers at epsilon = 2 and up to 0.4 accuracy on
-covtype; multiclass fits keep ``T_max`` (chem97 and DoctorContacts moved either way by about a
-point with a cap of 300).
+fert, lend, mpls2 and the small margin task at every epsilon measured).  A cap of 200 gained
+more on GSS and randhie but lost 0.1-0.7 AUC on online-shoppers at epsilon = 2 and up to 0.4
+accuracy on covtype; multiclass fits keep ``T_max`` (chem97 and DoctorContacts moved either
+way by about a point with a cap of 300).
 
 References
 ----------
