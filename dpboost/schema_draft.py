@@ -92,8 +92,9 @@ def looks_like_identifier(name: str) -> bool:
     ``key``, ``uuid``, ``guid``, ``uid`` or ``rownames`` (any case: Kaggle's ``PassengerId``,
     ``customerID``, ``customer_no``, ``CustomerNumber``, AdventureWorks' ``CustomerKey``, UCI's
     row number ``No``, R's ``rownames``); or the column has no name (the index pandas writes
-    first, ``Unnamed: 0`` once read back).  A draft drops such a column only when its values are unique and none is a
-    number with a fraction (:func:`draft_schema`), with a note saying why.
+    first, ``Unnamed: 0`` once read back).  A draft drops such a column only when its values
+    are unique and none is a number with a fraction (:func:`draft_schema`), with a note saying
+    why.
 
     A last word run together with what it identifies counts too: one ending in ``nr``,
     ``nummer``, ``number``, ``uuid`` or ``guid`` after three letters or more (``Kundennr``,
