@@ -71,7 +71,7 @@ from accounting import (
     ZCDPEvent,
     calibrate_noise,
 )
-from dpboost.defaults import adaptive_rounds, norm_histogram_event, split_budget
+from dpboost.defaults import norm_histogram_event, snr_rounds, split_budget
 from dpboost.input_map import MAX_MEAN_SHARE, mean_event
 from dpboost.mechanisms import NoiseBeyondSamplerError, drawable, lattice_variance
 from dpboost.private_platt import score_histogram_event
@@ -165,7 +165,7 @@ class RunPlan:
         and a ledger kept the charge of a run that released nothing: red team, session 29).
 
         Checked at the worst the fit can meet, from public quantities: ``n_rounds`` (a learned
-        ``T`` is at most :func:`~dpboost.defaults.adaptive_rounds` at ``kappa = 1`` and the
+        ``T`` is at most :func:`~dpboost.defaults.snr_rounds` at ``kappa = 1`` and the
         most budget the rounds can get; ``K T`` releases one-vs-rest), each of
         ``d + 1`` coordinates (the input map's constant; ``K (d + 1)`` in a joint round),
         with the budget the mean may take from them (:data:`~dpboost.input_map.MAX_MEAN_SHARE`);
@@ -180,8 +180,8 @@ class RunPlan:
             worst = self.with_mean_rho(MAX_MEAN_SHARE * self.rho) if self.rho_mean else self
             # a learned T: kappa <= 1, and the most the rounds' budget can grow (the whitening's
             # share, with 1% for the rounding of the histograms' halves)
-            learned = adaptive_rounds(1.0, n, d, 1.01 * self.rho_rounds
-                                      + _rho(self.whitening_event()))
+            learned = snr_rounds(1.0, n, d, 1.01 * self.rho_rounds  # (binary or multiclass)
+                                 + _rho(self.whitening_event()))
             z = worst.rounds_noise_multiplier((n_rounds or learned) * releases)
             dim = centres * (d + 1)
         if not drawable(z, dim):

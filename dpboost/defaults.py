@@ -223,6 +223,7 @@ __all__ = [
     "norm_histogram_event",
     "private_count",
     "private_norm_scale",
+    "snr_rounds",
     "split_budget",
 ]
 
@@ -474,9 +475,19 @@ def adaptive_rounds(kappa: float, n: int, d: int, rho_rounds: float) -> int:
     >>> adaptive_rounds(0.25, 16_000, 10, 0.02)   # randhie-sized, epsilon = 1: 2q = 506
     300
     """
+    return min(MAX_LEARNED_ROUNDS, snr_rounds(kappa, n, d, rho_rounds))
+
+
+def snr_rounds(kappa: float, n: int, d: int, rho_rounds: float) -> int:
+    """``clip(round(2 kappa n sqrt(2 rho_T) / sqrt(d)), 30, T_max)``, without the binary cap of
+    300: at ``kappa = 1`` the most rounds any learned ``T`` can reach, a multiclass one too
+    (its width ``K d`` is at least ``d``; :meth:`dpboost.budget_plan.RunPlan.check_drawable`).
+
+    >>> snr_rounds(0.25, 16_000, 10, 0.02), adaptive_rounds(0.25, 16_000, 10, 0.02)
+    (506, 300)
+    """
     q = kappa * n * math.sqrt(2.0 * rho_rounds) / math.sqrt(max(d, 1))
-    cap = min(max_rounds(n, d), MAX_LEARNED_ROUNDS)
-    return int(min(cap, max(MIN_ROUNDS, round(ROUNDS_PER_SNR * q))))
+    return int(min(max_rounds(n, d), max(MIN_ROUNDS, round(ROUNDS_PER_SNR * q))))
 
 
 def composed(events: list) -> ComposedEvent:

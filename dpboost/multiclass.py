@@ -378,9 +378,8 @@ def multiclass_plan(estimator, settings: dict, n_classes: int):
                        type(estimator).__name__, ("joint", "ovr")) == "ovr"
     releases = None if s["T"] is None else s["T"] * (n_classes if ovr else 1)
     calibrate = estimator._calibrates()  # a softmax temperature (dpboost.private_temperature)
-    # a given T keeps the learned input map when the fit calibrates, as in a binary fit (it
-    # dropped centre, whitening, scale and prior: chem97 0.343 -> 0.323, red team s. 39)
-    learn = s["mode"] == "practical" and (s["T"] is None or calibrate)
+    # T alone keeps the learned input map, as binary fits do; T and kappa pin the plain one
+    learn = s["mode"] == "practical" and (s["T"] is None or calibrate or s["kappa"] is None)
     prior = learn and calibrate and not ovr  # a private class histogram (multiclass_prior)
     plan = plan_run(s["epsilon"], s["delta"], n_rounds=releases, learn_kappa=prior,
                     calibration=calibrate, method=s["accounting"], learn_scale=learn,
@@ -502,7 +501,8 @@ def fit_multiclass(estimator, X: np.ndarray, y: np.ndarray, settings: dict | Non
                 prior, temperature = chosen.offsets, chosen.temperature
             if diagnose:  # NON-private (dpboost.multiclass_diagnostics); the model is as without
                 estimator.diagnostics_ = multiclass_diagnostics(
-                    X, y_idx, coefs, watch, mode=mode, kappa=kappa, gamma=s["gamma"])
+                    X, y_idx, coefs, watch, mode=mode, kappa=kappa, gamma=s["gamma"], drawn=(
+                        None if temperature is None else (chosen.coefs, temperature.factor, prior)))
     estimator.classes_ = classes
     estimator.released_centres_ = coefs if not private else released  # as drawn (grid)
     hypotheses = estimator.hypothesis_coefs_ = coefs if chosen is None else chosen.coefs

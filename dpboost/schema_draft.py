@@ -118,8 +118,8 @@ def looks_like_identifier(name: str) -> bool:
     [True, True, True, True, True, True, False, False, False]
     >>> [looks_like_identifier(n) for n in ("customer_no", "CustomerNumber", "Order No.",
     ...                                     "Kunden-Nr", "acct_num", "CustomerKey", "user_uuid",
-    ...                                     "GUID", "No", "uid", "rownames")]
-    [True, True, True, True, True, True, True, True, True, True, True]
+    ...                                     "GUID", "No", "uid", "rownames", "row.names")]
+    [True, True, True, True, True, True, True, True, True, True, True, True]
     >>> [looks_like_identifier(n) for n in ("num_children", "no_of_items", "NumberOfRooms",
     ...                                     "zip_code", "monkey", "piano", "AID", "keyboard")]
     [False, False, False, False, False, False, False, False]
@@ -132,7 +132,8 @@ def looks_like_identifier(name: str) -> bool:
         return True
     words = _words(stripped)
     return bool(words) and (words[-1] in IDENTIFIER_WORDS or _ends_like_identifier(words[-1])
-                            or (len(words) > 1 and words[0] in _FIRST_IDENTIFIER_WORDS))
+                            or (len(words) > 1 and words[0] in _FIRST_IDENTIFIER_WORDS)
+                            or "".join(words) == "rownames")  # row.names, row_names, rowNames
 
 
 def _texts(values) -> list[str]:

@@ -59,16 +59,16 @@ def test_small_data_skips_the_whitening_and_its_share_goes_to_the_rounds():
     assert ZCDPAccountant().compose(clf.privacy_event_).rho == pytest.approx(planned, rel=1e-9)
 
 
-def test_pinned_rounds_keep_the_input_map_only_with_calibration():
-    """Giving n_rounds keeps the learned centre, scale and whitening of a calibrated fit, as
-    in a binary fit (session 39: it used to pin the plain algorithm, silently); without the
-    calibration it is the plain algorithm."""
+def test_pinned_rounds_keep_the_input_map_unless_kappa_is_pinned_too():
+    """Giving n_rounds keeps the learned centre, scale and whitening, as in a binary fit
+    (session 39: it used to pin the plain algorithm, silently); with kappa too it is the
+    plain algorithm."""
     X, y = nuisance_task(3000, 0)
     clf = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1, 2], n_rounds=5,
                                      random_state=0).fit(X, y)
     assert clf.input_centre_ is not None and clf.privacy_report_["input_whitening"] is not None
-    plain = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1, 2], n_rounds=5,
-                                       calibration="none", random_state=0).fit(X, y)
+    plain = PrivateHalfspaceClassifier(1.0, 1e-6, classes=[0, 1, 2], n_rounds=5, kappa=0.5,
+                                       random_state=0).fit(X, y)
     assert plain.input_whitening_ is None and plain.privacy_report_["input_whitening"] is None
 
 

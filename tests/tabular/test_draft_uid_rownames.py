@@ -8,7 +8,8 @@ import pytest
 from dpboost.schema_draft import IDENTIFIER_NOTE, draft_schema
 
 
-@pytest.mark.parametrize("name", ["uid", "UID", "user_uid", "rownames"])
+@pytest.mark.parametrize("name", ["uid", "UID", "user_uid", "rownames", "row.names",
+                                  "row_names", "rowNames"])
 def test_a_unique_uid_or_rownames_column_is_drafted_as_drop(name):
     rng = np.random.default_rng(0)
     frame = pd.DataFrame({name: rng.permutation(200) + 1, "x": rng.normal(size=200),
