@@ -270,7 +270,9 @@ class RunPlan:
                           self.rounds_event(n_rounds)),
                          (("softmax temperature: exponential mechanism over public "
                            "temperatures (utility: the Brier score as a gain, sensitivity 1; "
-                           "with several score families, over (family, temperature) pairs, "
+                           "with several score families (a joint fit: the centres without "
+                           "the class prior, discriminants when the whitening was used), over "
+                           "(family, temperature) pairs, "
                            "utility the gain plus 2^10 + 2 per correct row, sensitivity "
                            "2 (2^10 + 2), eta halved: the same epsilon_0)")
                           if self.temperature else
