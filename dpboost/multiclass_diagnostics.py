@@ -86,17 +86,19 @@ def _block_statistics(x: np.ndarray, y: np.ndarray, coefs: np.ndarray, ovr: bool
     margin = np.zeros((x.shape[0], K) if ovr else x.shape[0])
     signs = np.where(y[:, None] == np.arange(K), 1.0, -1.0) if ovr else None
     correct = np.zeros(T, dtype=np.int64)
-    model = None if drawn is None else np.zeros((x.shape[0], K))
+    if drawn is not None:
+        hyp, factor, offsets = drawn
+        hyp, model = np.asarray(hyp, dtype=dtype), np.zeros((x.shape[0], K))
+        offsets = 0.0 if offsets is None else offsets
     for t in range(T):
         s = x @ coefs[t].T.astype(dtype, copy=False)  # the scores of the hypotheses
         running += s
         if drawn is None:
             correct[t] = np.count_nonzero(np.argmax(running, axis=1) == y)
         else:
-            hyp, factor, offsets = drawn
-            model += x @ np.asarray(hyp[t], dtype=np.float64).T.astype(dtype, copy=False)
-            logits = factor * model / (t + 1) + (0.0 if offsets is None else offsets)
-            correct[t] = np.count_nonzero(np.argmax(logits, axis=1) == y)
+            model += x @ hyp[t].T
+            correct[t] = np.count_nonzero(np.argmax(factor * model / (t + 1) + offsets,
+                                                    axis=1) == y)
         clipped = np.clip(s, -1.0, 1.0)
         margin += signs * clipped if ovr else 2.0 * multiclass_gain(clipped, y) - 1.0
     low = np.count_nonzero(margin / T <= gamma, axis=0)
