@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from accounting import ZCDPAccountant
+from dpboost.defaults import MAX_LEARNED_ROUNDS
 from dpboost.theory import sigma_util
 
 __all__ = ["HISTOGRAM_AUC_WARNING", "NOISE_WARNING_RATIO", "PLATT_SPREAD_WARNING",
@@ -340,7 +341,7 @@ def build_report(est, s, plan, learner, event, n, T, kappa, noisy_count) -> dict
         "n_rounds": T,
         "n_rounds_rule": ("given" if s["T"] is not None else
                           "clip(round(2 kappa n sqrt(2 rho_rounds) / sqrt(d)), 30, "
-                          "min(T_max, 300))"),
+                          f"min(T_max, {MAX_LEARNED_ROUNDS}))"),
         "kappa": kappa,
         "kappa_rule": ("given" if s["kappa"] is not None else
                        "max(min(0.25, 2 p), min(2 p, 0.3, 100 k1), min(0.75, 10 k1)) with p "
